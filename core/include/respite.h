@@ -1,0 +1,15 @@
+/*
+ * respite.h - the whole public C API of respite (umbrella header).
+ *
+ * respite decides when a client may call a cloud service, when to retry,
+ * and what happens to work that could not be delivered. docs/spec.md is the
+ * normative behaviour; each header documents its functions where declared.
+ */
+#ifndef RESPITE_H
+#define RESPITE_H
+
+#include "respite/common.h"
+#include "respite/gate.h"
+#include "respite/backoff.h"
+
+#endif /* RESPITE_H */

@@ -1,0 +1,82 @@
+/*
+ * respite/backoff.h - retry schedules (behaviour section 3).
+ *
+ * A back-off is immutable settings plus a key for its generator, so one
+ * back-off is safe to share between threads. Jitter is drawn from a
+ * counter-based generator keyed by (seed, sequence, retry): each retrying
+ * call takes its own sequence number with respite_backoff_start, and the
+ * delays of a sequence are a pure function of those, so a seeded run gives
+ * the same delays in every language (docs/spec.md writes the formulas out).
+ */
+#ifndef RESPITE_BACKOFF_H
+#define RESPITE_BACKOFF_H
+
+#include "respite/common.h"
+#include "respite/gate.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct respite_backoff respite_backoff;
+
+typedef enum respite_jitter {
+    RESPITE_JITTER_NONE = 0,
+    RESPITE_JITTER_FULL = 1,
+    RESPITE_JITTER_EQUAL = 2,
+    RESPITE_JITTER_DECORRELATED = 3
+} respite_jitter;
+
+/* Returned by respite_backoff_next when no further attempt should be made. */
+#define RESPITE_RETRY_STOP (-1.0)
+
+/* A back-off from "backoff" settings (NULL: defaults). NULL and err when
+ * the settings are invalid. */
+respite_backoff *respite_backoff_new(const respite_settings *settings, respite_error *err);
+void respite_backoff_free(respite_backoff *backoff);
+
+/* A new sequence number for one retrying call (0, 1, 2, ... per back-off;
+ * atomic). -1 on error. */
+int64_t respite_backoff_start(respite_backoff *backoff, respite_error *err);
+
+/* Delay in seconds before retry `retry` (1 = the first retry) of `sequence`,
+ * with jitter, raised to retry_after_hint when that is larger (capped at
+ * max_delay_seconds); retry_after_hint 0 = none. -1 and err on bad input. */
+double respite_backoff_delay(const respite_backoff *backoff, int64_t sequence, int retry,
+                             double retry_after_hint, respite_error *err);
+
+/* 1 when retry_on lists this outcome or status, 0 if not, -1 on error.
+ * http_status 0 = none (transport). */
+int respite_backoff_retries_on(const respite_backoff *backoff, int outcome, int http_status,
+                               respite_error *err);
+
+/* After attempt `attempt` (1 = the first) of `sequence` ended with this
+ * outcome: the delay before the next attempt, or RESPITE_RETRY_STOP when the
+ * outcome is a success, is not in retry_on, or max_attempts is reached.
+ * NaN and err on bad input. */
+double respite_backoff_next(const respite_backoff *backoff, int64_t sequence, int attempt, int outcome,
+                            int http_status, double retry_after_hint, respite_error *err);
+
+/* The max_attempts setting (for bindings' loops). */
+int respite_backoff_max_attempts(const respite_backoff *backoff);
+
+/* One attempt of a retried call, for respite_retry_run: performs the call
+ * and returns its outcome (a respite_outcome), setting *http_status (0 if
+ * none) and *retry_after_hint (0 if none). */
+typedef int (*respite_attempt_fn)(void *user_data, int attempt, int *http_status, double *retry_after_hint);
+
+/* Runs fn with retries (C helper; bindings write the same loop over
+ * respite_backoff_next). Before every attempt it asks `gate` (may be NULL)
+ * and reports the attempt's outcome with the permit; while the gate refuses
+ * no attempt is made and RESPITE_E_TEMPORARILY_UNAVAILABLE is returned with
+ * err->retry_after. Sleeps with nanosleep between attempts. Returns
+ * RESPITE_OK when an attempt succeeded; otherwise the last outcome is in
+ * *last_outcome and RESPITE_E_TRANSPORT is returned. */
+int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_attempt_fn fn, void *user_data,
+                      int *last_outcome, int *attempts_made, respite_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RESPITE_BACKOFF_H */

@@ -1,0 +1,234 @@
+/*
+ * respite/common.h - conventions shared by every respite handle: status codes,
+ * the error struct, the clock, outcomes, events and settings by name.
+ *
+ * Conventions (they hold for every function in every respite header):
+ *  - One prefix, respite_. Handles are opaque; X_new returns the handle or
+ *    NULL, X_free(NULL) is a no-op.
+ *  - Every fallible function takes `respite_error *err` as its LAST argument.
+ *    It may be NULL. On failure the core fills it (status, message and, for
+ *    settings, the setting's name); on success it leaves it untouched, so a
+ *    caller may reuse one struct for many calls after zeroing `status`.
+ *    The SWIG bindings hide this argument and raise instead.
+ *  - Functions that return nothing else return an int status: RESPITE_OK (0)
+ *    or a positive respite_status. Functions that return a value signal
+ *    failure with a value documented at each declaration (NULL, -1, NaN).
+ *  - Times are seconds on a monotonic clock as doubles; every operation
+ *    whose result depends on time takes `now` from the caller. Negative,
+ *    NaN and infinite times are rejected with RESPITE_E_INVALID_TIME; a time
+ *    earlier than one the handle already saw is treated as that later time
+ *    (time never goes backwards inside a handle) and is not an error.
+ *  - Messages are produced here, once, so every language says the same.
+ */
+#ifndef RESPITE_COMMON_H
+#define RESPITE_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- status */
+
+/* X(enum suffix, value, stable name, description) - the one table of status
+ * codes. Bindings build their exception hierarchies from the stable names. */
+#define RESPITE_STATUS_MAP(X)                                                          \
+    X(OK, 0, "ok", "success")                                                         \
+    X(E_INVALID_ARGUMENT, 1, "invalid_argument", "an argument is invalid")            \
+    X(E_INVALID_SETTING, 2, "invalid_setting", "a setting is unknown or not accepted") \
+    X(E_INVALID_TIME, 3, "invalid_time", "a time is negative, NaN or infinite")       \
+    X(E_TEMPORARILY_UNAVAILABLE, 4, "temporarily_unavailable",                        \
+      "calls to the service are temporarily restricted due to recent failures")       \
+    X(E_INVALID_POLICY, 5, "invalid_policy", "the delivery policy is not valid")      \
+    X(E_QUEUE_FULL, 6, "queue_full", "the queue is full")                             \
+    X(E_TOO_LARGE, 7, "too_large", "the payload is larger than the queue accepts")    \
+    X(E_CLOSED, 8, "closed", "the handle is closed")                                  \
+    X(E_NO_MEMORY, 9, "no_memory", "out of memory")                                   \
+    X(E_TRANSPORT, 10, "transport", "the HTTP call did not complete")                 \
+    X(E_INTERNAL, 11, "internal", "internal error")
+
+typedef enum respite_status {
+#define RESPITE_STATUS_ENUM_(suffix, value, name, text) RESPITE_##suffix = value,
+    RESPITE_STATUS_MAP(RESPITE_STATUS_ENUM_)
+#undef RESPITE_STATUS_ENUM_
+    RESPITE_STATUS_COUNT_
+} respite_status;
+
+/* Stable lower-case name of a status ("invalid_setting"); "unknown" if none. */
+const char *respite_status_name(int status);
+/* One-line description of a status; "unknown status" if none. */
+const char *respite_strerror(int status);
+/* Number of status codes; codes are 0 .. respite_status_count() - 1. */
+int respite_status_count(void);
+
+/* ----------------------------------------------------------------- error */
+
+#define RESPITE_ERROR_SETTING_MAX 64
+#define RESPITE_ERROR_MESSAGE_MAX 512
+
+/* Detail of a failure, filled by the core. Caller-owned: never a global. */
+typedef struct respite_error {
+    int status;                                /* RESPITE_OK or a respite_status */
+    char setting[RESPITE_ERROR_SETTING_MAX];   /* invalid_setting: the setting's name */
+    char message[RESPITE_ERROR_MESSAGE_MAX];   /* full sentence, no trailing period */
+    double retry_after;                        /* temporarily_unavailable: seconds; INFINITY if never */
+} respite_error;
+
+/* Sets err->status = RESPITE_OK and empties the strings (err may be NULL). */
+void respite_error_clear(respite_error *err);
+
+/* ----------------------------------------------------------------- clock */
+
+/* Seconds on CLOCK_MONOTONIC. Never the wall clock. */
+double respite_now(void);
+
+/* -------------------------------------------------------------- outcomes */
+
+/* What happened to one call (behaviour section 1). */
+typedef enum respite_outcome {
+    RESPITE_OUTCOME_SUCCESS = 0,       /* 2xx/3xx the caller could use */
+    RESPITE_OUTCOME_REQUEST_ERROR = 1, /* 4xx other than 429: not counted */
+    RESPITE_OUTCOME_THROTTLED = 2,     /* 429 */
+    RESPITE_OUTCOME_SERVER_ERROR = 3,  /* 5xx */
+    RESPITE_OUTCOME_UNUSABLE = 4,      /* 1xx, or 2xx/3xx the caller could not use */
+    RESPITE_OUTCOME_TRANSPORT = 5      /* timeout, refused, reset, DNS, TLS */
+} respite_outcome;
+
+#define RESPITE_OUTCOME_COUNT 6
+
+/* "success", "request_error", "throttled", "server_error", "unusable",
+ * "transport"; NULL for a value that is not an outcome. */
+const char *respite_outcome_name(int outcome);
+
+/* The outcome with that name, or -1 (err: invalid_argument, listing the
+ * accepted names). */
+int respite_outcome_from_name(const char *name, respite_error *err);
+
+/* Classifies one call. transport_failed != 0 gives transport whatever the
+ * status. Otherwise http_status must be 100-599 (else -1, invalid_argument);
+ * body_usable only matters for 1xx-3xx. */
+int respite_classify(int transport_failed, int http_status, int body_usable, respite_error *err);
+
+/* 1 if the outcome counts against the service (section 1), 0 if not, -1 for
+ * a value that is not an outcome. count_all_failures != 0 makes every
+ * non-success count. */
+int respite_outcome_counts(int outcome, int count_all_failures);
+
+/* ---------------------------------------------------------------- events */
+
+typedef enum respite_event_type {
+    RESPITE_EVENT_RECOVERY_STARTED = 0,  /* gate opened: failures, window, pause */
+    RESPITE_EVENT_RECOVERY_EXTENDED = 1, /* a probe failed, the gate reopened: pause */
+    RESPITE_EVENT_PROBING = 2,           /* the pause ended; probes may be admitted */
+    RESPITE_EVENT_RECOVERED = 3,         /* a probe succeeded (or G11's first success) */
+    RESPITE_EVENT_RESET = 4,             /* respite_gate_reset */
+    RESPITE_EVENT_SEND_FAILED = 5,       /* sender: status (0 = transport), detail */
+    RESPITE_EVENT_UNSENT_AT_CLOSE = 6    /* sender: count events left unsent by close */
+} respite_event_type;
+
+#define RESPITE_EVENT_TYPE_COUNT 7
+#define RESPITE_EVENT_DETAIL_MAX 256
+
+/* One transition, with its time and figures (G18). Fields that do not apply
+ * to a type are 0. */
+typedef struct respite_event {
+    int type;                                /* a respite_event_type */
+    double at;                               /* when it happened (caller's clock) */
+    int64_t failures;                        /* recovery_started: failures in the window */
+    double window;                           /* recovery_started: failures_window_seconds */
+    double pause;                            /* recovery_started / _extended: seconds */
+    int http_status;                         /* send_failed: status, 0 for transport */
+    int64_t count;                           /* unsent_at_close: events not sent */
+    char detail[RESPITE_EVENT_DETAIL_MAX];   /* send_failed: start of body or error */
+} respite_event;
+
+/* "recovery_started", "recovery_extended", "probing", "recovered", "reset",
+ * "send_failed", "unsent_at_close"; NULL for a value that is not a type. */
+const char *respite_event_type_name(int type);
+
+/* 1 when a binding should log the event as a warning (sending pauses or a
+ * pause grows, a send failed, events left unsent), 0 for information. */
+int respite_event_is_warning(int type);
+
+/* Callback a C user may register on a handle; called with the handle's lock
+ * held, so it must not call back into the same handle. */
+typedef void (*respite_event_callback)(const respite_event *event, void *user_data);
+
+/* ------------------------------------------------------- settings by name */
+
+/* Every setting of every component is defined once, in a table in the core
+ * (core/src/settings_table.c): name, type, default, accepted range, doc.
+ * Components: "gate", "backoff", "queue", "sender", "client".
+ * Profiles (component + other defaults): "cloud_request" and "usage_sharing"
+ * (gate). */
+
+typedef enum respite_setting_type {
+    RESPITE_SETTING_INTEGER = 0, /* whole number; doubles with no fraction accepted */
+    RESPITE_SETTING_NUMBER = 1,  /* finite double */
+    RESPITE_SETTING_BOOLEAN = 2,
+    RESPITE_SETTING_CHOICE = 3,  /* one of a fixed list of words */
+    RESPITE_SETTING_STRING = 4,  /* free text (url, content_type, prefix ...) */
+    RESPITE_SETTING_LIST = 5     /* comma-separated words/numbers (retry_on) */
+} respite_setting_type;
+
+typedef struct respite_setting_info {
+    const char *component;     /* "gate", ... */
+    const char *name;          /* "failures_to_enter_recovery" */
+    int type;                  /* a respite_setting_type */
+    double default_number;     /* integer, number, boolean (0/1) */
+    const char *default_text;  /* choice, string, list; NULL otherwise */
+    double min;                /* integer/number: lower bound */
+    double max;                /* integer/number: upper bound */
+    int min_exclusive;         /* 1: value must be > min */
+    int max_exclusive;         /* 1: value must be < max */
+    const char *choices;       /* choice: "none|full|equal|decorrelated"; else NULL */
+    const char *accepted;      /* the accepted range as errors say it */
+    const char *doc;           /* one line */
+} respite_setting_info;
+
+/* Number of rows in the table, and row i (NULL when out of range). */
+int respite_setting_count(void);
+const respite_setting_info *respite_setting_at(int index);
+/* The row for component.name, or NULL. */
+const respite_setting_info *respite_setting_find(const char *component, const char *name);
+
+/* A bag of values for one component, starting at its (or a profile's)
+ * defaults. Not thread-safe; handles copy what they need at _new. */
+typedef struct respite_settings respite_settings;
+
+/* component_or_profile: a component or profile name. NULL and err
+ * invalid_setting naming what is accepted when unknown. */
+respite_settings *respite_settings_new(const char *component_or_profile, respite_error *err);
+void respite_settings_free(respite_settings *settings);
+/* The component these settings are for ("gate" for both gate profiles). */
+const char *respite_settings_component(const respite_settings *settings);
+
+/* Setters. Each checks name, type and range and returns RESPITE_OK, or
+ * RESPITE_E_INVALID_SETTING with err->setting = name and a message that
+ * starts with the setting's name, e.g.
+ * "failures_to_enter_recovery must be an integer from 1 to 1000 (got 0)".
+ * set_number is accepted for integer settings when the value has no
+ * fraction, and for boolean settings when it is 0 or 1.
+ * set_text parses a number or boolean from text ("2.5", "true") for those
+ * types, and is the setter for choice, string and list settings. */
+int respite_settings_set_number(respite_settings *settings, const char *name, double value, respite_error *err);
+int respite_settings_set_integer(respite_settings *settings, const char *name, int64_t value, respite_error *err);
+int respite_settings_set_boolean(respite_settings *settings, const char *name, int value, respite_error *err);
+int respite_settings_set_text(respite_settings *settings, const char *name, const char *value, respite_error *err);
+
+/* Getters: the current value. NaN / -1 / NULL and err when name is unknown
+ * or of another type. get_number works for integer, number and boolean. */
+double respite_settings_get_number(const respite_settings *settings, const char *name, respite_error *err);
+const char *respite_settings_get_text(const respite_settings *settings, const char *name, respite_error *err);
+
+/* Checks rules between settings (e.g. max_recovery_seconds >= recovery_seconds
+ * when recovery_multiplier > 1). Called by every _new; returns a status. */
+int respite_settings_validate(const respite_settings *settings, respite_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RESPITE_COMMON_H */

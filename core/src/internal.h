@@ -1,0 +1,31 @@
+/* Helpers shared by the core's source files; not part of the public API. */
+#ifndef RESPITE_INTERNAL_H
+#define RESPITE_INTERNAL_H
+
+#include "respite.h"
+
+#include <stdarg.h>
+
+#if defined(__GNUC__)
+#define RESPITE_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define RESPITE_PRINTF(fmt, args)
+#endif
+
+/* Fills err (if not NULL) with status and a formatted message; returns status. */
+int respite_fail(respite_error *err, int status, const char *fmt, ...) RESPITE_PRINTF(3, 4);
+
+/* As respite_fail for invalid_setting, also naming the setting. */
+int respite_fail_setting(respite_error *err, const char *setting, const char *fmt, ...) RESPITE_PRINTF(3, 4);
+
+/* RESPITE_OK when t is a finite time >= 0, else invalid_time naming `what`. */
+int respite_check_time(double t, const char *what, respite_error *err);
+
+/* Shortest text that reads back as the same double ("0.1", "60", "nan",
+ * "inf"): how every message shows a number. Returns buf. */
+char *respite_format_number(double value, char *buf, size_t size);
+
+/* Copies at most size-1 bytes of src and terminates. */
+void respite_copy_text(char *dst, size_t size, const char *src);
+
+#endif /* RESPITE_INTERNAL_H */

@@ -1,0 +1,117 @@
+/* The status table (one X-macro) and the error struct helpers. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const status_names[] = {
+#define RESPITE_STATUS_NAME_(suffix, value, name, text) [value] = name,
+    RESPITE_STATUS_MAP(RESPITE_STATUS_NAME_)
+#undef RESPITE_STATUS_NAME_
+};
+
+static const char *const status_texts[] = {
+#define RESPITE_STATUS_TEXT_(suffix, value, name, text) [value] = text,
+    RESPITE_STATUS_MAP(RESPITE_STATUS_TEXT_)
+#undef RESPITE_STATUS_TEXT_
+};
+
+const char *respite_status_name(int status)
+{
+    if (status < 0 || status >= RESPITE_STATUS_COUNT_)
+        return "unknown";
+    return status_names[status];
+}
+
+const char *respite_strerror(int status)
+{
+    if (status < 0 || status >= RESPITE_STATUS_COUNT_)
+        return "unknown status";
+    return status_texts[status];
+}
+
+int respite_status_count(void)
+{
+    return RESPITE_STATUS_COUNT_;
+}
+
+void respite_error_clear(respite_error *err)
+{
+    if (!err)
+        return;
+    err->status = RESPITE_OK;
+    err->setting[0] = '\0';
+    err->message[0] = '\0';
+    err->retry_after = 0.0;
+}
+
+void respite_copy_text(char *dst, size_t size, const char *src)
+{
+    if (size == 0)
+        return;
+    if (!src)
+        src = "";
+    size_t n = strlen(src);
+    if (n >= size)
+        n = size - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static int vfail(respite_error *err, int status, const char *setting, const char *fmt, va_list ap)
+{
+    if (!err)
+        return status;
+    err->status = status;
+    respite_copy_text(err->setting, sizeof err->setting, setting);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    err->retry_after = 0.0;
+    return status;
+}
+
+int respite_fail(respite_error *err, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(err, status, NULL, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+int respite_fail_setting(respite_error *err, const char *setting, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(err, RESPITE_E_INVALID_SETTING, setting, fmt, ap);
+    va_end(ap);
+    return RESPITE_E_INVALID_SETTING;
+}
+
+char *respite_format_number(double value, char *buf, size_t size)
+{
+    if (isnan(value)) {
+        respite_copy_text(buf, size, "nan");
+    } else if (isinf(value)) {
+        respite_copy_text(buf, size, value > 0 ? "inf" : "-inf");
+    } else {
+        /* The shortest precision that reads back exactly. */
+        for (int precision = 1; precision <= 17; precision++) {
+            snprintf(buf, size, "%.*g", precision, value);
+            if (strtod(buf, NULL) == value)
+                break;
+        }
+    }
+    return buf;
+}
+
+int respite_check_time(double t, const char *what, respite_error *err)
+{
+    if (isfinite(t) && t >= 0.0)
+        return RESPITE_OK;
+    char text[40];
+    return respite_fail(err, RESPITE_E_INVALID_TIME,
+                        "%s must be a finite number of seconds, 0 or more (got %s)", what,
+                        respite_format_number(t, text, sizeof text));
+}
