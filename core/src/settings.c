@@ -163,7 +163,7 @@ const char *respite_settings_component(const respite_settings *settings)
 static int find_row(const respite_settings *s, const char *name, respite_error *err)
 {
     if (!s) {
-        respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "settings is NULL");
+        respite_fail(err, RESPITE_E_CLOSED, "settings is closed");
         return -1;
     }
     if (!name) {
@@ -400,7 +400,7 @@ static double number_of(const respite_settings *s, const char *name)
 int respite_settings_validate(const respite_settings *settings, respite_error *err)
 {
     if (!settings)
-        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "settings is NULL");
+        return respite_fail(err, RESPITE_E_CLOSED, "settings is closed");
     char a[40], b[40];
     if (strcmp(settings->component, "gate") == 0) {
         double r = number_of(settings, "recovery_seconds");

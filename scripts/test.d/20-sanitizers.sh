@@ -3,7 +3,7 @@
 # multi-threaded stress tests (and unit tests) under ThreadSanitizer.
 set -euo pipefail
 for kind in address thread; do
-  dir=build/$kind
+  dir="${BUILD_ROOT:-build}/$kind"
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DRESPITE_SANITIZE=$kind -DRESPITE_BUILD_BENCH=OFF >/dev/null
   cmake --build "$dir" -j2
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 TSAN_OPTIONS=halt_on_error=1 \

@@ -18,6 +18,9 @@
  *    NaN and infinite times are rejected with RESPITE_E_INVALID_TIME; a time
  *    earlier than one the handle already saw is treated as that later time
  *    (time never goes backwards inside a handle) and is not an error.
+ *  - A NULL handle is answered with RESPITE_E_CLOSED and the message
+ *    "<handle> is closed" ("gate is closed", "queue is closed"): bindings
+ *    pass NULL once their object is closed, so every language says the same.
  *  - Messages are produced here, once, so every language says the same.
  */
 #ifndef RESPITE_COMMON_H

@@ -1,0 +1,73 @@
+/*
+ * respite.i - the one SWIG interface shared by every language.
+ *
+ * The raw module mirrors the C names (respite_gate_new, ...). Each language's
+ * idiomatic package is written by hand on top of it and owns lifetimes:
+ * handles here are plain opaque pointers that nothing frees implicitly; the
+ * idiomatic classes call respite_X_free in close() and their finalizers, and
+ * pass null afterwards, which the core answers with a "closed" error.
+ *
+ * Errors: every fallible C function ends with `respite_error *err`. That
+ * argument is hidden here; when the core fills it, the wrapper raises the
+ * language's generic error with the message "<status_name>: <message>"
+ * (for invalid_setting, "<status_name>: <message>" where the message starts
+ * with the setting's name). The idiomatic layers map status names to their
+ * exception classes. Per-language files (python.i, java.i, ...) include this
+ * one and add only typemaps.
+ */
+
+%{
+#include "respite.h"
+#include <stdio.h>
+#include <string.h>
+
+/* "<status_name>: <message>": the one format every language parses. */
+static void respite_swig_format_error(const respite_error *err, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s: %s", respite_status_name(err->status),
+             err->message[0] ? err->message : respite_strerror(err->status));
+}
+%}
+
+%include "exception.i"
+%include "stdint.i"
+
+/* The hidden error argument: zeroed status before the call, raise after. */
+%typemap(in, numinputs=0) respite_error *err (respite_error temp) {
+    temp.status = 0;
+    temp.message[0] = '\0';
+    $1 = &temp;
+}
+%typemap(argout) respite_error *err {
+    if ($1->status != 0) {
+        char respite_swig_message[RESPITE_ERROR_MESSAGE_MAX + 64];
+        respite_swig_format_error($1, respite_swig_message, sizeof respite_swig_message);
+        SWIG_exception(SWIG_RuntimeError, respite_swig_message);
+    }
+}
+
+/* C-only parts: callbacks cannot cross into every language (events are
+ * polled with respite_X_next_event instead), and the retry loop that takes
+ * a callback is written again in each idiomatic layer. */
+%ignore respite_gate_set_event_callback;
+%ignore respite_retry_run;
+%ignore respite_error_clear;
+%ignore respite_event_callback;
+%ignore respite_attempt_fn;
+%ignore RESPITE_STATUS_MAP;
+
+/* Structs the bindings read; their strings are read-only. */
+%immutable respite_setting_info::component;
+%immutable respite_setting_info::name;
+%immutable respite_setting_info::default_text;
+%immutable respite_setting_info::choices;
+%immutable respite_setting_info::accepted;
+%immutable respite_setting_info::doc;
+%immutable respite_event::detail;
+
+/* Per-language binary payload typemaps go in <lang>.i before this include
+ * where the language supports them. */
+
+%include "respite/common.h"
+%include "respite/gate.h"
+%include "respite/backoff.h"
