@@ -71,3 +71,7 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 %include "respite/common.h"
 %include "respite/gate.h"
 %include "respite/backoff.h"
+%newobject respite_policy_to_json;
+%include "respite/policy.h"
+%include "respite/queue.h"
+%include "respite/engine.h"

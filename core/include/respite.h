@@ -11,5 +11,8 @@
 #include "respite/common.h"
 #include "respite/gate.h"
 #include "respite/backoff.h"
+#include "respite/policy.h"
+#include "respite/queue.h"
+#include "respite/engine.h"
 
 #endif /* RESPITE_H */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define SETTINGS_MAX_PER_COMPONENT 16
 
@@ -311,12 +312,20 @@ static int list_valid(const char *value)
         int outcome = respite_outcome_from_name(item, NULL);
         if (outcome > RESPITE_OUTCOME_SUCCESS)
             continue;
-        double code;
-        if (parse_number(item, &code) && code == floor(code) && code >= 400 && code <= 599)
+        /* A status code is three decimal digits: "429", never "429.0" or "4.29e2". */
+        if (strlen(item) == 3 && isdigit((unsigned char)item[0]) && isdigit((unsigned char)item[1]) &&
+            isdigit((unsigned char)item[2]) && atoi(item) >= 400 && atoi(item) <= 599)
             continue;
         return 0;
     }
     return 1;
+}
+
+/* url: what its accepted text says, an http:// or https:// URL. */
+static int url_valid(const char *value)
+{
+    size_t n = strlen(value);
+    return (n > 7 && strncasecmp(value, "http://", 7) == 0) || (n > 8 && strncasecmp(value, "https://", 8) == 0);
 }
 
 static int fail_text(respite_error *err, const respite_setting_info *row, const char *value)
@@ -353,6 +362,10 @@ int respite_settings_set_text(respite_settings *settings, const char *name, cons
         break;
     case RESPITE_SETTING_LIST:
         if (!list_valid(value))
+            return fail_text(err, row, value);
+        break;
+    case RESPITE_SETTING_STRING:
+        if (strcmp(row->name, "url") == 0 && !url_valid(value))
             return fail_text(err, row, value);
         break;
     default:

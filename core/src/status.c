@@ -89,20 +89,53 @@ int respite_fail_setting(respite_error *err, const char *setting, const char *fm
     return RESPITE_E_INVALID_SETTING;
 }
 
+/* Shortest round-trip digits, laid out as ECMAScript's Number::toString
+ * does (fixed notation from 1e-6 up to 1e21), so that every language can
+ * reproduce a message and "90000" never reads as "9e+04". */
 char *respite_format_number(double value, char *buf, size_t size)
 {
     if (isnan(value)) {
         respite_copy_text(buf, size, "nan");
-    } else if (isinf(value)) {
-        respite_copy_text(buf, size, value > 0 ? "inf" : "-inf");
-    } else {
-        /* The shortest precision that reads back exactly. */
-        for (int precision = 1; precision <= 17; precision++) {
-            snprintf(buf, size, "%.*g", precision, value);
-            if (strtod(buf, NULL) == value)
-                break;
-        }
+        return buf;
     }
+    if (isinf(value)) {
+        respite_copy_text(buf, size, value > 0 ? "inf" : "-inf");
+        return buf;
+    }
+    if (value == 0.0) {
+        respite_copy_text(buf, size, "0");
+        return buf;
+    }
+    char sci[40];
+    for (int precision = 1; precision <= 17; precision++) {
+        snprintf(sci, sizeof sci, "%.*e", precision - 1, value);
+        if (strtod(sci, NULL) == value)
+            break;
+    }
+    char digits[24];
+    int k = 0;
+    const char *p = sci + (sci[0] == '-');
+    for (; *p && *p != 'e'; p++)
+        if (*p >= '0' && *p <= '9')
+            digits[k++] = *p;
+    while (k > 1 && digits[k - 1] == '0')
+        k--;
+    int n = atoi(p + 1) + 1; /* value = 0.digits x 10^n */
+    char out[64];
+    int len = 0;
+    if (value < 0)
+        out[len++] = '-';
+    if (k <= n && n <= 21) {
+        len += snprintf(out + len, sizeof out - (size_t)len, "%.*s%.*s", k, digits, n - k, "000000000000000000000");
+    } else if (0 < n && n <= 21) {
+        len += snprintf(out + len, sizeof out - (size_t)len, "%.*s.%.*s", n, digits, k - n, digits + n);
+    } else if (-6 < n && n <= 0) {
+        len += snprintf(out + len, sizeof out - (size_t)len, "0.%.*s%.*s", -n, "000000", k, digits);
+    } else {
+        len += snprintf(out + len, sizeof out - (size_t)len, "%c%s%.*se%c%d", digits[0], k > 1 ? "." : "", k - 1,
+                        digits + 1, n - 1 >= 0 ? '+' : '-', abs(n - 1));
+    }
+    respite_copy_text(buf, size, out);
     return buf;
 }
 

@@ -40,13 +40,15 @@ void respite_backoff_free(respite_backoff *backoff);
 int64_t respite_backoff_start(respite_backoff *backoff, respite_error *err);
 
 /* Delay in seconds before retry `retry` (1 = the first retry) of `sequence`,
- * with jitter, raised to retry_after_hint when that is larger (capped at
- * max_delay_seconds); retry_after_hint 0 = none. -1 and err on bad input. */
+ * with jitter (spec B2-B6), raised to retry_after_hint when that is larger,
+ * capped at max_delay_seconds (B7); retry_after_hint 0 = none, otherwise a
+ * finite number >= 0. A pure function of (seed, sequence, retry). -1 and
+ * err on bad input (B11; NULL backoff: closed "backoff is closed"). */
 double respite_backoff_delay(const respite_backoff *backoff, int64_t sequence, int retry,
                              double retry_after_hint, respite_error *err);
 
-/* 1 when retry_on lists this outcome or status, 0 if not, -1 on error.
- * http_status 0 = none (transport). */
+/* 1 when retry_on lists this outcome's name or this status code (B9), 0 if
+ * not (always 0 for success), -1 on error. http_status 0 = none. */
 int respite_backoff_retries_on(const respite_backoff *backoff, int outcome, int http_status,
                                respite_error *err);
 
@@ -57,7 +59,7 @@ int respite_backoff_retries_on(const respite_backoff *backoff, int outcome, int 
 double respite_backoff_next(const respite_backoff *backoff, int64_t sequence, int attempt, int outcome,
                             int http_status, double retry_after_hint, respite_error *err);
 
-/* The max_attempts setting (for bindings' loops). */
+/* The max_attempts setting (for bindings' loops); -1 for a NULL back-off. */
 int respite_backoff_max_attempts(const respite_backoff *backoff);
 
 /* One attempt of a retried call, for respite_retry_run: performs the call
@@ -66,12 +68,15 @@ int respite_backoff_max_attempts(const respite_backoff *backoff);
 typedef int (*respite_attempt_fn)(void *user_data, int attempt, int *http_status, double *retry_after_hint);
 
 /* Runs fn with retries (C helper; bindings write the same loop over
- * respite_backoff_next). Before every attempt it asks `gate` (may be NULL)
- * and reports the attempt's outcome with the permit; while the gate refuses
- * no attempt is made and RESPITE_E_TEMPORARILY_UNAVAILABLE is returned with
- * err->retry_after. Sleeps with nanosleep between attempts. Returns
- * RESPITE_OK when an attempt succeeded; otherwise the last outcome is in
- * *last_outcome and RESPITE_E_TRANSPORT is returned. */
+ * respite_backoff_next; spec B12-B14). Before every attempt it asks `gate`
+ * (may be NULL) and reports the attempt's outcome with the permit; while
+ * the gate refuses no attempt is made and RESPITE_E_TEMPORARILY_UNAVAILABLE
+ * is returned with err->retry_after and the refusal message. Sleeps with
+ * nanosleep between attempts. Returns RESPITE_OK when an attempt succeeded;
+ * when the back-off stops, RESPITE_E_TRANSPORT with a message naming the
+ * last outcome. *last_outcome (last outcome fn returned) and *attempts_made
+ * (times fn was called) may be NULL. Blocks the calling thread; the
+ * back-off and gate may be shared with other threads meanwhile. */
 int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_attempt_fn fn, void *user_data,
                       int *last_outcome, int *attempts_made, respite_error *err);
 

@@ -87,8 +87,10 @@ typedef struct respite_gate_stats {
     int64_t refused;           /* checks that refused */
     int64_t reported;          /* outcomes reported */
     int64_t counted_failures;  /* failures that counted against the service */
-    int64_t late;              /* outcomes ignored: permit from an earlier generation (G6) */
-    int64_t trips;             /* times the gate opened from closed (G3) */
+    int64_t late;              /* outcomes ignored: permit from an earlier generation (G6), no
+                                  permit while open, or no probe awaiting it (docs/spec.md) */
+    int64_t trips;             /* times the window filled while closed (G3; under G12 the
+                                  gate still stays closed) */
     int64_t probes;            /* probes admitted */
     int64_t probe_timeouts;    /* probes that timed out (G10) */
     int64_t events_dropped;    /* events lost because the ring was full */
@@ -96,7 +98,8 @@ typedef struct respite_gate_stats {
     int window_failures;       /* failures in the window now (at most N) */
     int state;                 /* state as of the last call that saw a time */
     double delay;              /* the current pause length */
-    double until;              /* open: when the pause ends */
+    double until;              /* open: when the pause ends (INFINITY under recover_never); 0 otherwise */
+    int probes_outstanding;    /* probes admitted whose outcome has not arrived (G7, G10) */
 } respite_gate_stats;
 
 int respite_gate_stats_get(respite_gate *gate, respite_gate_stats *out, respite_error *err);

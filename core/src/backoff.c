@@ -1,0 +1,258 @@
+/* Retry schedules (behaviour section 3, docs/spec.md B rules). A back-off is
+ * immutable after _new except for its sequence counter, so it is shared
+ * between threads without a lock; every delay is a pure function of
+ * (key, sequence, retry), which is what makes seeded runs portable. */
+#include "internal.h"
+#include "rng.h"
+
+#include <ctype.h>
+#include <float.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STATUS_FIRST 400
+#define STATUS_LAST 599
+#define GOLDEN_GAMMA UINT64_C(0x9E3779B97F4A7C15)
+
+struct respite_backoff {
+    int max_attempts;
+    double initial;
+    double multiplier;
+    double max_delay;
+    int jitter;
+    uint64_t key;
+    unsigned outcome_mask;                                   /* bit per respite_outcome */
+    unsigned char status_listed[STATUS_LAST - STATUS_FIRST + 1];
+    _Atomic int64_t next_sequence;
+};
+
+static int jitter_from_name(const char *name)
+{
+    static const char *const names[] = {"none", "full", "equal", "decorrelated"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* Fills the retry_on sets from the already-validated list text. */
+static int parse_retry_on(respite_backoff *b, const char *text, respite_error *err)
+{
+    char buf[512];
+    if (strlen(text) >= sizeof buf)
+        return respite_fail_setting(err, "retry_on", "retry_on is longer than %zu characters", sizeof buf - 1);
+    respite_copy_text(buf, sizeof buf, text);
+    for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        while (isspace((unsigned char)*item))
+            item++;
+        char *end = item + strlen(item);
+        while (end > item && isspace((unsigned char)end[-1]))
+            *--end = '\0';
+        int outcome = respite_outcome_from_name(item, NULL);
+        if (outcome > RESPITE_OUTCOME_SUCCESS) {
+            b->outcome_mask |= 1u << outcome;
+            continue;
+        }
+        char *stop = NULL;
+        long code = strtol(item, &stop, 10);
+        if (*item && *stop == '\0' && code >= STATUS_FIRST && code <= STATUS_LAST) {
+            b->status_listed[code - STATUS_FIRST] = 1;
+            continue;
+        }
+        return respite_fail_setting(err, "retry_on", "retry_on must be %s (got '%.80s')",
+                                    respite_setting_find("backoff", "retry_on")->accepted, text);
+    }
+    return RESPITE_OK;
+}
+
+respite_backoff *respite_backoff_new(const respite_settings *settings, respite_error *err)
+{
+    respite_settings *defaults = NULL;
+    if (!settings) {
+        defaults = respite_settings_new("backoff", err);
+        if (!defaults)
+            return NULL;
+        settings = defaults;
+    }
+    respite_backoff *b = NULL;
+    const char *component = respite_settings_component(settings);
+    if (strcmp(component, "backoff") != 0) {
+        respite_fail_setting(err, "component", "a back-off needs backoff settings (got %s settings)", component);
+        goto done;
+    }
+    if (respite_settings_validate(settings, err))
+        goto done;
+    b = calloc(1, sizeof *b);
+    if (!b) {
+        respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a back-off");
+        goto done;
+    }
+    b->max_attempts = (int)respite_settings_get_number(settings, "max_attempts", NULL);
+    b->initial = respite_settings_get_number(settings, "initial_delay_seconds", NULL);
+    b->multiplier = respite_settings_get_number(settings, "multiplier", NULL);
+    b->max_delay = respite_settings_get_number(settings, "max_delay_seconds", NULL);
+    b->jitter = jitter_from_name(respite_settings_get_text(settings, "jitter", NULL));
+    uint64_t seed = (uint64_t)respite_settings_get_number(settings, "seed", NULL);
+    b->key = seed ? seed : respite_os_seed();
+    atomic_init(&b->next_sequence, 0);
+    if (b->jitter < 0 || parse_retry_on(b, respite_settings_get_text(settings, "retry_on", NULL), err)) {
+        if (b->jitter < 0)
+            respite_fail(err, RESPITE_E_INTERNAL, "jitter setting holds an unknown mode");
+        free(b);
+        b = NULL;
+    }
+done:
+    respite_settings_free(defaults);
+    return b;
+}
+
+void respite_backoff_free(respite_backoff *backoff)
+{
+    free(backoff);
+}
+
+static int fail_closed(respite_error *err)
+{
+    return respite_fail(err, RESPITE_E_CLOSED, "backoff is closed");
+}
+
+int64_t respite_backoff_start(respite_backoff *backoff, respite_error *err)
+{
+    if (!backoff) {
+        fail_closed(err);
+        return -1;
+    }
+    return atomic_fetch_add_explicit(&backoff->next_sequence, 1, memory_order_relaxed);
+}
+
+int respite_backoff_max_attempts(const respite_backoff *backoff)
+{
+    return backoff ? backoff->max_attempts : -1;
+}
+
+/* The uniform u in [0, 1) for retry k of a sequence (spec B9). */
+static double uniform_for(const respite_backoff *b, int64_t sequence, int retry)
+{
+    uint64_t counter = (uint64_t)sequence * GOLDEN_GAMMA + (uint64_t)retry;
+    return respite_unit_double(respite_mix64(b->key ^ respite_mix64(counter)));
+}
+
+/* Polly's DecorrelatedJitterBackoffV2 term for a 0-based attempt a. */
+static double decorrelated_term(double a, double u)
+{
+    double t = a + u;
+    return pow(2.0, t) * tanh(sqrt(4.0 * t));
+}
+
+static double jittered_delay(const respite_backoff *b, int64_t sequence, int retry)
+{
+    if (b->jitter == RESPITE_JITTER_DECORRELATED) {
+        double next = decorrelated_term(retry - 1, uniform_for(b, sequence, retry));
+        double prev = retry == 1 ? 0.0 : decorrelated_term(retry - 2, uniform_for(b, sequence, retry - 1));
+        if (!isfinite(next)) /* 2^t overflows only far beyond max_attempts */
+            return b->max_delay;
+        double d = (next - prev) * (1.0 / 1.4) * b->initial;
+        return fmin(fmax(d, 0.0), b->max_delay);
+    }
+    double d = fmin(b->initial * pow(b->multiplier, retry - 1), b->max_delay);
+    switch (b->jitter) {
+    case RESPITE_JITTER_FULL:
+        return d * uniform_for(b, sequence, retry);
+    case RESPITE_JITTER_EQUAL:
+        return d / 2.0 + d / 2.0 * uniform_for(b, sequence, retry);
+    default:
+        return d;
+    }
+}
+
+static int check_sequence_and_retry(int64_t sequence, int retry, const char *retry_name, respite_error *err)
+{
+    if (sequence < 0)
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                            "sequence must be an integer 0 or more from respite_backoff_start (got %lld)",
+                            (long long)sequence);
+    if (retry < 1)
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "%s must be an integer 1 or more (got %d)", retry_name,
+                            retry);
+    return RESPITE_OK;
+}
+
+/* Same rule and words as respite_gate_report, so one hint is valid for both. */
+static int check_hint(double hint, respite_error *err)
+{
+    if (hint >= 0.0 && hint <= DBL_MAX) /* false for NaN and infinity */
+        return RESPITE_OK;
+    char text[40];
+    return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                        "retry_after_hint must be a finite number of seconds, 0 or more (0 for none) (got %s)",
+                        respite_format_number(hint, text, sizeof text));
+}
+
+static double delay_with_hint(const respite_backoff *b, int64_t sequence, int retry, double hint)
+{
+    double d = jittered_delay(b, sequence, retry);
+    double raised = fmin(hint, b->max_delay);
+    return raised > d ? raised : d;
+}
+
+double respite_backoff_delay(const respite_backoff *backoff, int64_t sequence, int retry, double retry_after_hint,
+                             respite_error *err)
+{
+    if (!backoff) {
+        fail_closed(err);
+        return -1.0;
+    }
+    if (check_sequence_and_retry(sequence, retry, "retry", err) || check_hint(retry_after_hint, err))
+        return -1.0;
+    return delay_with_hint(backoff, sequence, retry, retry_after_hint);
+}
+
+static int check_outcome_and_status(int outcome, int http_status, respite_error *err)
+{
+    if (!respite_outcome_name(outcome))
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                            "outcome must be a respite_outcome from 0 to 5 (success, request_error, throttled, "
+                            "server_error, unusable, transport) (got %d)",
+                            outcome);
+    if (http_status != 0 && (http_status < 100 || http_status > 599))
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                            "http_status must be 0 (none) or an integer from 100 to 599 (got %d)", http_status);
+    return RESPITE_OK;
+}
+
+static int retries_on(const respite_backoff *b, int outcome, int http_status)
+{
+    if (outcome == RESPITE_OUTCOME_SUCCESS)
+        return 0;
+    if (b->outcome_mask & (1u << outcome))
+        return 1;
+    return http_status >= STATUS_FIRST && http_status <= STATUS_LAST && b->status_listed[http_status - STATUS_FIRST];
+}
+
+int respite_backoff_retries_on(const respite_backoff *backoff, int outcome, int http_status, respite_error *err)
+{
+    if (!backoff) {
+        fail_closed(err);
+        return -1;
+    }
+    if (check_outcome_and_status(outcome, http_status, err))
+        return -1;
+    return retries_on(backoff, outcome, http_status);
+}
+
+double respite_backoff_next(const respite_backoff *backoff, int64_t sequence, int attempt, int outcome,
+                            int http_status, double retry_after_hint, respite_error *err)
+{
+    if (!backoff) {
+        fail_closed(err);
+        return NAN;
+    }
+    if (check_sequence_and_retry(sequence, attempt, "attempt", err) ||
+        check_outcome_and_status(outcome, http_status, err) || check_hint(retry_after_hint, err))
+        return NAN;
+    if (!retries_on(backoff, outcome, http_status) || attempt >= backoff->max_attempts)
+        return RESPITE_RETRY_STOP;
+    return delay_with_hint(backoff, sequence, attempt, retry_after_hint);
+}

@@ -1,0 +1,347 @@
+/* The delivery engine (S1-S5): decides when to send, admits each batch
+ * through the gate and settles its events by the policy. No threads, no
+ * network, no sleeping: the caller brings the time and does the I/O. */
+#include "event_ring.h"
+#include "policy_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ENGINE_EVENT_RING 16
+
+struct respite_engine {
+    respite_queue *queue;
+    respite_gate *gate;
+    const respite_policy *policy;
+    respite_policy *own_policy; /* "@default" when none was given */
+
+    int min_entries;
+    int max_entries;
+    double close_timeout;
+
+    respite_batch *batch; /* in flight: taken, not settled */
+    int64_t permit;
+
+    double last_now;
+    double wait_seconds;
+    int done;
+    respite_engine_stats stats;
+    respite_event_ring events;
+};
+
+static const char *const action_names[] = {"send", "wait", "idle", "done"};
+
+const char *respite_action_name(int action)
+{
+    if (action < 0 || action > RESPITE_ACTION_DONE)
+        return NULL;
+    return action_names[action];
+}
+
+static int fail_closed(respite_error *err)
+{
+    return respite_fail(err, RESPITE_E_CLOSED, "engine is closed");
+}
+
+respite_engine *respite_engine_new(respite_queue *queue, const respite_policy *policy, respite_gate *gate,
+                                   const respite_settings *settings, respite_error *err)
+{
+    if (!queue)
+        return respite_fail(err, RESPITE_E_CLOSED, "queue is closed"), NULL;
+    if (!gate)
+        return respite_fail(err, RESPITE_E_CLOSED, "gate is closed"), NULL;
+    respite_settings *own_settings = NULL;
+    if (settings) {
+        const char *component = respite_settings_component(settings);
+        if (!component || strcmp(component, "sender") != 0) {
+            respite_fail(err, RESPITE_E_INVALID_SETTING, "an engine takes \"sender\" settings (got \"%s\" settings)",
+                         component ? component : "(none)");
+            return NULL;
+        }
+        if (respite_settings_validate(settings, err) != RESPITE_OK)
+            return NULL;
+    } else if (!(settings = own_settings = respite_settings_new("sender", err))) {
+        return NULL;
+    }
+
+    respite_engine *e = calloc(1, sizeof *e);
+    if (!e) {
+        respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating an engine");
+        goto fail;
+    }
+    if (!policy && !(policy = e->own_policy = respite_policy_default(err)))
+        goto fail;
+    respite_queue_stats qs;
+    if (respite_queue_stats_get(queue, &qs, err) != RESPITE_OK)
+        goto fail;
+    if (qs.retry_times != respite_policy_retry_times(policy)) {
+        respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                     "the engine's policy must be the queue's: retry_times %d differs from the queue's %d",
+                     respite_policy_retry_times(policy), qs.retry_times);
+        goto fail;
+    }
+    e->queue = queue;
+    e->gate = gate;
+    e->policy = policy;
+    e->min_entries = (int)respite_settings_get_number(settings, "min_entries_per_message", NULL);
+    int max = (int)respite_settings_get_number(settings, "max_entries_per_message", NULL);
+    /* S2: the sender's own setting wins; then the policy's prefetch_count
+     * (D7) when the policy sets one; then twice the minimum. */
+    if (max == 0)
+        max = policy->prefetch_count > 0 ? policy->prefetch_count : 2 * e->min_entries;
+    e->max_entries = max;
+    e->close_timeout = respite_settings_get_number(settings, "close_timeout_seconds", NULL);
+    e->stats.unsent = -1;
+    if (respite_event_ring_init(&e->events, ENGINE_EVENT_RING, err) != RESPITE_OK)
+        goto fail;
+    respite_settings_free(own_settings);
+    return e;
+fail:
+    if (e)
+        respite_policy_free(e->own_policy);
+    free(e);
+    respite_settings_free(own_settings);
+    return NULL;
+}
+
+void respite_engine_free(respite_engine *engine)
+{
+    if (!engine)
+        return;
+    respite_batch_free(engine->batch); /* unsettled events go back to the head */
+    respite_event_ring_destroy(&engine->events);
+    respite_policy_free(engine->own_policy);
+    free(engine);
+}
+
+/* Time never goes backwards inside an engine (common.h). */
+static int engine_time(respite_engine *e, double *now, respite_error *err)
+{
+    if (respite_check_time(*now, "now", err) != RESPITE_OK)
+        return RESPITE_E_INVALID_TIME;
+    if (*now < e->last_now)
+        *now = e->last_now;
+    e->last_now = *now;
+    return RESPITE_OK;
+}
+
+/* S5: closing has ended; what is still queued was not sent. */
+static int finish(respite_engine *e, double now, respite_error *err)
+{
+    if (!e->done) {
+        int64_t unsent = respite_queue_pending(e->queue, err);
+        if (unsent < 0)
+            return -1;
+        e->done = 1;
+        e->stats.unsent = unsent;
+        if (unsent > 0) {
+            respite_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.type = RESPITE_EVENT_UNSENT_AT_CLOSE;
+            ev.at = now;
+            ev.count = unsent;
+            respite_event_ring_push(&e->events, &ev);
+        }
+    }
+    return RESPITE_ACTION_DONE;
+}
+
+static int start_closing(respite_engine *e, double now, respite_error *err)
+{
+    if (respite_queue_close(e->queue, err) != RESPITE_OK)
+        return -1;
+    double wait = respite_gate_retry_after(e->gate, now, err);
+    if (wait < 0)
+        return -1;
+    e->stats.closing = 1;
+    e->stats.close_deadline = now + e->close_timeout;
+    e->stats.closed_while_paused = wait > 0;
+    return 0;
+}
+
+int respite_engine_next(respite_engine *engine, double now, respite_error *err)
+{
+    if (!engine)
+        return fail_closed(err), -1;
+    if (engine_time(engine, &now, err) != RESPITE_OK)
+        return -1;
+    if (engine->batch) {
+        respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                     "a batch is in flight: settle it with respite_engine_settle before asking for the next action");
+        return -1;
+    }
+    engine->wait_seconds = 0;
+    if (engine->done)
+        return RESPITE_ACTION_DONE;
+    if (respite_queue_expire(engine->queue, now, err) < 0)
+        return -1;
+    int64_t pending = respite_queue_pending(engine->queue, err);
+    if (pending < 0)
+        return -1;
+    /* A queue closed directly closes the engine too, so it drains. */
+    if (!engine->stats.closing && respite_queue_is_closed(engine->queue, NULL) == 1 &&
+        start_closing(engine, now, err) < 0)
+        return -1;
+
+    if (engine->stats.closing) {
+        if (engine->stats.closed_while_paused || pending == 0 || now >= engine->stats.close_deadline)
+            return finish(engine, now, err);
+        double wait = respite_gate_retry_after(engine->gate, now, err);
+        if (wait < 0)
+            return -1;
+        if (wait > 0) /* the gate paused while draining: stop as S5 stops a paused close */
+            return finish(engine, now, err);
+        return RESPITE_ACTION_SEND;
+    }
+    if (pending < engine->min_entries)
+        return RESPITE_ACTION_IDLE;
+    double wait = respite_gate_retry_after(engine->gate, now, err);
+    if (wait < 0)
+        return -1;
+    if (wait > 0) {
+        engine->wait_seconds = wait;
+        return RESPITE_ACTION_WAIT;
+    }
+    return RESPITE_ACTION_SEND;
+}
+
+double respite_engine_wait_seconds(const respite_engine *engine)
+{
+    return engine ? engine->wait_seconds : 0;
+}
+
+respite_batch *respite_engine_take(respite_engine *engine, double now, respite_error *err)
+{
+    if (!engine)
+        return fail_closed(err), NULL;
+    if (engine_time(engine, &now, err) != RESPITE_OK)
+        return NULL;
+    if (engine->batch) {
+        respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "a batch is already in flight: settle it first");
+        return NULL;
+    }
+    if (engine->done || engine->stats.closed_while_paused) {
+        fail_closed(err);
+        return NULL;
+    }
+    /* Events first, then the gate: a permit taken for nothing to send would
+     * leave a probe outstanding until it timed out (G10). */
+    respite_batch *batch = respite_queue_take(engine->queue, engine->max_entries, now, err);
+    if (!batch)
+        return NULL;
+    respite_decision decision;
+    if (respite_gate_check(engine->gate, now, &decision, err) != RESPITE_OK) {
+        respite_batch_free(batch);
+        return NULL;
+    }
+    if (!decision.allowed) {
+        respite_batch_free(batch); /* back to the head, attempt not counted */
+        engine->stats.refusals++;
+        respite_refusal_error(decision.retry_after, err);
+        return NULL;
+    }
+    engine->batch = batch;
+    engine->permit = decision.permit;
+    engine->stats.sends++;
+    engine->stats.probes += decision.probe ? 1 : 0;
+    engine->stats.events_sent += respite_batch_count(batch);
+    return batch;
+}
+
+int respite_engine_settle(respite_engine *engine, respite_batch *batch, int transport_failed, int http_status,
+                          double retry_after_hint, double now, respite_error *err)
+{
+    if (!engine)
+        return fail_closed(err);
+    if (!batch || batch != engine->batch)
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                            "batch must be the one respite_engine_take returned and not yet settled");
+    if (engine_time(engine, &now, err) != RESPITE_OK)
+        return RESPITE_E_INVALID_TIME;
+    int outcome = respite_classify(transport_failed, http_status, 1, err);
+    if (outcome < 0)
+        return RESPITE_E_INVALID_ARGUMENT;
+    if (!(retry_after_hint >= 0))
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                            "retry_after_hint must be a number of seconds of at least 0 (0 for none)");
+    int status = respite_gate_report(engine->gate, engine->permit, outcome, retry_after_hint, now, err);
+    if (status != RESPITE_OK)
+        return status;
+
+    int disposition;
+    if (outcome == RESPITE_OUTCOME_SUCCESS) {
+        disposition = RESPITE_DISPOSITION_DELIVERED; /* D1 */
+    } else {
+        engine->stats.sends_failed++;
+        /* D2: a transport failure or a 1xx (no final answer) matches as 503. */
+        int no_answer = transport_failed || http_status < 200;
+        int strategy = respite_policy_strategy_for(engine->policy, no_answer, http_status, err);
+        if (strategy < 0)
+            return err ? err->status : RESPITE_E_INTERNAL;
+        disposition = strategy == RESPITE_STRATEGY_RETRY ? RESPITE_DISPOSITION_RETRY : RESPITE_DISPOSITION_DISCARDED;
+    }
+    engine->batch = NULL;
+    engine->permit = 0;
+    status = RESPITE_OK;
+    if (respite_batch_settle_all(batch, disposition, err) < 0)
+        status = err ? err->status : RESPITE_E_INTERNAL;
+    respite_batch_free(batch);
+    return status;
+}
+
+int respite_engine_close(respite_engine *engine, double now, respite_error *err)
+{
+    if (!engine)
+        return fail_closed(err);
+    if (engine_time(engine, &now, err) != RESPITE_OK)
+        return RESPITE_E_INVALID_TIME;
+    if (engine->stats.closing)
+        return RESPITE_OK;
+    respite_error local;
+    respite_error *e = err ? err : &local;
+    if (start_closing(engine, now, e) < 0)
+        return e->status;
+    return RESPITE_OK;
+}
+
+int respite_engine_is_closing(const respite_engine *engine)
+{
+    return engine ? engine->stats.closing : -1;
+}
+
+int64_t respite_engine_unsent(respite_engine *engine, respite_error *err)
+{
+    if (!engine)
+        return fail_closed(err), -1;
+    return engine->stats.unsent;
+}
+
+int respite_engine_min_entries(const respite_engine *engine)
+{
+    return engine ? engine->min_entries : 0;
+}
+
+int respite_engine_max_entries(const respite_engine *engine)
+{
+    return engine ? engine->max_entries : 0;
+}
+
+int respite_engine_stats_get(const respite_engine *engine, respite_engine_stats *out, respite_error *err)
+{
+    if (!engine)
+        return fail_closed(err);
+    if (!out)
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "out must not be NULL");
+    *out = engine->stats;
+    return RESPITE_OK;
+}
+
+int respite_engine_next_event(respite_engine *engine, respite_event *out, respite_error *err)
+{
+    if (!engine)
+        return fail_closed(err), -1;
+    if (!out)
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "out must not be NULL"), -1;
+    return respite_event_ring_pop(&engine->events, out);
+}

@@ -1,0 +1,268 @@
+/* respite_retry_run (spec B12-B14): the C retry loop through the gate. Delays
+ * are a few milliseconds so the test stays fast. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "respite.h"
+
+/* A scripted attempt function: answers[i] for attempt i + 1, the last one repeated. */
+typedef struct {
+    int count;
+    const int *outcomes;
+    const int *statuses;
+    const double *hints;
+    int calls;
+    int attempt_numbers[16];
+} script;
+
+static int scripted_attempt(void *user_data, int attempt, int *http_status, double *retry_after_hint)
+{
+    script *s = user_data;
+    int i = s->calls < s->count ? s->calls : s->count - 1;
+    if (s->calls < 16)
+        s->attempt_numbers[s->calls] = attempt;
+    s->calls++;
+    *http_status = s->statuses ? s->statuses[i] : 0;
+    *retry_after_hint = s->hints ? s->hints[i] : 0.0;
+    return s->outcomes[i];
+}
+
+static respite_backoff *make_backoff(int max_attempts, double initial)
+{
+    respite_settings *s = respite_settings_new("backoff", NULL);
+    assert_int_equal(respite_settings_set_number(s, "max_attempts", max_attempts, NULL), RESPITE_OK);
+    assert_int_equal(respite_settings_set_number(s, "initial_delay_seconds", initial, NULL), RESPITE_OK);
+    respite_backoff *b = respite_backoff_new(s, NULL);
+    assert_non_null(b);
+    respite_settings_free(s);
+    return b;
+}
+
+static respite_gate *make_gate(int failures, double recovery_seconds)
+{
+    respite_error err;
+    respite_error_clear(&err);
+    respite_settings *s = respite_settings_new("gate", NULL);
+    assert_int_equal(respite_settings_set_number(s, "failures_to_enter_recovery", failures, NULL), RESPITE_OK);
+    assert_int_equal(respite_settings_set_number(s, "recovery_seconds", recovery_seconds, NULL), RESPITE_OK);
+    respite_gate *g = respite_gate_new(s, &err);
+    if (!g)
+        fail_msg("respite_gate_new: %s", err.message);
+    respite_settings_free(s);
+    return g;
+}
+
+static void test_B12_retries_until_success(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_backoff(5, 0.001);
+    const int outcomes[] = {RESPITE_OUTCOME_TRANSPORT, RESPITE_OUTCOME_SERVER_ERROR, RESPITE_OUTCOME_SUCCESS};
+    const int statuses[] = {0, 503, 200};
+    script s = {3, outcomes, statuses, NULL, 0, {0}};
+    int last = -1, made = -1;
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &s, &last, &made, &err), RESPITE_OK);
+    assert_int_equal(err.status, RESPITE_OK);
+    assert_int_equal(made, 3);
+    assert_int_equal(s.calls, 3);
+    assert_int_equal(last, RESPITE_OUTCOME_SUCCESS);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(s.attempt_numbers[i], i + 1);
+    respite_backoff_free(b);
+}
+
+static void test_B14_gives_up_after_max_attempts(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_backoff(3, 0.001);
+    const int outcomes[] = {RESPITE_OUTCOME_SERVER_ERROR};
+    const int statuses[] = {503};
+    script s = {1, outcomes, statuses, NULL, 0, {0}};
+    int last = -1, made = -1;
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &s, &last, &made, &err), RESPITE_E_TRANSPORT);
+    assert_string_equal(err.message, "the call failed after 3 attempts: last outcome server_error (status 503)");
+    assert_int_equal(made, 3);
+    assert_int_equal(s.calls, 3);
+    assert_int_equal(last, RESPITE_OUTCOME_SERVER_ERROR);
+    respite_backoff_free(b);
+}
+
+static void test_B14_stops_on_an_outcome_retry_on_does_not_list(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_backoff(3, 0.001);
+    const int outcomes[] = {RESPITE_OUTCOME_TRANSPORT, RESPITE_OUTCOME_REQUEST_ERROR};
+    const int statuses[] = {0, 404};
+    script s = {2, outcomes, statuses, NULL, 0, {0}};
+    int last = -1, made = -1;
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &s, &last, &made, &err), RESPITE_E_TRANSPORT);
+    assert_string_equal(err.message, "the call failed with request_error (status 404), which retry_on does not retry");
+    assert_int_equal(made, 2);
+    assert_int_equal(last, RESPITE_OUTCOME_REQUEST_ERROR);
+    respite_backoff_free(b);
+
+    b = make_backoff(1, 0.001); /* a single attempt: "1 attempt" */
+    const int transport[] = {RESPITE_OUTCOME_TRANSPORT};
+    script t = {1, transport, NULL, NULL, 0, {0}};
+    assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &t, NULL, NULL, &err), RESPITE_E_TRANSPORT);
+    assert_string_equal(err.message, "the call failed after 1 attempt: last outcome transport");
+    /* NULL err: the status alone */
+    assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &t, NULL, NULL, NULL), RESPITE_E_TRANSPORT);
+    respite_backoff_free(b);
+}
+
+static void test_B12_waits_the_back_off_delays_and_hints(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_backoff(3, 0.02); /* waits 0.02 then 0.04 */
+    const int outcomes[] = {RESPITE_OUTCOME_TRANSPORT};
+    script s = {1, outcomes, NULL, NULL, 0, {0}};
+    double start = respite_now();
+    assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &s, NULL, NULL, NULL), RESPITE_E_TRANSPORT);
+    double elapsed = respite_now() - start;
+    assert_true(elapsed >= 0.06 - 1e-3);
+    assert_true(elapsed < 2.0);
+    respite_backoff_free(b);
+
+    b = make_backoff(2, 0.001);
+    const int throttled[] = {RESPITE_OUTCOME_THROTTLED, RESPITE_OUTCOME_SUCCESS};
+    const int statuses[] = {429, 200};
+    const double hints[] = {0.05, 0};
+    script h = {2, throttled, statuses, hints, 0, {0}};
+    start = respite_now();
+    assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &h, NULL, NULL, NULL), RESPITE_OK);
+    assert_true(respite_now() - start >= 0.05 - 1e-3); /* B7: the hint raised the delay */
+    respite_backoff_free(b);
+}
+
+static void test_B12_a_refusing_gate_prevents_every_attempt(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_backoff(3, 0.001);
+    respite_gate *g = make_gate(1, 60);
+    assert_int_equal(respite_gate_report(g, RESPITE_NO_PERMIT, RESPITE_OUTCOME_TRANSPORT, 0, respite_now(), NULL),
+                     RESPITE_OK);
+    const int outcomes[] = {RESPITE_OUTCOME_SUCCESS};
+    script s = {1, outcomes, NULL, NULL, 0, {0}};
+    int last = -1, made = -1;
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_run(b, g, scripted_attempt, &s, &last, &made, &err),
+                     RESPITE_E_TEMPORARILY_UNAVAILABLE);
+    assert_int_equal(err.status, RESPITE_E_TEMPORARILY_UNAVAILABLE);
+    assert_true(err.retry_after > 59 && err.retry_after <= 60);
+    assert_non_null(strstr(err.message, "sending requests to the service is temporarily restricted due to recent "
+                                        "failures; recovery resumes in "));
+    assert_int_equal(s.calls, 0); /* no attempt was made */
+    assert_int_equal(made, 0);
+    assert_int_equal(last, -1);
+    respite_gate_free(g);
+    respite_backoff_free(b);
+}
+
+static void test_B13_each_attempt_is_reported_and_a_trip_stops_the_retries(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_backoff(5, 0.001);
+    respite_gate *g = make_gate(2, 60); /* opens on the second failure */
+    const int outcomes[] = {RESPITE_OUTCOME_TRANSPORT};
+    script s = {1, outcomes, NULL, NULL, 0, {0}};
+    int last = -1, made = -1;
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_run(b, g, scripted_attempt, &s, &last, &made, &err),
+                     RESPITE_E_TEMPORARILY_UNAVAILABLE);
+    assert_int_equal(s.calls, 2);
+    assert_int_equal(made, 2);
+    assert_int_equal(last, RESPITE_OUTCOME_TRANSPORT);
+    assert_true(err.retry_after > 59 && err.retry_after <= 60);
+    respite_gate_stats stats;
+    assert_int_equal(respite_gate_stats_get(g, &stats, NULL), RESPITE_OK);
+    assert_int_equal(stats.admitted, 2);
+    assert_int_equal(stats.reported, 2);
+    assert_int_equal(stats.counted_failures, 2);
+    assert_int_equal(stats.refused, 1);
+    assert_int_equal(stats.trips, 1);
+    respite_gate_free(g);
+    respite_backoff_free(b);
+}
+
+static void test_B13_a_successful_probe_closes_the_gate(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_backoff(3, 0.001);
+    respite_gate *g = make_gate(1, 0.02);
+    assert_int_equal(respite_gate_report(g, RESPITE_NO_PERMIT, RESPITE_OUTCOME_TRANSPORT, 0, respite_now(), NULL),
+                     RESPITE_OK);
+    assert_int_equal(respite_gate_get_state(g, respite_now(), NULL), RESPITE_GATE_OPEN);
+    struct timespec pause = {0, 40 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    const int outcomes[] = {RESPITE_OUTCOME_SUCCESS};
+    script s = {1, outcomes, NULL, NULL, 0, {0}};
+    assert_int_equal(respite_retry_run(b, g, scripted_attempt, &s, NULL, NULL, NULL), RESPITE_OK);
+    /* the attempt was admitted as the probe and its success, reported with
+     * the probe's permit, closed the gate (G8) */
+    assert_int_equal(respite_gate_get_state(g, respite_now(), NULL), RESPITE_GATE_CLOSED);
+    respite_gate_stats stats;
+    assert_int_equal(respite_gate_stats_get(g, &stats, NULL), RESPITE_OK);
+    assert_int_equal(stats.probes, 1);
+    assert_int_equal(stats.late, 0);
+    respite_gate_free(g);
+    respite_backoff_free(b);
+}
+
+static void test_B11_bad_attempt_functions(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_backoff(3, 0.001);
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_run(b, NULL, NULL, NULL, NULL, NULL, &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "fn must be an attempt function (got NULL)");
+
+    const int bad_outcome[] = {7};
+    script s = {1, bad_outcome, NULL, NULL, 0, {0}};
+    assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &s, NULL, NULL, &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "the attempt function must return a respite_outcome from 0 to 5 (success, "
+                                     "request_error, throttled, server_error, unusable, transport) (got 7)");
+
+    const int transport[] = {RESPITE_OUTCOME_TRANSPORT};
+    const int bad_status[] = {42};
+    script t = {1, transport, bad_status, NULL, 0, {0}};
+    assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &t, NULL, NULL, &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "the attempt function must set http_status to 0 (none) or 100 to 599 (got 42)");
+
+    const double bad_hint[] = {-2};
+    script h = {1, transport, NULL, bad_hint, 0, {0}};
+    assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &h, NULL, NULL, &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "the attempt function must set retry_after_hint to a finite number of seconds, "
+                                     "0 or more (0 for none) (got -2)");
+    respite_backoff_free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_B12_retries_until_success),
+        cmocka_unit_test(test_B14_gives_up_after_max_attempts),
+        cmocka_unit_test(test_B14_stops_on_an_outcome_retry_on_does_not_list),
+        cmocka_unit_test(test_B12_waits_the_back_off_delays_and_hints),
+        cmocka_unit_test(test_B12_a_refusing_gate_prevents_every_attempt),
+        cmocka_unit_test(test_B13_each_attempt_is_reported_and_a_trip_stops_the_retries),
+        cmocka_unit_test(test_B13_a_successful_probe_closes_the_gate),
+        cmocka_unit_test(test_B11_bad_attempt_functions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

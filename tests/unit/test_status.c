@@ -1,0 +1,104 @@
+/* The status table (spec section 7, E1): codes, stable names, descriptions. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "respite.h"
+
+static void test_E1_every_code_has_its_stable_name_and_text(void **state)
+{
+    (void)state;
+    static const struct {
+        int code;
+        const char *name;
+        const char *text;
+    } expected[] = {
+        {RESPITE_OK, "ok", "success"},
+        {RESPITE_E_INVALID_ARGUMENT, "invalid_argument", "an argument is invalid"},
+        {RESPITE_E_INVALID_SETTING, "invalid_setting", "a setting is unknown or not accepted"},
+        {RESPITE_E_INVALID_TIME, "invalid_time", "a time is negative, NaN or infinite"},
+        {RESPITE_E_TEMPORARILY_UNAVAILABLE, "temporarily_unavailable",
+         "calls to the service are temporarily restricted due to recent failures"},
+        {RESPITE_E_INVALID_POLICY, "invalid_policy", "the delivery policy is not valid"},
+        {RESPITE_E_QUEUE_FULL, "queue_full", "the queue is full"},
+        {RESPITE_E_TOO_LARGE, "too_large", "the payload is larger than the queue accepts"},
+        {RESPITE_E_CLOSED, "closed", "the handle is closed"},
+        {RESPITE_E_NO_MEMORY, "no_memory", "out of memory"},
+        {RESPITE_E_TRANSPORT, "transport", "the HTTP call did not complete"},
+        {RESPITE_E_INTERNAL, "internal", "internal error"},
+    };
+    size_t n = sizeof expected / sizeof expected[0];
+    assert_int_equal(respite_status_count(), (int)n);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(expected[i].code, (int)i); /* codes are dense and stable */
+        assert_string_equal(respite_status_name(expected[i].code), expected[i].name);
+        assert_string_equal(respite_strerror(expected[i].code), expected[i].text);
+    }
+}
+
+static void test_E1_codes_outside_the_table(void **state)
+{
+    (void)state;
+    assert_string_equal(respite_status_name(-1), "unknown");
+    assert_string_equal(respite_status_name(respite_status_count()), "unknown");
+    assert_string_equal(respite_status_name(1000000), "unknown");
+    assert_string_equal(respite_strerror(-1), "unknown status");
+    assert_string_equal(respite_strerror(respite_status_count()), "unknown status");
+}
+
+static void test_E1_names_are_unique_lower_case_words(void **state)
+{
+    (void)state;
+    for (int i = 0; i < respite_status_count(); i++) {
+        const char *name = respite_status_name(i);
+        for (const char *p = name; *p; p++)
+            assert_true((*p >= 'a' && *p <= 'z') || *p == '_');
+        for (int j = 0; j < i; j++)
+            assert_string_not_equal(name, respite_status_name(j));
+    }
+}
+
+static void test_E2_error_clear_empties_everything(void **state)
+{
+    (void)state;
+    respite_error err;
+    memset(&err, 'x', sizeof err);
+    err.retry_after = 5.0;
+    respite_error_clear(&err);
+    assert_int_equal(err.status, RESPITE_OK);
+    assert_string_equal(err.setting, "");
+    assert_string_equal(err.message, "");
+    assert_true(err.retry_after == 0.0);
+    respite_error_clear(NULL); /* a no-op, not a crash */
+}
+
+static void test_E2_success_leaves_err_untouched(void **state)
+{
+    (void)state;
+    respite_error err;
+    respite_error_clear(&err);
+    strcpy(err.message, "earlier message");
+    respite_settings *s = respite_settings_new("backoff", &err);
+    assert_non_null(s);
+    assert_int_equal(respite_settings_set_number(s, "max_attempts", 5, &err), RESPITE_OK);
+    assert_string_equal(err.message, "earlier message");
+    assert_int_equal(err.status, RESPITE_OK);
+    respite_settings_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_E1_every_code_has_its_stable_name_and_text),
+        cmocka_unit_test(test_E1_codes_outside_the_table),
+        cmocka_unit_test(test_E1_names_are_unique_lower_case_words),
+        cmocka_unit_test(test_E2_error_clear_empties_everything),
+        cmocka_unit_test(test_E2_success_leaves_err_untouched),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
