@@ -2,7 +2,6 @@
  * through the gate and settles its events by the policy. No threads, no
  * network, no sleeping: the caller brings the time and does the I/O. */
 #include "event_ring.h"
-#include "policy_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -89,7 +88,7 @@ respite_engine *respite_engine_new(respite_queue *queue, const respite_policy *p
     /* S2: the sender's own setting wins; then the policy's prefetch_count
      * (D7) when the policy sets one; then twice the minimum. */
     if (max == 0)
-        max = policy->prefetch_count > 0 ? policy->prefetch_count : 2 * e->min_entries;
+        max = respite_policy_has_prefetch_count(policy) ? respite_policy_prefetch_count(policy) : 2 * e->min_entries;
     e->max_entries = max;
     e->close_timeout = respite_settings_get_number(settings, "close_timeout_seconds", NULL);
     e->stats.unsent = -1;

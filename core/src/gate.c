@@ -345,7 +345,9 @@ const char *respite_gate_state_name(int state)
 
 /* --------------------------------------------------------------- check */
 
-static int check_decision(respite_gate *g, double now, respite_decision *out, respite_error *err)
+static int check_slow(respite_gate *g, double now, uint64_t word, respite_decision *out, respite_error *err);
+
+static inline int check_decision(respite_gate *g, double now, respite_decision *out, respite_error *err)
 {
     out->allowed = 0;
     out->probe = 0;
@@ -353,18 +355,23 @@ static int check_decision(respite_gate *g, double now, respite_decision *out, re
     out->retry_after = 0.0;
     if (!g)
         return fail_closed(err);
-    if (!time_valid(now))
-        return respite_check_time(now, "now", err);
-
     uint64_t word = atomic_load_explicit(&g->word, memory_order_acquire);
-    uint64_t state = word & GATE_STATE_MASK;
-    if (state == RESPITE_GATE_CLOSED) { /* G1: the fast path */
+    if (time_valid(now) && (word & GATE_STATE_MASK) == RESPITE_GATE_CLOSED) { /* G1: the fast path */
         respite_striped_add(&g->counters, COUNT_ADMITTED, 1);
         out->allowed = 1;
         out->permit = (int64_t)(word & ~GATE_SLOT_MASK);
         return RESPITE_OK;
     }
-    if (state == RESPITE_GATE_OPEN) { /* G5 without the lock while the pause runs */
+    return check_slow(g, now, word, out, err);
+}
+
+/* Everything but the closed fast path: bad times, refusals, probes, transitions. */
+static __attribute__((noinline)) int check_slow(respite_gate *g, double now, uint64_t word, respite_decision *out,
+                                                respite_error *err)
+{
+    if (!time_valid(now))
+        return respite_check_time(now, "now", err);
+    if ((word & GATE_STATE_MASK) == RESPITE_GATE_OPEN) { /* G5 without the lock while the pause runs */
         double until = atomic_load_explicit(&g->until_published, memory_order_acquire);
         if (atomic_load_explicit(&g->word, memory_order_relaxed) == word) {
             double t = advance_latest(g, now);
@@ -511,13 +518,12 @@ static void report_locked(respite_gate *g, int64_t permit, int counts, double hi
     reopen(g, t, hint); /* G9 */
 }
 
-int respite_gate_report(respite_gate *gate, int64_t permit, int outcome, double retry_after_hint, double now,
-                        respite_error *err)
+/* Validates the arguments of a report; RESPITE_OK or the error. */
+static __attribute__((noinline)) int report_invalid(respite_gate *gate, int64_t permit, int outcome,
+                                                    double retry_after_hint, double now, uint64_t word,
+                                                    respite_error *err)
 {
-    if (!gate)
-        return fail_closed(err);
-    int counts = respite_outcome_counts(outcome, gate->count_all_failures);
-    if (counts < 0)
+    if (outcome < 0 || outcome >= RESPITE_OUTCOME_COUNT)
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
                             "outcome must be a respite_outcome from 0 to 5 (success, request_error, throttled, "
                             "server_error, unusable, transport) (got %d)",
@@ -530,25 +536,52 @@ int respite_gate_report(respite_gate *gate, int64_t permit, int outcome, double 
     }
     if (!time_valid(now))
         return respite_check_time(now, "now", err);
-
-    uint64_t word = atomic_load_explicit(&gate->word, memory_order_acquire);
     if (permit != RESPITE_NO_PERMIT &&
         (permit < 0 || ((uint64_t)permit >> GATE_GENERATION_SHIFT) == 0 ||
          (int64_t)((uint64_t)permit & GATE_SLOT_MASK) > gate->probes ||
          ((uint64_t)permit >> GATE_GENERATION_SHIFT) > (word >> GATE_GENERATION_SHIFT)))
         return fail_permit(permit, err);
+    return RESPITE_OK;
+}
 
+static __attribute__((noinline)) int report_slow(respite_gate *gate, int64_t permit, int outcome,
+                                                 double retry_after_hint, double now, uint64_t word,
+                                                 respite_error *err)
+{
+    int rc = report_invalid(gate, permit, outcome, retry_after_hint, now, word, err);
+    if (rc != RESPITE_OK)
+        return rc;
+    int counts = respite_outcome_counts(outcome, gate->count_all_failures);
     respite_striped_add(&gate->counters, COUNT_REPORTED, 1);
     if (!counts && (word & (GATE_STATE_MASK | GATE_FLAG_UNCONFIRMED)) == RESPITE_GATE_CLOSED) {
-        /* G4: the fast path; an earlier generation's answer is only counted (G6). */
-        if (permit != RESPITE_NO_PERMIT && ((uint64_t)permit >> GATE_GENERATION_SHIFT) < (word >> GATE_GENERATION_SHIFT))
-            respite_striped_add(&gate->counters, COUNT_LATE, 1);
+        /* G6: an earlier generation's answer while closed is only counted. */
+        respite_striped_add(&gate->counters, COUNT_LATE, 1);
         return RESPITE_OK;
     }
     pthread_mutex_lock(&gate->lock);
     report_locked(gate, permit, counts, retry_after_hint, advance_latest(gate, now));
     pthread_mutex_unlock(&gate->lock);
     return RESPITE_OK;
+}
+
+int respite_gate_report(respite_gate *gate, int64_t permit, int outcome, double retry_after_hint, double now,
+                        respite_error *err)
+{
+    if (!gate)
+        return fail_closed(err);
+    uint64_t word = atomic_load_explicit(&gate->word, memory_order_acquire);
+    /* G4 fast path: a success (or, unless count_all_failures, a request_error)
+     * while closed and confirmed, with a permit of this generation or none.
+     * Anything else - errors included - takes the slow path. */
+    if ((outcome == RESPITE_OUTCOME_SUCCESS ||
+         (outcome == RESPITE_OUTCOME_REQUEST_ERROR && !gate->count_all_failures)) &&
+        (word & (GATE_STATE_MASK | GATE_FLAG_UNCONFIRMED)) == RESPITE_GATE_CLOSED &&
+        (permit == RESPITE_NO_PERMIT || (uint64_t)permit - (word & ~GATE_SLOT_MASK) <= (uint64_t)gate->probes) &&
+        retry_after_hint >= 0.0 && retry_after_hint <= DBL_MAX && time_valid(now)) {
+        respite_striped_add(&gate->counters, COUNT_REPORTED, 1);
+        return RESPITE_OK;
+    }
+    return report_slow(gate, permit, outcome, retry_after_hint, now, word, err);
 }
 
 int respite_gate_reset(respite_gate *gate, double now, respite_error *err)

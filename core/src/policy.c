@@ -128,6 +128,11 @@ int respite_policy_prefetch_count(const respite_policy *policy)
     return policy->prefetch_count ? policy->prefetch_count : 1;
 }
 
+int respite_policy_has_prefetch_count(const respite_policy *policy)
+{
+    return policy && policy->prefetch_count ? 1 : 0;
+}
+
 int respite_policy_handler_count(const respite_policy *policy)
 {
     return policy ? policy->handler_count : 0;

@@ -26,8 +26,11 @@ typedef enum respite_gate_state {
 /* "closed", "open", "probing"; NULL otherwise. */
 const char *respite_gate_state_name(int state);
 
-/* No permit: report an outcome without one (treated as the current
- * generation's, see docs/spec.md). */
+/* No permit: report an outcome without one. Closed: as the current
+ * generation's; open: ignored (counted late); probing: settles the oldest
+ * outstanding probe (docs/spec.md section 2).
+ * A permit is generation * 2048 + slot (slot 0 when admitted while closed,
+ * k + 1 for probe slot k): always > 0 and < 2^53. */
 #define RESPITE_NO_PERMIT 0
 
 /* The result of one check. */
@@ -57,9 +60,10 @@ int64_t respite_gate_admit(respite_gate *gate, double now, respite_error *err);
 double respite_gate_retry_after(respite_gate *gate, double now, respite_error *err);
 
 /* Reports the outcome of an admitted call (G2-G4, G6, G8-G11, G15).
- * permit: from check/admit, or RESPITE_NO_PERMIT. retry_after_hint: seconds
- * from a Retry-After header, or 0 for none (negative/NaN: invalid_argument).
- * outcome: a respite_outcome. */
+ * permit: from check/admit, or RESPITE_NO_PERMIT (a permit this gate did not
+ * hand out: invalid_argument). retry_after_hint: seconds from a Retry-After
+ * header, or 0 for none (negative/NaN/infinite: invalid_argument).
+ * outcome: a respite_outcome (else invalid_argument). */
 int respite_gate_report(respite_gate *gate, int64_t permit, int outcome, double retry_after_hint,
                         double now, respite_error *err);
 

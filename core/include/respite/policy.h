@@ -73,6 +73,8 @@ int respite_policy_maximum_capacity(const respite_policy *policy);
 int respite_policy_retry_times(const respite_policy *policy);    /* 0 when nothing retries */
 int respite_policy_event_ttl(const respite_policy *policy);      /* seconds; 0 when unset */
 int respite_policy_prefetch_count(const respite_policy *policy); /* 1 when unset (D7) */
+/* 1 when the policy sets prefetch_count itself, 0 when unset (or NULL). */
+int respite_policy_has_prefetch_count(const respite_policy *policy);
 int respite_policy_handler_count(const respite_policy *policy);
 /* Handler `index`: its "on" as text ("client_error", "server_error",
  * "any_error" or codes as "404,500"), and its strategy (-1 / NULL when out

@@ -1,0 +1,503 @@
+package org.respite.conformance;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.respite.Backoff;
+import org.respite.Decision;
+import org.respite.Event;
+import org.respite.Gate;
+import org.respite.GateStats;
+import org.respite.InvalidSettingException;
+import org.respite.Outcome;
+import org.respite.Respite;
+import org.respite.RespiteException;
+import org.respite.TemporarilyUnavailableException;
+
+/**
+ * The Java conformance runner: {@code run SCENARIOS_DIR [FILE...]} reads every
+ * scenario (sorted), drives the public org.respite API step by step and prints
+ * one JSON line per scenario: {"id", "steps": [observation...]} or {"id", "error"}.
+ * It compares nothing; conformance/run does. One JVM runs every scenario.
+ */
+public final class Runner {
+    private static final List<String> MODIFIERS = List.of("at", "repeat", "expect", "comment");
+
+    interface Component extends AutoCloseable {
+        Map<String, Object> step(String action, Object arg, double now);
+
+        @Override
+        default void close() {}
+    }
+
+    /** Thrown when a scenario asks for something the runner cannot do. */
+    static final class RunnerError extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        RunnerError(String message) {
+            super(message);
+        }
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 1) {
+            System.err.println("usage: run SCENARIOS_DIR [FILE...]");
+            System.exit(2);
+        }
+        Path dir = Path.of(args[0]);
+        List<String> files = new ArrayList<>();
+        if (args.length > 1) {
+            files.addAll(List.of(args).subList(1, args.length));
+        } else {
+            try (Stream<Path> walk = Files.walk(dir)) {
+                walk.filter(p -> p.toString().endsWith(".json") && Files.isRegularFile(p))
+                        .map(p -> dir.relativize(p).toString()).sorted().forEach(files::add);
+            }
+        }
+        PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+        int status = 0;
+        for (String file : files) {
+            Map<String, Object> result;
+            try {
+                Object scenario = Json.parse(Files.readString(dir.resolve(file), StandardCharsets.UTF_8));
+                result = runScenario(asMap(scenario));
+            } catch (IOException | IllegalArgumentException | ClassCastException e) {
+                result = new LinkedHashMap<>();
+                result.put("file", file);
+                result.put("error", String.valueOf(e.getMessage()));
+                status = 2;
+            }
+            out.println(Json.write(result));
+            out.flush();
+        }
+        System.exit(status);
+    }
+
+    static Map<String, Object> runScenario(Map<String, Object> scenario) {
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("id", scenario.get("id"));
+        Object steps = scenario.get("steps");
+        String name = scenario.get("component") instanceof String s ? s : "";
+        Component component;
+        try {
+            component = open(name, scenario);
+        } catch (RespiteException e) {
+            result.put("error", error(e));
+            return result;
+        } catch (RunnerError e) {
+            result.put("error", e.getMessage());
+            return result;
+        }
+        if (component == null || !(steps instanceof List<?>)) {
+            result.put("error", component == null ? "unknown component" : "no steps");
+            return result;
+        }
+        List<Object> observed = new ArrayList<>();
+        double[] now = {0.0};
+        try (component) {
+            for (Object step : (List<?>) steps) {
+                observed.add(runStep(component, asMap(step), now));
+            }
+        }
+        result.put("steps", observed);
+        return result;
+    }
+
+    private static Component open(String name, Map<String, Object> scenario) {
+        return switch (name) {
+            case "settings" -> new SettingsSteps(scenario);
+            case "outcome" -> new OutcomeSteps();
+            case "gate" -> new GateSteps(scenario);
+            case "backoff" -> new BackoffSteps(scenario);
+            case "policy" -> new PolicySteps();
+            case "delivery" -> new DeliverySteps(scenario);
+            default -> null;
+        };
+    }
+
+    private static Map<String, Object> runStep(Component component, Map<String, Object> step, double[] now) {
+        String action = null;
+        Object arg = null;
+        for (Map.Entry<String, Object> entry : step.entrySet()) {
+            if (MODIFIERS.contains(entry.getKey())) {
+                continue;
+            }
+            if (action != null) {
+                return runnerError("a step has one action (got '" + action + "' and '" + entry.getKey() + "')");
+            }
+            action = entry.getKey();
+            arg = entry.getValue();
+        }
+        if (action == null) {
+            return runnerError("a step needs an action");
+        }
+        if (step.get("at") instanceof Number at) {
+            now[0] = at.doubleValue();
+        }
+        long repeat = step.get("repeat") instanceof Long r ? r : 1;
+        Map<String, Object> observed = null;
+        for (long i = 0; i < repeat; i++) {
+            try {
+                observed = component.step(action, arg, now[0]);
+            } catch (RespiteException e) {
+                observed = Map.of("error", error(e));
+            } catch (RunnerError | ClassCastException e) {
+                observed = runnerError(String.valueOf(e.getMessage()));
+            }
+            if (observed.containsKey("error")) {
+                break; // a repeated action stops at its first error
+            }
+        }
+        return observed;
+    }
+
+    // ------------------------------------------------------------ observations
+
+    static Map<String, Object> error(RespiteException e) {
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("status", e.getStatus());
+        detail.put("message", e.getMessage());
+        if (e instanceof InvalidSettingException s) {
+            detail.put("setting", s.getSetting());
+        }
+        if (e instanceof TemporarilyUnavailableException t) {
+            detail.put("retry_after", t.getRetryAfter());
+        }
+        return detail;
+    }
+
+    static Map<String, Object> runnerError(String message) {
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("status", "runner");
+        detail.put("message", message);
+        return Map.of("error", detail);
+    }
+
+    static Map<String, Object> ok() {
+        return new LinkedHashMap<>();
+    }
+
+    static Map<String, Object> of(Object... pairs) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            map.put((String) pairs[i], pairs[i + 1]);
+        }
+        return map;
+    }
+
+    static Map<String, Object> eventJson(Event e) {
+        Map<String, Object> o = of("type", e.type(), "at", e.at());
+        switch (e.type()) {
+            case "recovery_started" -> {
+                o.put("failures", e.failures());
+                o.put("window", e.window());
+                o.put("pause", e.pause());
+            }
+            case "recovery_extended" -> o.put("pause", e.pause());
+            case "send_failed" -> {
+                o.put("http_status", (long) e.httpStatus());
+                o.put("detail", e.detail());
+            }
+            case "unsent_at_close" -> o.put("count", e.count());
+            default -> {
+            }
+        }
+        return o;
+    }
+
+    // --------------------------------------------------------------- arguments
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> asMap(Object value) {
+        if (value instanceof Map<?, ?>) {
+            return (Map<String, Object>) value;
+        }
+        throw new RunnerError("expected an object");
+    }
+
+    static Map<String, Object> mapOrEmpty(Object value) {
+        return value instanceof Map<?, ?> ? asMap(value) : Map.of();
+    }
+
+    static double number(Object object, String key, double fallback) {
+        Object value = mapOrEmpty(object).get(key);
+        if (value == null) {
+            return fallback;
+        }
+        if (value instanceof Number n) {
+            return n.doubleValue();
+        }
+        throw new RunnerError(key + " must be a number");
+    }
+
+    /** An outcome and its HTTP status (0 when none): a name or {"outcome"|"status"|"transport"}. */
+    record OutcomeArg(Outcome outcome, int httpStatus) {}
+
+    static OutcomeArg outcome(Object arg) {
+        if (arg instanceof String name) {
+            return new OutcomeArg(Outcome.fromName(name), 0);
+        }
+        if (!(arg instanceof Map<?, ?>)) {
+            throw new org.respite.InvalidArgumentException("an outcome is a name or an object");
+        }
+        Map<String, Object> map = asMap(arg);
+        Object name = map.get("outcome");
+        if (name != null) {
+            if (!(name instanceof String s)) {
+                throw new org.respite.InvalidArgumentException("\"outcome\" must be a name");
+            }
+            int status = map.get("status") instanceof Long l ? l.intValue() : 0;
+            return new OutcomeArg(Outcome.fromName(s), status);
+        }
+        if (Boolean.TRUE.equals(map.get("transport"))) {
+            return new OutcomeArg(Outcome.TRANSPORT, 0);
+        }
+        if (!(map.get("status") instanceof Long status)) {
+            throw new org.respite.InvalidArgumentException(
+                    "an outcome object needs \"outcome\", \"status\" or \"transport\": true");
+        }
+        Object usable = map.get("usable");
+        return new OutcomeArg(Outcome.classify(status.intValue(), usable == null || Boolean.TRUE.equals(usable)),
+                status.intValue());
+    }
+
+    /** Scenario settings as the builder's generic setter takes them (integers stay Long). */
+    static Map<String, Object> settings(Object value) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        mapOrEmpty(value).forEach((k, v) -> out.put(k, v == Json.NULL ? null : v));
+        return out;
+    }
+
+    // -------------------------------------------------------------- components
+
+    static final class SettingsSteps implements Component {
+        private final String target;
+
+        SettingsSteps(Map<String, Object> scenario) {
+            if (!(scenario.get("target") instanceof String t)) {
+                throw new RunnerError("a settings scenario needs a \"target\"");
+            }
+            this.target = t;
+        }
+
+        @Override
+        public Map<String, Object> step(String action, Object arg, double now) {
+            switch (action) {
+                case "set" -> {
+                    if (!(arg instanceof Map<?, ?>)) {
+                        return runnerError("set takes an object of settings");
+                    }
+                    Respite.checkSettings(target, settings(arg));
+                    return ok();
+                }
+                case "get" -> {
+                    if (!(arg instanceof String name)) {
+                        return runnerError("get takes a setting's name");
+                    }
+                    return of("value", Respite.defaultSetting(target, name));
+                }
+                default -> {
+                    return runnerError("the settings component has no action '" + action + "'");
+                }
+            }
+        }
+    }
+
+    static final class OutcomeSteps implements Component {
+        @Override
+        public Map<String, Object> step(String action, Object arg, double now) {
+            switch (action) {
+                case "classify" -> {
+                    if (!(arg instanceof Map<?, ?>)) {
+                        return runnerError("classify takes an object");
+                    }
+                    Map<String, Object> map = asMap(arg);
+                    if (Boolean.TRUE.equals(map.get("transport"))) {
+                        return of("outcome", Outcome.TRANSPORT.wireName());
+                    }
+                    int status = map.get("status") instanceof Number n ? n.intValue() : 0;
+                    Object usable = map.get("usable");
+                    return of("outcome",
+                            Outcome.classify(status, usable == null || Boolean.TRUE.equals(usable)).wireName());
+                }
+                case "counts" -> {
+                    Map<String, Object> map = mapOrEmpty(arg);
+                    Object name = map.get("outcome");
+                    Outcome outcome = Outcome.fromName(name instanceof String s ? s : null);
+                    return of("counts", outcome.counts(Boolean.TRUE.equals(map.get("count_all_failures"))));
+                }
+                case "parse" -> {
+                    return of("outcome", Outcome.fromName(arg instanceof String s ? s : null).wireName());
+                }
+                default -> {
+                    return runnerError("the outcome component has no action '" + action + "'");
+                }
+            }
+        }
+    }
+
+    static final class GateSteps implements Component {
+        private final Gate gate;
+        private final List<Event> events = new ArrayList<>();
+        private final Map<String, Long> permits = new HashMap<>();
+
+        GateSteps(Map<String, Object> scenario) {
+            String profile = scenario.get("profile") instanceof String p ? p : "gate";
+            gate = Gate.builder(profile).setAll(settings(scenario.get("settings"))).onEvent(events::add).build();
+        }
+
+        @Override
+        public Map<String, Object> step(String action, Object arg, double now) {
+            switch (action) {
+                case "check" -> {
+                    Decision decision = gate.check(now);
+                    Object as = mapOrEmpty(arg).get("as");
+                    if (as instanceof String name && decision.allowed()) {
+                        permits.put(name, decision.permit());
+                    }
+                    Map<String, Object> o = of("allowed", decision.allowed(), "probe", decision.probe(),
+                            "retry_after", decision.retryAfter());
+                    if (!decision.allowed()) {
+                        o.put("message", Gate.refusalMessage(decision.retryAfter()));
+                    }
+                    return o;
+                }
+                case "record" -> {
+                    OutcomeArg outcome = outcome(arg);
+                    double hint = number(arg, "retry_after", 0.0);
+                    long permit = 0;
+                    Object name = mapOrEmpty(arg).get("permit");
+                    if (name instanceof String s) {
+                        Long known = permits.get(s);
+                        if (known == null) {
+                            return runnerError("no admitted check was named '" + s + "'");
+                        }
+                        permit = known;
+                    }
+                    gate.report(permit, outcome.outcome(), hint, now);
+                    return of("outcome", outcome.outcome().wireName());
+                }
+                case "state" -> {
+                    return of("state", gate.state(now).wireName());
+                }
+                case "retry_after" -> {
+                    return of("retry_after", gate.retryAfter(now));
+                }
+                case "stats" -> {
+                    GateStats s = gate.stats();
+                    return of("stats", of("admitted", s.admitted(), "refused", s.refused(), "reported",
+                            s.reported(), "counted_failures", s.countedFailures(), "late", s.late(), "trips",
+                            s.trips(), "probes", s.probes(), "probe_timeouts", s.probeTimeouts(), "events_dropped",
+                            s.eventsDropped(), "generation", s.generation(), "window_failures",
+                            (long) s.windowFailures(), "state", s.state().wireName(), "delay", s.delay(), "until",
+                            s.until()));
+                }
+                case "events" -> {
+                    gate.pollEvents();
+                    List<Object> list = new ArrayList<>();
+                    events.forEach(e -> list.add(eventJson(e)));
+                    events.clear();
+                    return of("events", list);
+                }
+                case "reset" -> {
+                    gate.reset(now);
+                    return ok();
+                }
+                case "refusal_message" -> {
+                    double seconds = arg instanceof Number n ? n.doubleValue() : Double.POSITIVE_INFINITY;
+                    return of("message", Gate.refusalMessage(seconds));
+                }
+                default -> {
+                    return runnerError("the gate component has no action '" + action + "'");
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            gate.close();
+        }
+    }
+
+    static final class BackoffSteps implements Component {
+        private final Backoff backoff;
+
+        BackoffSteps(Map<String, Object> scenario) {
+            backoff = Backoff.builder().setAll(settings(scenario.get("settings"))).build();
+        }
+
+        /** The "outcome" member when it is an object, else the argument itself. */
+        private static OutcomeArg outcomeOf(Object arg) {
+            Object inner = mapOrEmpty(arg).get("outcome");
+            return outcome(inner instanceof Map<?, ?> ? inner : arg);
+        }
+
+        @Override
+        public Map<String, Object> step(String action, Object arg, double now) {
+            switch (action) {
+                case "start" -> {
+                    return of("sequence", backoff.start());
+                }
+                case "delay" -> {
+                    long sequence = (long) number(arg, "sequence", 0);
+                    int retry = (int) number(arg, "retry", 1);
+                    return of("delay", backoff.delay(sequence, retry, number(arg, "retry_after", 0)));
+                }
+                case "delays" -> {
+                    long sequence = (long) number(arg, "sequence", 0);
+                    int count = (int) number(arg, "count", 1);
+                    double hint = number(arg, "retry_after", 0);
+                    List<Object> delays = new ArrayList<>();
+                    for (int retry = 1; retry <= count; retry++) {
+                        delays.add(backoff.delay(sequence, retry, hint));
+                    }
+                    return of("delays", delays);
+                }
+                case "next" -> {
+                    OutcomeArg outcome = outcomeOf(arg);
+                    double d = backoff.next((long) number(arg, "sequence", 0), (int) number(arg, "attempt", 1),
+                            outcome.outcome(), outcome.httpStatus(), number(arg, "retry_after", 0));
+                    return d == Backoff.STOP ? of("retry", false) : of("retry", true, "delay", d);
+                }
+                case "schedule" -> {
+                    OutcomeArg outcome = outcomeOf(arg);
+                    long sequence = (long) number(arg, "sequence", 0);
+                    double hint = number(arg, "retry_after", 0);
+                    List<Object> delays = new ArrayList<>();
+                    for (int attempt = 1; attempt <= 1000; attempt++) {
+                        double d = backoff.next(sequence, attempt, outcome.outcome(), outcome.httpStatus(), hint);
+                        if (d == Backoff.STOP) {
+                            break;
+                        }
+                        delays.add(d);
+                    }
+                    return of("delays", delays);
+                }
+                case "retries_on" -> {
+                    OutcomeArg outcome = outcomeOf(arg);
+                    return of("retries", backoff.retriesOn(outcome.outcome(), outcome.httpStatus()));
+                }
+                case "max_attempts" -> {
+                    return of("max_attempts", (long) backoff.maxAttempts());
+                }
+                default -> {
+                    return runnerError("the backoff component has no action '" + action + "'");
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            backoff.close();
+        }
+    }
+}

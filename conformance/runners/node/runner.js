@@ -1,0 +1,375 @@
+'use strict';
+// The Node conformance runner: node runner.js SCENARIOS_DIR [FILE...]
+// Drives the public Node API (bindings/node, not the raw module) through each
+// scenario and prints one JSON line per scenario, {"id", "steps": [...]} or
+// {"id", "error"}, as conformance/README.md and the C runner define.
+const fs = require('node:fs');
+const path = require('node:path');
+const respite = require('../../../bindings/node');
+
+const STEP_MODIFIERS = new Set(['at', 'repeat', 'expect', 'comment']);
+
+const { RunnerError } = require('./delivery');
+
+function observeError(error) {
+  if (error instanceof RunnerError) return { error: { status: 'runner', message: error.message } };
+  // Not an error of the core: shown as a runner error (and a failure).
+  if (!(error instanceof respite.RespiteError)) return { error: { status: 'runner', message: String(error && error.message) } };
+  const detail = { status: error.code, message: error.message };
+  if (error instanceof respite.InvalidSettingError) detail.setting = error.setting;
+  if (error instanceof respite.TemporarilyUnavailableError) detail.retry_after = error.retryAfter;
+  if (error instanceof respite.InvalidPolicyError) detail.problems = error.problems;
+  return { error: detail };
+}
+
+function numberArg(object, key, fallback) {
+  const value = object && typeof object === 'object' ? object[key] : undefined;
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number') throw new RunnerError(`${key} must be a number`);
+  return value;
+}
+
+// A scenario outcome ("server_error" | {"outcome", "status"?} | {"status",
+// "usable"?} | {"transport": true}) in the API's form.
+function outcomeArg(arg) {
+  if (typeof arg === 'string') return arg;
+  if (!arg || typeof arg !== 'object') throw new RunnerError('an outcome is a name or an object');
+  if (arg.outcome !== undefined) {
+    if (typeof arg.outcome !== 'string') throw new RunnerError('"outcome" must be a name');
+    return Number.isInteger(arg.status) ? { outcome: arg.outcome, status: arg.status } : arg.outcome;
+  }
+  if (arg.transport === true) return { transport: true };
+  if (!Number.isInteger(arg.status)) throw new RunnerError('an outcome object needs "outcome", "status" or "transport": true');
+  return { status: arg.status, bodyUsable: arg.usable === undefined ? true : arg.usable === true };
+}
+
+// ------------------------------------------------------------ settings
+
+const settingsComponent = {
+  open(scenario) {
+    if (typeof scenario.target !== 'string') throw new RunnerError('a settings scenario needs a "target"');
+    return { target: scenario.target };
+  },
+  step(state, action, arg) {
+    if (action === 'set') {
+      if (!arg || typeof arg !== 'object') throw new RunnerError('set takes an object of settings');
+      new respite.Settings(state.target, arg).close();
+      return {};
+    }
+    if (action === 'get') {
+      if (typeof arg !== 'string') throw new RunnerError("get takes a setting's name");
+      const settings = new respite.Settings(state.target);
+      try {
+        return { value: settings.get(arg) };
+      } finally {
+        settings.close();
+      }
+    }
+    throw new RunnerError(`the settings component has no action '${action}'`);
+  },
+  close() {},
+};
+
+// ------------------------------------------------------------- outcome
+
+const outcomeComponent = {
+  open() {
+    return {};
+  },
+  step(state, action, arg) {
+    if (action === 'classify') {
+      if (!arg || typeof arg !== 'object') throw new RunnerError('classify takes an object');
+      const usable = arg.usable === undefined ? true : arg.usable === true;
+      return { outcome: respite.classify(arg.status ?? 0, { transport: arg.transport === true, bodyUsable: usable }) };
+    }
+    if (action === 'counts') {
+      const name = respite.outcome(String(arg && arg.outcome));
+      return { counts: respite.outcomeCounts(name, { countAllFailures: arg.count_all_failures === true }) };
+    }
+    if (action === 'parse') return { outcome: respite.outcome(String(arg)) };
+    throw new RunnerError(`the outcome component has no action '${action}'`);
+  },
+  close() {},
+};
+
+// ---------------------------------------------------------------- gate
+
+function eventJson(event) {
+  const out = { type: event.type, at: event.at };
+  if (event.type === 'recovery_started') Object.assign(out, { failures: event.failures, window: event.window, pause: event.pause });
+  if (event.type === 'recovery_extended') out.pause = event.pause;
+  if (event.type === 'send_failed') Object.assign(out, { http_status: event.httpStatus, detail: event.detail });
+  if (event.type === 'unsent_at_close') out.count = event.count;
+  return out;
+}
+
+const STATS_KEYS = {
+  admitted: 'admitted', refused: 'refused', reported: 'reported', counted_failures: 'countedFailures', late: 'late',
+  trips: 'trips', probes: 'probes', probe_timeouts: 'probeTimeouts', events_dropped: 'eventsDropped',
+  generation: 'generation', window_failures: 'windowFailures', state: 'state', delay: 'delay', until: 'until',
+};
+
+const gateComponent = {
+  open(scenario) {
+    const options = { ...(scenario.settings || {}) };
+    if (scenario.profile !== undefined) options.profile = scenario.profile;
+    const gate = new respite.Gate(options);
+    const state = { gate, permits: new Map(), events: [] };
+    // The binding emits every event as it happens; they wait here for "events".
+    gate.on('event', (event) => state.events.push(eventJson(event)));
+    return state;
+  },
+  step(state, action, arg, now) {
+    const { gate } = state;
+    switch (action) {
+      case 'check': {
+        const decision = gate.check(now);
+        const as = arg && typeof arg === 'object' && typeof arg.as === 'string' ? arg.as : null;
+        if (as && decision.allowed) state.permits.set(as, decision.permit);
+        const observed = { allowed: decision.allowed, probe: decision.probe, retry_after: decision.retryAfter };
+        if (!decision.allowed) observed.message = respite.refusalMessage(decision.retryAfter);
+        return observed;
+      }
+      case 'record': {
+        const outcome = outcomeArg(arg);
+        const hint = numberArg(arg, 'retry_after', 0);
+        let permit = 0;
+        const name = arg && typeof arg === 'object' ? arg.permit : undefined;
+        if (typeof name === 'string') {
+          if (!state.permits.has(name)) throw new RunnerError(`no admitted check was named '${name}'`);
+          permit = state.permits.get(name);
+        }
+        gate.report(permit, outcome, { retryAfter: hint, now });
+        return { outcome: respite.outcome(outcome) };
+      }
+      case 'state':
+        return { state: gate.state(now) };
+      case 'retry_after':
+        return { retry_after: gate.retryAfter(now) };
+      case 'stats': {
+        const stats = gate.stats();
+        return { stats: Object.fromEntries(Object.entries(STATS_KEYS).map(([key, field]) => [key, stats[field]])) };
+      }
+      case 'events': {
+        const events = state.events;
+        state.events = [];
+        return { events };
+      }
+      case 'reset':
+        gate.reset(now);
+        return {};
+      case 'close':
+        gate.close(); // later actions get "gate is closed"
+        return {};
+      case 'refusal_message':
+        return { message: respite.refusalMessage(arg) };
+      default:
+        throw new RunnerError(`the gate component has no action '${action}'`);
+    }
+  },
+  close(state) {
+    state.gate.close();
+  },
+};
+
+// ------------------------------------------------------------- backoff
+
+function backoffOutcome(arg) {
+  return arg && typeof arg === 'object' && arg.outcome && typeof arg.outcome === 'object' ? outcomeArg(arg.outcome) : outcomeArg(arg);
+}
+
+// One scripted answer (a status, {"status", "retry_after"?} or
+// {"transport": true}; past the end a success) as user code: a value or a
+// thrown error that carries the status, as callers of retry() write it.
+function scriptedAnswer(answer) {
+  if (answer === undefined) return { status: 200 };
+  const object = typeof answer === 'number' ? { status: answer } : answer;
+  const outcome = respite.outcome(outcomeArg(object));
+  if (outcome === 'success') return object;
+  const error = new Error(`scripted ${outcome}`);
+  if (Number.isInteger(object.status)) error.status = object.status;
+  if (typeof object.retry_after === 'number') error.retryAfter = object.retry_after;
+  if (object.transport !== true && !Number.isInteger(object.status)) error.outcome = outcome;
+  throw error;
+}
+
+async function retryStep(state, arg) {
+  const answers = (arg && arg.attempts) || [];
+  let attempts = 0;
+  let last = null;
+  try {
+    await respite.retry(
+      () => {
+        attempts++;
+        const answer = answers[attempts - 1];
+        last = answer === undefined ? 'success' : respite.outcome(outcomeArg(typeof answer === 'number' ? { status: answer } : answer));
+        return scriptedAnswer(answer);
+      },
+      state.backoff,
+      { gate: state.gate || undefined },
+    );
+    return { status: 'ok', attempts, last_outcome: last };
+  } catch (error) {
+    if (error instanceof respite.RespiteError) {
+      // A refusal's retry_after and message depend on the real clock.
+      const observed = { status: error.code, attempts };
+      if (last !== null) observed.last_outcome = last;
+      return observed;
+    }
+    // The last attempt's own error: the call failed (transport, as the core's
+    // retry helper says); its message is the core's, which retry() does not
+    // re-word, so there is none here.
+    return { status: 'transport', attempts, last_outcome: last };
+  }
+}
+
+const backoffComponent = {
+  open(scenario) {
+    const backoff = new respite.Backoff(scenario.settings || {});
+    return { backoff, gate: scenario.gate ? new respite.Gate(scenario.gate) : null };
+  },
+  step(state, action, arg) {
+    const { backoff } = state;
+    switch (action) {
+      case 'start':
+        return { sequence: backoff.start() };
+      case 'delay':
+        return { delay: backoff.delay(numberArg(arg, 'sequence', 0), numberArg(arg, 'retry', 1), numberArg(arg, 'retry_after', 0)) };
+      case 'delays': {
+        const sequence = numberArg(arg, 'sequence', 0);
+        const hint = numberArg(arg, 'retry_after', 0);
+        const delays = [];
+        for (let retry = 1; retry <= numberArg(arg, 'count', 1); retry++) delays.push(backoff.delay(sequence, retry, hint));
+        return { delays };
+      }
+      case 'next': {
+        const outcome = backoffOutcome(arg);
+        const delay = backoff.next(numberArg(arg, 'sequence', 0), numberArg(arg, 'attempt', 1), outcome, numberArg(arg, 'retry_after', 0));
+        return delay === null ? { retry: false } : { retry: true, delay };
+      }
+      case 'schedule': {
+        const outcome = backoffOutcome(arg);
+        const sequence = numberArg(arg, 'sequence', 0);
+        const hint = numberArg(arg, 'retry_after', 0);
+        const delays = [];
+        for (let attempt = 1; attempt <= 1000; attempt++) {
+          const delay = backoff.next(sequence, attempt, outcome, hint);
+          if (delay === null) break;
+          delays.push(delay);
+        }
+        return { delays };
+      }
+      case 'retries_on':
+        return { retries: backoff.retriesOn(backoffOutcome(arg)) };
+      case 'max_attempts':
+        return { max_attempts: backoff.maxAttempts };
+      case 'close':
+        backoff.close(); // later actions get "backoff is closed"
+        return {};
+      case 'retry':
+        return retryStep(state, arg);
+      default:
+        throw new RunnerError(`the backoff component has no action '${action}'`);
+    }
+  },
+  close(state) {
+    state.backoff.close();
+    if (state.gate) state.gate.close();
+  },
+};
+
+const components = {
+  settings: settingsComponent,
+  outcome: outcomeComponent,
+  gate: gateComponent,
+  backoff: backoffComponent,
+};
+components.policy = require('./delivery').policy;
+
+// ---------------------------------------------------------------- main
+
+async function guard(fn) {
+  try {
+    return await fn();
+  } catch (error) {
+    return observeError(error);
+  }
+}
+
+async function runStep(component, state, step, clock) {
+  const keys = Object.keys(step).filter((key) => !STEP_MODIFIERS.has(key));
+  if (keys.length !== 1) {
+    return observeError(new RunnerError(keys.length ? `a step has one action (got '${keys[0]}' and '${keys[1]}')` : 'a step needs an action'));
+  }
+  const action = keys[0];
+  if (typeof step.at === 'number') clock.now = step.at;
+  const repeat = Number.isInteger(step.repeat) ? step.repeat : 1;
+  let observed = null;
+  for (let i = 0; i < repeat; i++) {
+    observed = await guard(() => component.step(state, action, step[action], clock.now));
+    if (observed && observed.error) break; // a repeated action stops at its first error
+  }
+  return observed;
+}
+
+async function runScenario(scenario) {
+  const result = { id: scenario.id };
+  const component = components[scenario.component];
+  if (!component || !Array.isArray(scenario.steps)) {
+    result.error = component ? 'no steps' : 'unknown component';
+    return result;
+  }
+  let state;
+  try {
+    state = await component.open(scenario);
+  } catch (error) {
+    result.error = observeError(error);
+    return result;
+  }
+  const clock = { now: 0 };
+  try {
+    result.steps = [];
+    for (const step of scenario.steps) result.steps.push(await runStep(component, state, step, clock));
+  } finally {
+    component.close(state);
+  }
+  return result;
+}
+
+function collect(dir, relative, found) {
+  for (const entry of fs.readdirSync(path.join(dir, relative), { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue;
+    const child = relative ? `${relative}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) collect(dir, child, found);
+    else if (entry.name.endsWith('.json')) found.push(child);
+  }
+  return found;
+}
+
+async function main(argv) {
+  if (argv.length < 1) {
+    process.stderr.write('usage: run SCENARIOS_DIR [FILE...]\n');
+    return 2;
+  }
+  const dir = argv[0];
+  const files = argv.length > 1 ? argv.slice(1) : collect(dir, '', []).sort();
+  let status = 0;
+  const lines = [];
+  for (const file of files) {
+    let scenario;
+    try {
+      scenario = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+    } catch (error) {
+      lines.push(JSON.stringify({ file, error: error.message }));
+      status = 2;
+      continue;
+    }
+    lines.push(JSON.stringify(await runScenario(scenario)));
+  }
+  process.stdout.write(lines.join('\n') + (lines.length ? '\n' : ''));
+  return status;
+}
+
+main(process.argv.slice(2)).then((status) => {
+  process.exitCode = status;
+});

@@ -1,0 +1,613 @@
+"""The Python conformance runner: reads scenario files and drives respite's
+public Python API (not the raw module) step by step, printing one JSON line
+per scenario: {"id", "steps": [observation, ...]} or {"id", "error"}.
+It compares nothing; conformance/run does (see conformance/README.md).
+
+usage: runner.py SCENARIOS_DIR [FILE...]
+"""
+import json
+import math
+import os
+import sys
+
+import respite
+
+STEP_MODIFIERS = ("at", "repeat", "expect", "comment")
+
+
+# ---------------------------------------------------------- observations
+
+def number_or_null(value):
+    return None if (math.isinf(value) and value > 0) or math.isnan(value) else float(value)
+
+
+def observe_error(exc):
+    """{"error": {"status", "message", "setting"?, "retry_after"?}} from an exception."""
+    if not isinstance(exc, respite.RespiteError):
+        return runner_error(f"{type(exc).__name__}: {exc}")
+    detail = {"status": exc.status, "message": str(exc)}
+    if isinstance(exc, respite.InvalidSettingError):
+        detail["setting"] = exc.setting
+    if isinstance(exc, respite.TemporarilyUnavailableError):
+        detail["retry_after"] = number_or_null(exc.retry_after)
+    return {"error": detail}
+
+
+def runner_error(message):
+    return {"error": {"status": "runner", "message": message}}
+
+
+def unknown_action(component, action):
+    return runner_error(f"the {component} component has no action '{action}'")
+
+
+class ArgumentError(Exception):
+    """An argument the scenario gave is not usable; C says invalid_argument."""
+
+
+def argument_error(message):
+    return {"error": {"status": "invalid_argument", "message": message}}
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def arg_number(obj, key, fallback):
+    value = obj.get(key) if isinstance(obj, dict) else None
+    if value is None and not (isinstance(obj, dict) and key in obj):
+        return fallback
+    if not is_number(value):
+        raise ArgumentError(key)
+    return value
+
+
+def arg_outcome(arg):
+    """(outcome name, http_status) an argument stands for; as the C runner's arg_outcome."""
+    if isinstance(arg, str):
+        return respite.Outcome(respite_outcome_name(arg)).value, 0
+    if not isinstance(arg, dict):
+        raise ValueError("an outcome is a name or an object")
+    if "outcome" in arg:
+        name = arg["outcome"]
+        if not isinstance(name, str):
+            raise ValueError("\"outcome\" must be a name")
+        status = arg.get("status")
+        return respite_outcome_name(name), status if isinstance(status, int) and not isinstance(status, bool) else 0
+    if arg.get("transport") is True:
+        return respite.classify(transport_failed=True).value, 0
+    status = arg.get("status")
+    if not isinstance(status, int) or isinstance(status, bool):
+        raise ValueError("an outcome object needs \"outcome\", \"status\" or \"transport\": true")
+    usable = arg.get("usable", True) is True if "usable" in arg else True
+    return respite.classify(status, body_usable=usable).value, status
+
+
+def respite_outcome_name(name):
+    """The outcome with that name, checked by the core (its message when unknown)."""
+    return respite.Gate.__module__ and _OUTCOME_CHECK(name)
+
+
+def _outcome_check(name):
+    from respite._outcome import outcome_code, outcome_from_code
+    return outcome_from_code(outcome_code(name)).value
+
+
+_OUTCOME_CHECK = _outcome_check
+
+
+def scalar_settings(values):
+    """Settings from a scenario object; C's runner accepts numbers, booleans and strings only."""
+    values = values or {}
+    for value in values.values():
+        if not isinstance(value, (bool, int, float, str)):
+            raise ArgumentError("a setting's value must be a number, a boolean or a string")
+    return values
+
+
+def event_to_json(event):
+    out = {"type": event.type, "at": float(event.at)}
+    if event.type == "recovery_started":
+        out.update(failures=event.failures, window=float(event.window), pause=number_or_null(event.pause))
+    elif event.type == "recovery_extended":
+        out["pause"] = number_or_null(event.pause)
+    elif event.type == "send_failed":
+        out.update(http_status=event.http_status, detail=event.detail)
+    elif event.type == "unsent_at_close":
+        out["count"] = event.count
+    return out
+
+
+# ------------------------------------------------------------ components
+
+class SettingsComponent:
+    name = "settings"
+
+    def __init__(self, scenario):
+        self.target = scenario.get("target")
+        if not isinstance(self.target, str):
+            raise OpenFailure("a settings scenario needs a \"target\"")
+
+    def step(self, action, arg, now):
+        if action == "set":
+            if not isinstance(arg, dict):
+                return runner_error("set takes an object of settings")
+            respite.Settings(self.target, **scalar_settings(arg))
+            return {}
+        if action == "get":
+            if not isinstance(arg, str):
+                return runner_error("get takes a setting's name")
+            return {"value": respite.Settings(self.target).get(arg)}
+        return unknown_action("settings", action)
+
+    def close(self):
+        pass
+
+
+class OutcomeComponent:
+    name = "outcome"
+
+    def __init__(self, scenario):
+        pass
+
+    def step(self, action, arg, now):
+        if action == "classify":
+            if not isinstance(arg, dict):
+                return runner_error("classify takes an object")
+            status = arg.get("status")
+            usable = arg.get("usable") is True if "usable" in arg else True
+            outcome = respite.classify(status if isinstance(status, int) else (0 if status is None else 0),
+                                       transport_failed=arg.get("transport") is True, body_usable=usable)
+            return {"outcome": outcome.value}
+        if action == "counts":
+            name = arg.get("outcome") if isinstance(arg, dict) else None
+            return {"counts": respite.outcome_counts(_outcome_check(name),
+                                                     arg.get("count_all_failures") is True)}
+        if action == "parse":
+            return {"outcome": _outcome_check(arg)}
+        return unknown_action("outcome", action)
+
+    def close(self):
+        pass
+
+
+class GateComponent:
+    name = "gate"
+
+    def __init__(self, scenario):
+        profile = scenario.get("profile")
+        self.gate = respite.Gate(profile=profile if isinstance(profile, str) else None,
+                                 **scalar_settings(scenario.get("settings")))
+        self.permits = {}
+
+    def step(self, action, arg, now):
+        g = self.gate
+        if action == "check":
+            decision = g.check(now=now)
+            name = arg.get("as") if isinstance(arg, dict) else None
+            if isinstance(name, str) and decision.allowed:
+                self.permits[name] = decision.permit
+            observed = {"allowed": decision.allowed, "probe": decision.probe,
+                        "retry_after": number_or_null(decision.retry_after)}
+            if not decision.allowed:
+                observed["message"] = respite.refusal_message(decision.retry_after)
+            return observed
+        if action == "record":
+            outcome, _status = arg_outcome(arg)
+            try:
+                hint = arg_number(arg, "retry_after", 0.0)
+            except ArgumentError:
+                return runner_error("retry_after must be a number")
+            name = arg.get("permit") if isinstance(arg, dict) else None
+            permit = 0
+            if isinstance(name, str):
+                if name not in self.permits:
+                    return runner_error(f"no admitted check was named '{name}'")
+                permit = self.permits[name]
+            g.report(outcome, permit=permit, retry_after=hint, now=now)
+            return {"outcome": outcome}
+        if action == "state":
+            return {"state": g.state(now=now)}
+        if action == "retry_after":
+            return {"retry_after": number_or_null(g.retry_after(now=now))}
+        if action == "stats":
+            st = g.stats()
+            return {"stats": {"admitted": st.admitted, "refused": st.refused, "reported": st.reported,
+                              "counted_failures": st.counted_failures, "late": st.late, "trips": st.trips,
+                              "probes": st.probes, "probe_timeouts": st.probe_timeouts,
+                              "events_dropped": st.events_dropped, "generation": st.generation,
+                              "window_failures": st.window_failures, "state": st.state,
+                              "delay": number_or_null(st.delay), "until": number_or_null(st.until)}}
+        if action == "events":
+            return {"events": [event_to_json(e) for e in g.events()]}
+        if action == "reset":
+            g.reset(now=now)
+            return {}
+        if action == "refusal_message":
+            return {"message": respite.refusal_message(math.inf if arg is None else arg)}
+        return unknown_action("gate", action)
+
+    def close(self):
+        self.gate.close()
+
+
+class BackoffComponent:
+    name = "backoff"
+
+    def __init__(self, scenario):
+        self.backoff = respite.Backoff(**scalar_settings(scenario.get("settings")))
+
+    @staticmethod
+    def outcome_of(arg):
+        inner = arg.get("outcome") if isinstance(arg, dict) else None
+        return arg_outcome(inner if isinstance(inner, dict) else arg)
+
+    def step(self, action, arg, now):
+        b = self.backoff
+        if action == "start":
+            return {"sequence": b.start()}
+        if action in ("delay", "delays"):
+            try:
+                sequence = int(arg_number(arg, "sequence", 0))
+                hint = arg_number(arg, "retry_after", 0)
+                first = int(arg_number(arg, "retry", 1)) if action == "delay" else 1
+                last = first if action == "delay" else int(arg_number(arg, "count", 1))
+            except ArgumentError:
+                return runner_error("sequence, retry, count and retry_after must be numbers")
+            delays = [b.delay(k, sequence=sequence, retry_after=hint) for k in range(first, last + 1)]
+            return {"delay": delays[0]} if action == "delay" else {"delays": delays}
+        if action in ("next", "schedule"):
+            outcome, status = self.outcome_of(arg)
+            try:
+                sequence = int(arg_number(arg, "sequence", 0))
+                attempt = int(arg_number(arg, "attempt", 1))
+                hint = arg_number(arg, "retry_after", 0)
+            except ArgumentError:
+                return runner_error("sequence, attempt and retry_after must be numbers"
+                                    if action == "next" else "sequence and retry_after must be numbers")
+            if action == "next":
+                delay = b.next(sequence, attempt, outcome, status=status, retry_after=hint)
+                return {"retry": False} if delay is None else {"retry": True, "delay": delay}
+            delays = []
+            for attempt in range(1, 1001):
+                delay = b.next(sequence, attempt, outcome, status=status, retry_after=hint)
+                if delay is None:
+                    break
+                delays.append(delay)
+            return {"delays": delays}
+        if action == "retries_on":
+            outcome, status = self.outcome_of(arg)
+            return {"retries": b.retries_on(outcome, status)}
+        if action == "max_attempts":
+            return {"max_attempts": b.max_attempts}
+        return unknown_action("backoff", action)
+
+    def close(self):
+        self.backoff.close()
+
+
+def describe_policy(policy):
+    return {"valid": True, "policy": policy.to_dict(),
+            "fields": {"name": policy.name, "maximum_capacity": policy.maximum_capacity,
+                       "retry_times": policy.retry_times, "event_ttl": policy.event_ttl,
+                       "prefetch_count": policy.prefetch_count}}
+
+
+def making(make):
+    """Observation of making a policy: valid with its description, or every problem."""
+    try:
+        policy = make()
+    except respite.InvalidPolicyError as exc:
+        problems = []
+        for p in exc.problems:
+            entry = {"pointer": p.pointer, "message": p.message}
+            if p.line > 0:
+                entry.update(line=p.line, column=p.column)
+            problems.append(entry)
+        return None, {"valid": False, "message": str(exc), "problems": problems}
+    return policy, describe_policy(policy)
+
+
+class PolicyComponent:
+    name = "policy"
+
+    def __init__(self, scenario):
+        self.policy = None
+
+    def keep(self, made):
+        policy, observed = made
+        if policy is not None:
+            if self.policy is not None:
+                self.policy.close()
+            self.policy = policy
+        return observed
+
+    def step(self, action, arg, now):
+        if action == "validate":
+            arg = arg if isinstance(arg, dict) else {}
+            text, pad = arg.get("text"), arg.get("pad")
+            if isinstance(text, str):
+                if isinstance(pad, int) and pad > 0:
+                    text = text + " " * pad
+            elif "document" in arg:
+                text = json.dumps(arg["document"], indent=2, ensure_ascii=False)
+            else:
+                return runner_error("validate takes {\"document\": value} or {\"text\": string}")
+            return self.keep(making(lambda: respite.Policy.from_json(text)))
+        if action == "build":
+            arg = arg if isinstance(arg, dict) else {}
+            handlers = [(h.get("on"), h.get("strategy")) for h in arg.get("handlers") or []]
+            capacity = arg.get("maximum_capacity")
+            return self.keep(making(lambda: respite.Policy.build(
+                arg.get("name") if isinstance(arg.get("name"), str) else None,
+                capacity if isinstance(capacity, int) else 0, handlers,
+                retry_times=arg.get("retry_times"), event_ttl=arg.get("event_ttl"),
+                prefetch_count=arg.get("prefetch_count"))))
+        if action == "default":
+            return self.keep(making(respite.Policy.default))
+        if action == "strategy":
+            policy = self.policy
+            if policy is None:  # no valid policy yet: a closed one, which the core refuses
+                policy = respite.Policy.default()
+                policy.close()
+            status = arg.get("status") if isinstance(arg, dict) else None
+            return {"strategy": policy.strategy_for(status if isinstance(status, int) else None,
+                                                    transport=isinstance(arg, dict) and arg.get("transport") is True)}
+        return unknown_action("policy", action)
+
+    def close(self):
+        if self.policy is not None:
+            self.policy.close()
+
+
+class DeliveryComponent:
+    name = "delivery"
+
+    def __init__(self, scenario):
+        spec = scenario.get("policy")
+        self.parts = []
+        self.batch = None
+        self.endpoint = scenario.get("endpoint") or []
+        self.answered = 0
+        try:
+            self.policy = (respite.Policy.default() if spec == "@default"
+                           else respite.Policy.from_json(json.dumps(spec)))
+            self.parts.append(self.policy)
+            self.queue = respite.Queue(self.policy, **scalar_settings(scenario.get("queue")))
+            self.parts.append(self.queue)
+            profile = scenario.get("profile")
+            self.gate = respite.Gate(profile=profile if isinstance(profile, str) else None,
+                                     **scalar_settings(scenario.get("gate")))
+            self.parts.append(self.gate)
+            self.engine = respite.Engine(self.queue, self.gate, self.policy,
+                                         **scalar_settings(scenario.get("engine")))
+            self.parts.append(self.engine)
+        except BaseException:
+            self.close()
+            raise
+
+    def enqueue(self, arg, now):
+        if isinstance(arg, str):
+            events = [arg]
+        elif isinstance(arg, list):
+            events = arg
+        elif isinstance(arg, dict):
+            prefix = arg.get("prefix") if isinstance(arg.get("prefix"), str) else "e"
+            events = [f"{prefix}{i}" for i in range(1, int(arg.get("count") or 0) + 1)]
+        else:
+            return runner_error("enqueue takes a string, a list of strings or {\"count\", \"prefix\"}")
+        accepted, refused = 0, {}
+        for event in events:
+            try:
+                self.queue.enqueue(event, now=now)
+                accepted += 1
+            except respite.RespiteError as exc:
+                refused[exc.status] = refused.get(exc.status, 0) + 1
+        observed = {"accepted": accepted}
+        if refused:
+            observed["refused"] = refused
+        return observed
+
+    def next_action(self, now):
+        action = self.engine.next(now=now)
+        observed = {"action": action}
+        if action == "wait":
+            observed["wait_seconds"] = number_or_null(self.engine.wait_seconds)
+        return observed
+
+    def take(self, now):
+        if self.batch is not None:
+            return runner_error("the batch taken before has not been settled")
+        self.batch = self.engine.take(now=now)
+        if self.batch is None:
+            return {"events": [], "attempts": []}
+        return {"events": [p.decode("utf-8", "replace") for p in self.batch.payloads],
+                "attempts": [self.batch.attempts(i) for i in range(len(self.batch))]}
+
+    def settle(self, answer, now):
+        if self.batch is None:
+            return runner_error("settle needs a batch taken before")
+        if answer is None:
+            if self.answered >= len(self.endpoint):
+                return runner_error("the endpoint has no more answers")
+            answer = self.endpoint[self.answered]
+            self.answered += 1
+        transport = isinstance(answer, dict) and answer.get("transport") is True
+        status = answer if isinstance(answer, int) and not isinstance(answer, bool) else (
+            answer.get("status") if isinstance(answer, dict) else None)
+        try:
+            hint = arg_number(answer, "retry_after", 0.0)
+        except ArgumentError:
+            hint = None
+        if hint is None or (not transport and (not isinstance(status, int) or isinstance(status, bool))):
+            return runner_error("an answer is a status, {\"status\", \"retry_after\"?} or {\"transport\": true}")
+        batch, self.batch = self.batch, None  # settle frees it, whatever it returns
+        self.engine.settle(batch, status=None if transport else status, transport=transport, retry_after=hint,
+                           now=now)
+        return {"answer": answer}
+
+    def send(self, now):
+        observed = self.take(now)
+        if "error" in observed or self.batch is None:
+            return observed
+        try:
+            settled = self.settle(None, now)
+        except respite.RespiteError as exc:
+            return observe_error(exc)
+        if "error" in settled:
+            return settled
+        observed["answer"] = settled["answer"]
+        return observed
+
+    def step(self, action, arg, now):
+        if action == "enqueue":
+            return self.enqueue(arg, now)
+        if action == "next":
+            return self.next_action(now)
+        if action == "take":
+            return self.take(now)
+        if action == "settle":
+            return self.settle(arg, now)
+        if action == "send":
+            return self.send(now)
+        if action == "run":
+            sends = []
+            for _ in range(100000):
+                observed = self.next_action(now)
+                if observed["action"] != "send":
+                    observed["sends"] = sends
+                    return observed
+                sent = self.send(now)
+                if "error" in sent:
+                    return sent
+                sends.append(sent["events"])
+            return runner_error("run: still sending after 100000 batches")
+        if action == "close":
+            self.engine.shutdown(now=now)
+            return {}
+        if action == "expire":
+            return {"expired": self.queue.expire(now=now)}
+        if action == "state":
+            return {"state": self.gate.state(now=now)}
+        if action == "stats":
+            q, e = self.queue.stats(), self.engine.stats()
+            queue = {k: getattr(q, k) for k in ("accepted", "delivered", "dropped_capacity", "expired",
+                                                "retries_exhausted", "discarded", "pending", "in_flight",
+                                                "refused_full", "refused_too_large", "refused_closed", "retried",
+                                                "pending_bytes", "capacity", "closed")}
+            engine = {k: getattr(e, k) for k in ("sends", "probes", "sends_failed", "refusals", "events_sent",
+                                                 "unsent", "closing", "closed_while_paused")}
+            return {"queue": queue, "engine": engine, "balanced": q.balanced}
+        if action == "events":
+            return {"gate": [event_to_json(e) for e in self.gate.events()],
+                    "engine": [event_to_json(e) for e in self.engine.events()]}
+        return unknown_action("delivery", action)
+
+    def close(self):
+        for part in reversed(self.parts):
+            part.close()
+
+
+COMPONENTS = {c.name: c for c in (SettingsComponent, OutcomeComponent, GateComponent, BackoffComponent,
+                                  PolicyComponent, DeliveryComponent)}
+
+
+class OpenFailure(Exception):
+    pass
+
+
+# ------------------------------------------------------------------ main
+
+def run_step(component, step, clock):
+    actions = [k for k in step if k not in STEP_MODIFIERS]
+    if len(actions) != 1:
+        if actions:
+            return runner_error(f"a step has one action (got '{actions[0]}' and '{actions[1]}')")
+        return runner_error("a step needs an action")
+    action = actions[0]
+    if "at" in step:
+        clock[0] = float(step["at"])
+    repeat = step.get("repeat", 1)
+    repeat = repeat if isinstance(repeat, int) and not isinstance(repeat, bool) else 1
+    observed = None
+    for _ in range(repeat):
+        try:
+            observed = component.step(action, step[action], clock[0])
+        except respite.RespiteError as exc:
+            observed = observe_error(exc)
+        except ArgumentError as exc:
+            observed = argument_error(str(exc))
+        except ValueError as exc:  # an outcome argument the scenario wrote badly (C: invalid_argument)
+            observed = argument_error(str(exc))
+        except Exception as exc:  # the runner could not do it
+            observed = runner_error(f"{type(exc).__name__}: {exc}")
+        if "error" in observed:
+            break
+    return observed
+
+
+def run_scenario(scenario):
+    result = {"id": scenario.get("id")}
+    cls = COMPONENTS.get(scenario.get("component"))
+    steps = scenario.get("steps")
+    if cls is None or not isinstance(steps, list):
+        result["error"] = "unknown component" if cls is None else "no steps"
+        return result
+    try:
+        component = cls(scenario)
+    except OpenFailure as exc:
+        result["error"] = str(exc)
+        return result
+    except respite.RespiteError as exc:
+        result["error"] = observe_error(exc)
+        return result
+    except ArgumentError as exc:
+        result["error"] = argument_error(str(exc))
+        return result
+    clock = [0.0]
+    try:
+        result["steps"] = [run_step(component, step, clock) for step in steps]
+    finally:
+        component.close()
+    return result
+
+
+def reject_duplicates(pairs):
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate object key '{key}'")
+        out[key] = value
+    return out
+
+
+def scenario_files(root):
+    found = []
+    for directory, dirs, files in os.walk(root):
+        for name in files:
+            if name.endswith(".json") and not name.startswith("."):
+                found.append(os.path.relpath(os.path.join(directory, name), root))
+    return sorted(found)
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(f"usage: {argv[0]} SCENARIOS_DIR [FILE...]", file=sys.stderr)
+        return 2
+    root = argv[1]
+    files = argv[2:] or scenario_files(root)
+    status = 0
+    for relative in files:
+        try:
+            with open(os.path.join(root, relative), encoding="utf-8") as f:
+                scenario = json.load(f, object_pairs_hook=reject_duplicates)
+        except (OSError, ValueError) as exc:
+            print(json.dumps({"file": relative, "error": str(exc)}), flush=True)
+            status = 2
+            continue
+        print(json.dumps(run_scenario(scenario), allow_nan=False), flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,113 @@
+/*
+ * respite/http.h - HTTP through the gate, with libcurl (behaviour sections 5
+ * and 6). Built as the separate library respite_http (the rest of the core
+ * builds without libcurl); link it together with respite.
+ *
+ * Thread safety: a client is safe to share between threads (each thread
+ * gets its own reused connection handle). A sender is safe to share between
+ * producer threads; it owns one background thread that sends.
+ */
+#ifndef RESPITE_HTTP_H
+#define RESPITE_HTTP_H
+
+#include "respite/common.h"
+#include "respite/gate.h"
+#include "respite/backoff.h"
+#include "respite/policy.h"
+#include "respite/queue.h"
+#include "respite/engine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------- request client */
+
+typedef struct respite_client respite_client;
+typedef struct respite_response respite_response;
+
+/* A client from "client" settings (NULL: defaults) calling through `gate`
+ * and retrying with `backoff`. Both are borrowed and must outlive the
+ * client; gate NULL = no gate, backoff NULL = one attempt. */
+respite_client *respite_client_new(const respite_settings *settings, respite_gate *gate, respite_backoff *backoff,
+                                   respite_error *err);
+void respite_client_free(respite_client *client);
+
+/* One call (section 6). method: "GET", "POST", ...; headers: "Name: value"
+ * lines separated by "\n" (may be NULL); data/size: the body (may be NULL/0).
+ * Refused by the gate: NULL and err = temporarily_unavailable with
+ * err->retry_after, and no network I/O. Otherwise a response, also when the
+ * call failed (outcome transport, status 0, respite_response_error says
+ * why) or answered with an error status; free it with
+ * respite_response_free. The outcome is reported to the gate with the
+ * permit, Retry-After of a 429/503 is passed as the hint, and retries follow
+ * the back-off, each attempt through the gate. */
+respite_response *respite_client_request(respite_client *client, const char *method, const char *url,
+                                         const char *headers, const char *data, size_t size, respite_error *err);
+
+void respite_response_free(respite_response *response);
+int respite_response_status(const respite_response *response);      /* 0 when the transport failed */
+int respite_response_outcome(const respite_response *response);     /* a respite_outcome */
+const char *respite_response_body(const respite_response *response); /* NUL-terminated; "" when none */
+int64_t respite_response_body_size(const respite_response *response);
+/* The value of a response header (case-insensitive name), or NULL. */
+const char *respite_response_header(const respite_response *response, const char *name);
+const char *respite_response_error(const respite_response *response); /* transport error text, "" otherwise */
+double respite_response_retry_after(const respite_response *response); /* Retry-After seconds, 0 when none */
+int respite_response_attempts(const respite_response *response);       /* attempts made, retries included */
+double respite_response_elapsed_seconds(const respite_response *response);
+
+/* ------------------------------------------------------------------ sender */
+
+typedef struct respite_sender respite_sender;
+
+typedef struct respite_sender_stats {
+    respite_queue_stats queue;   /* D9 accounting */
+    respite_engine_stats engine; /* sends, probes, failures */
+    respite_gate_stats gate;
+    int64_t requests;            /* HTTP requests made (probes included) */
+    int64_t bytes_sent;          /* request body bytes, after gzip */
+    int paused;                  /* 1 while the gate refuses */
+    int closed;                  /* 1 after close */
+} respite_sender_stats;
+
+/* A sender (section 5): "sender" settings (url required), gate settings
+ * (NULL: usage_sharing profile), queue settings (NULL: defaults) and a
+ * policy (NULL: @default). Starts its thread. */
+respite_sender *respite_sender_new(const respite_settings *sender_settings, const respite_settings *gate_settings,
+                                   const respite_settings *queue_settings, const respite_policy *policy,
+                                   respite_error *err);
+/* Closes (if not closed) and frees. */
+void respite_sender_free(respite_sender *sender);
+
+/* Adds a header to every request ("Name", "value"). */
+int respite_sender_add_header(respite_sender *sender, const char *name, const char *value, respite_error *err);
+
+/* Queues one event (S1): never waits for the network, whatever the gate's
+ * state; refused only by capacity (queue_full with drop_newest), size
+ * (too_large) or after close (closed). */
+int respite_sender_enqueue(respite_sender *sender, const char *data, size_t size, respite_error *err);
+
+/* Sends what is queued, even below min_entries_per_message, and waits up to
+ * timeout_seconds until the queue is empty. Returns RESPITE_OK when empty,
+ * RESPITE_E_TEMPORARILY_UNAVAILABLE while paused (err->retry_after), or
+ * RESPITE_E_TRANSPORT when the time ran out. */
+int respite_sender_flush(respite_sender *sender, double timeout_seconds, respite_error *err);
+
+/* S5: while paused returns at once and sends nothing; otherwise drains
+ * within close_timeout_seconds. Returns the number of events not sent (also
+ * an unsent_at_close event when > 0), -1 on error. A second close returns
+ * the same count. */
+int64_t respite_sender_close(respite_sender *sender, respite_error *err);
+
+int respite_sender_stats_get(respite_sender *sender, respite_sender_stats *out, respite_error *err);
+
+/* Events of the sender and its gate (G18, S6): 1 and *out filled, 0 when
+ * none is waiting, -1 on error. */
+int respite_sender_next_event(respite_sender *sender, respite_event *out, respite_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RESPITE_HTTP_H */
