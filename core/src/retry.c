@@ -57,6 +57,19 @@ static int fail_gave_up(respite_error *err, const respite_backoff *backoff, int 
                         respite_outcome_name(outcome), status_text);
 }
 
+int respite_retry_gave_up(const respite_backoff *backoff, int attempts, int outcome, int http_status,
+                          respite_error *err)
+{
+    if (!backoff)
+        return respite_fail(err, RESPITE_E_CLOSED, "backoff is closed");
+    if (!respite_outcome_name(outcome) || outcome == RESPITE_OUTCOME_SUCCESS)
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                            "outcome must be a failure outcome from 1 to 5 (request_error, throttled, server_error, "
+                            "unusable, transport) (got %d)",
+                            outcome);
+    return fail_gave_up(err, backoff, attempts, outcome, http_status);
+}
+
 int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_attempt_fn fn, void *user_data,
                       int *last_outcome, int *attempts_made, respite_error *err)
 {

@@ -12,8 +12,10 @@
 #include <stdint.h>
 
 #define RESPITE_STRIPES 64          /* threads with a stripe of their own */
-#define RESPITE_STRIPE_FIELDS 8     /* counters per stripe: one cache line */
-#define RESPITE_CACHE_LINE 64
+#define RESPITE_STRIPE_FIELDS 8     /* counters per stripe (one 64-byte line of them) */
+/* 128, not 64: x86's adjacent-line prefetcher moves lines in pairs, so two
+ * threads writing neighbouring 64-byte lines still interfere. */
+#define RESPITE_CACHE_LINE 128
 
 typedef struct respite_stripe {
     _Alignas(RESPITE_CACHE_LINE) _Atomic int64_t field[RESPITE_STRIPE_FIELDS];

@@ -41,6 +41,16 @@ def unknown_action(component, action):
     return runner_error(f"the {component} component has no action '{action}'")
 
 
+class ScriptedFailure(Exception):
+    """A scripted attempt that failed: carries its outcome, status and hint."""
+
+    def __init__(self, outcome, status, retry_after):
+        super().__init__(f"{outcome} ({status})")
+        self.outcome = outcome
+        self.status_code = status or None
+        self.retry_after = retry_after
+
+
 class ArgumentError(Exception):
     """An argument the scenario gave is not usable; C says invalid_argument."""
 
@@ -225,6 +235,9 @@ class GateComponent:
             return {}
         if action == "refusal_message":
             return {"message": respite.refusal_message(math.inf if arg is None else arg)}
+        if action == "close":
+            g.close()
+            return {}
         return unknown_action("gate", action)
 
     def close(self):
@@ -236,6 +249,37 @@ class BackoffComponent:
 
     def __init__(self, scenario):
         self.backoff = respite.Backoff(**scalar_settings(scenario.get("settings")))
+        self.gate = None
+        if "gate" in scenario:
+            try:
+                self.gate = respite.Gate(**scalar_settings(scenario.get("gate")))
+            except BaseException:
+                self.backoff.close()
+                raise
+
+    def retry(self, arg):
+        answers = list((arg or {}).get("attempts") or [])
+        made = [0]
+
+        def attempt():
+            made[0] += 1
+            answer = answers.pop(0) if answers else 200
+            outcome, status = arg_outcome({"status": answer} if isinstance(answer, int) else answer)
+            if outcome != "success":
+                hint = answer.get("retry_after", 0) if isinstance(answer, dict) else 0
+                raise ScriptedFailure(outcome, status, hint)
+
+        try:
+            respite.retry_call(attempt, backoff=self.backoff, gate=self.gate)
+        except (respite.TransportError, respite.TemporarilyUnavailableError) as exc:
+            observed = {"status": exc.status, "attempts": exc.attempts}
+            if exc.last_outcome is not None:
+                observed["last_outcome"] = exc.last_outcome
+            # a refusal's message depends on the real clock: not compared
+            if exc.status != "temporarily_unavailable":
+                observed["message"] = str(exc)
+            return observed
+        return {"status": "ok", "attempts": made[0], "last_outcome": "success"}
 
     @staticmethod
     def outcome_of(arg):
@@ -280,10 +324,17 @@ class BackoffComponent:
             return {"retries": b.retries_on(outcome, status)}
         if action == "max_attempts":
             return {"max_attempts": b.max_attempts}
+        if action == "retry":
+            return self.retry(arg)
+        if action == "close":
+            b.close()
+            return {}
         return unknown_action("backoff", action)
 
     def close(self):
         self.backoff.close()
+        if self.gate is not None:
+            self.gate.close()
 
 
 def describe_policy(policy):

@@ -62,6 +62,15 @@ double respite_backoff_next(const respite_backoff *backoff, int64_t sequence, in
 /* The max_attempts setting (for bindings' loops); -1 for a NULL back-off. */
 int respite_backoff_max_attempts(const respite_backoff *backoff);
 
+/* The error respite_retry_run ends with when it gives up after `attempts`
+ * attempts whose last ended with `outcome` (a failure; http_status 0 if
+ * none): fills err with transport and the message ("the call failed after
+ * 3 attempts: last outcome server_error (status 503)", or "... which
+ * retry_on does not retry") and returns RESPITE_E_TRANSPORT. For bindings'
+ * own retry loops, so every language says the same. */
+int respite_retry_gave_up(const respite_backoff *backoff, int attempts, int outcome, int http_status,
+                          respite_error *err);
+
 /* One attempt of a retried call, for respite_retry_run: performs the call
  * and returns its outcome (a respite_outcome), setting *http_status (0 if
  * none) and *retry_after_hint (0 if none). */

@@ -45,6 +45,14 @@ void respite_client_free(respite_client *client);
 respite_response *respite_client_request(respite_client *client, const char *method, const char *url,
                                          const char *headers, const char *data, size_t size, respite_error *err);
 
+/* The client takes every 2xx/3xx answer as usable (C4). A caller that
+ * parses the body and cannot use it reports that here: the gate counts one
+ * `unusable` failure (no permit: the current generation) and the
+ * response's outcome becomes unusable. Only a success can be reported so
+ * (invalid_argument otherwise); a second report of the same response is a
+ * no-op. */
+int respite_client_report_unusable(respite_client *client, respite_response *response, respite_error *err);
+
 void respite_response_free(respite_response *response);
 int respite_response_status(const respite_response *response);      /* 0 when the transport failed */
 int respite_response_outcome(const respite_response *response);     /* a respite_outcome */

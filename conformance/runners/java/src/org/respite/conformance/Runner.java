@@ -412,6 +412,10 @@ public final class Runner {
                     gate.reset(now);
                     return ok();
                 }
+                case "close" -> {
+                    gate.close();
+                    return ok();
+                }
                 case "refusal_message" -> {
                     double seconds = arg instanceof Number n ? n.doubleValue() : Double.POSITIVE_INFINITY;
                     return of("message", Gate.refusalMessage(seconds));
@@ -485,6 +489,10 @@ public final class Runner {
                 case "retries_on" -> {
                     OutcomeArg outcome = outcomeOf(arg);
                     return of("retries", backoff.retriesOn(outcome.outcome(), outcome.httpStatus()));
+                }
+                case "close" -> {
+                    backoff.close();
+                    return ok();
                 }
                 case "max_attempts" -> {
                     return of("max_attempts", (long) backoff.maxAttempts());

@@ -1,0 +1,223 @@
+package org.respite;
+
+import java.lang.ref.Reference;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.respite.internal.Errors;
+import org.respite.internal.NativeHandle;
+import org.respite.internal.NativeSettings;
+import org.respite.swig.RespiteNativeJNI;
+
+/**
+ * A retry schedule (spec section 3). Immutable and safe to share: each
+ * retried call takes its own sequence number with {@link #start()}, and the
+ * delays of a sequence are a pure function of (seed, sequence, retry), the same
+ * in every language.
+ *
+ * <pre>{@code
+ * try (Backoff backoff = Backoff.builder().maxAttempts(4).initialDelaySeconds(0.2).jitter(Jitter.FULL).build()) {
+ *     Reply reply = backoff.call(gate, () -> client.send(request));
+ * }
+ * }</pre>
+ */
+public final class Backoff implements AutoCloseable {
+    /** Returned by {@link #next} when no further attempt should be made. */
+    public static final double STOP = -1.0;
+
+    private final NativeHandle handle;
+
+    private Backoff(long pointer) {
+        this.handle = new NativeHandle(this, pointer, RespiteNativeJNI::respite_backoff_free);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A new sequence number for one retried call (0, 1, 2, ...). */
+    public long start() {
+        try {
+            return RespiteNativeJNI.respite_backoff_start(handle.get());
+        } catch (RuntimeException e) {
+            throw Errors.translate(e);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** Delay in seconds before retry {@code retry} (1 = the first) of {@code sequence}, raised to a hint (0: none). */
+    public double delay(long sequence, int retry, double retryAfterHint) {
+        try {
+            return RespiteNativeJNI.respite_backoff_delay(handle.get(), sequence, retry, retryAfterHint);
+        } catch (RuntimeException e) {
+            throw Errors.translate(e);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** Whether retry_on lists this outcome or HTTP status (0: none). */
+    public boolean retriesOn(Outcome outcome, int httpStatus) {
+        try {
+            return RespiteNativeJNI.respite_backoff_retries_on(handle.get(), outcome.code(), httpStatus) == 1;
+        } catch (RuntimeException e) {
+            throw Errors.translate(e);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
+     * After attempt {@code attempt} (1 = the first) of {@code sequence} ended with
+     * this outcome: the delay before the next attempt, or {@link #STOP}.
+     */
+    public double next(long sequence, int attempt, Outcome outcome, int httpStatus, double retryAfterHint) {
+        try {
+            return RespiteNativeJNI.respite_backoff_next(handle.get(), sequence, attempt, outcome.code(), httpStatus,
+                    retryAfterHint);
+        } catch (RuntimeException e) {
+            throw Errors.translate(e);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** The max_attempts setting. */
+    public int maxAttempts() {
+        long pointer = handle.get();
+        if (pointer == 0) {
+            throw NativeHandle.closed("backoff");
+        }
+        try {
+            return RespiteNativeJNI.respite_backoff_max_attempts(pointer);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** Runs {@code work} with retries and no gate; see {@link #call(Gate, Supplier)}. */
+    public <T> T call(Supplier<T> work) {
+        return call(null, work);
+    }
+
+    /**
+     * Runs {@code work} with retries: before every attempt the gate (may be null)
+     * is asked, and a refusal is thrown at once ({@link TemporarilyUnavailableException},
+     * no attempt made); each attempt's outcome is reported to the gate. A thrown
+     * exception is a failure of its {@link CarriesOutcome} outcome, else
+     * {@code transport}; it is retried when retry_on lists it, after the
+     * back-off's delay (the thread sleeps), and rethrown when attempts run out.
+     */
+    public <T> T call(Gate gate, Supplier<T> work) {
+        long sequence = start();
+        for (int attempt = 1;; attempt++) {
+            long permit = gate == null ? 0 : gate.acquire();
+            RuntimeException failure;
+            try {
+                T result = work.get();
+                if (gate != null) {
+                    gate.success(permit);
+                }
+                return result;
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            Outcome outcome = Outcome.TRANSPORT;
+            int httpStatus = 0;
+            double hint = 0;
+            if (failure instanceof CarriesOutcome carrier) {
+                outcome = carrier.outcome();
+                hint = carrier.retryAfterHint();
+            }
+            if (failure instanceof OutcomeException withStatus) {
+                httpStatus = withStatus.httpStatus();
+            }
+            if (gate != null) {
+                gate.report(permit, outcome, hint, Respite.now());
+            }
+            double delay = next(sequence, attempt, outcome, httpStatus, hint);
+            if (delay < 0) {
+                throw failure;
+            }
+            sleep(delay);
+        }
+    }
+
+    private static void sleep(double seconds) {
+        try {
+            long nanos = (long) (seconds * 1e9);
+            Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RespiteException("interrupted", "interrupted while waiting to retry");
+        }
+    }
+
+    public boolean isClosed() {
+        return handle.isClosed();
+    }
+
+    /** Every later call throws {@link ClosedException} ("backoff is closed"). Idempotent. */
+    @Override
+    public void close() {
+        handle.close();
+    }
+
+    /** Builds a back-off; methods are the spec's setting names in camel case. */
+    public static final class Builder extends SettingsBuilder<Builder> {
+        private Builder() {}
+
+        /** Attempts in total, the first included (1-100, default 3). */
+        public Builder maxAttempts(int value) {
+            return set("max_attempts", value);
+        }
+
+        /** The delay before the first retry, seconds (default 0.5). */
+        public Builder initialDelaySeconds(double value) {
+            return set("initial_delay_seconds", value);
+        }
+
+        /** Each retry multiplies the delay by this (1-100, default 2). */
+        public Builder multiplier(double value) {
+            return set("multiplier", value);
+        }
+
+        /** The longest delay, seconds; at least initialDelaySeconds (default 30). */
+        public Builder maxDelaySeconds(double value) {
+            return set("max_delay_seconds", value);
+        }
+
+        /** How delays are randomised (default none). */
+        public Builder jitter(Jitter value) {
+            return set("jitter", value);
+        }
+
+        /** Which failures are retried: outcome names and HTTP status codes, e.g. "transport", 429, 503. */
+        public Builder retryOn(Object... outcomesAndStatuses) {
+            return retryOn(Arrays.asList(outcomesAndStatuses));
+        }
+
+        public Builder retryOn(Collection<?> outcomesAndStatuses) {
+            return set("retry_on", List.copyOf(outcomesAndStatuses));
+        }
+
+        /** Seeds the jitter generator; 0 seeds from the operating system. */
+        public Builder seed(long value) {
+            return set("seed", value);
+        }
+
+        public Backoff build() {
+            long settings = NativeSettings.make("backoff", values);
+            try {
+                return new Backoff(RespiteNativeJNI.respite_backoff_new(settings));
+            } catch (RuntimeException e) {
+                throw Errors.translate(e);
+            } finally {
+                NativeSettings.free(settings);
+            }
+        }
+    }
+}

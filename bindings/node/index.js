@@ -1,0 +1,58 @@
+'use strict';
+// respite for Node: the idiomatic layer over the SWIG module (lib/native.js).
+const native = require('./lib/native');
+const errors = require('./lib/errors');
+const { Gate } = require('./lib/gate');
+const { Backoff } = require('./lib/backoff');
+const { retry } = require('./lib/retry');
+const { Policy } = require('./lib/policy');
+const { settingsTable, Settings } = require('./lib/settings');
+const { OUTCOMES, parseOutcome } = require('./lib/outcome');
+
+// Seconds on the core's monotonic clock (the `now` every method accepts).
+function now() {
+  return native.respite_now();
+}
+
+// The outcome name for (transportFailed, httpStatus, bodyUsable).
+function classify(httpStatus, { transport = false, bodyUsable = true } = {}) {
+  return OUTCOMES[parseOutcome(transport ? { transport: true } : { status: httpStatus, bodyUsable })[0]];
+}
+
+// The outcome an outcome name, HTTP status or {status, bodyUsable,
+// transport, outcome} stands for, as its name; InvalidArgumentError if none.
+function outcome(spec) {
+  return OUTCOMES[parseOutcome(spec)[0]];
+}
+
+// Whether an outcome counts against the service (spec section 1).
+function outcomeCounts(spec, { countAllFailures = false } = {}) {
+  return native.respite_outcome_counts(parseOutcome(spec)[0], countAllFailures ? 1 : 0) === 1;
+}
+
+// The refusal message for retry_after seconds (Infinity: recover_never).
+function refusalMessage(retryAfter) {
+  return native.respite_refusal_message(retryAfter === null || retryAfter === undefined ? Infinity : retryAfter);
+}
+
+const STATUS_NAMES = [];
+for (let i = 0; i < native.respite_status_count(); i++) STATUS_NAMES.push(native.respite_status_name(i));
+
+module.exports = {
+  Gate,
+  Backoff,
+  Policy,
+  retry,
+  now,
+  classify,
+  outcome,
+  outcomeCounts,
+  refusalMessage,
+  Settings,
+  settingsTable,
+  OUTCOMES,
+  STATUS_NAMES,
+  RespiteError: errors.RespiteError,
+  ...Object.fromEntries(Object.entries(errors).filter(([name]) => name.endsWith('Error'))),
+  native,
+};

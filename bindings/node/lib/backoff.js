@@ -1,0 +1,91 @@
+'use strict';
+// Retry schedules (spec section 3).
+const native = require('./native');
+const { translate } = require('./errors');
+const { buildSettings } = require('./settings');
+const { parseOutcome } = require('./outcome');
+
+const finalizer = new FinalizationRegistry((handle) => native.respite_backoff_free(handle));
+
+class Backoff {
+  // options: maxAttempts, initialDelaySeconds, multiplier, maxDelaySeconds,
+  // jitter ('none' | 'full' | 'equal' | 'decorrelated'), retryOn (array of
+  // outcome names and status codes, or 'transport,503'), seed.
+  constructor(options = {}) {
+    const settings = buildSettings('backoff', options);
+    try {
+      this._handle = native.respite_backoff_new(settings);
+    } catch (error) {
+      throw translate(error);
+    } finally {
+      native.respite_settings_free(settings);
+    }
+    finalizer.register(this, this._handle, this);
+  }
+
+  get closed() {
+    return this._handle === null;
+  }
+
+  close() {
+    if (this._handle === null) return;
+    const handle = this._handle;
+    this._handle = null;
+    finalizer.unregister(this);
+    native.respite_backoff_free(handle);
+  }
+
+  get maxAttempts() {
+    if (this._handle === null) this.start(); // raises ClosedError
+    return native.respite_backoff_max_attempts(this._handle);
+  }
+
+  // A new sequence number for one retrying call.
+  start() {
+    try {
+      return Number(native.respite_backoff_start(this._handle));
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  // Seconds before retry `retry` (1 = first) of `sequence`.
+  delay(sequence, retry, retryAfter = 0) {
+    try {
+      return native.respite_backoff_delay(this._handle, sequence, retry, retryAfter);
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  // Whether retry_on lists this outcome (a name, a status or {status}).
+  retriesOn(outcome) {
+    const [number, status] = parseOutcome(outcome);
+    try {
+      return native.respite_backoff_retries_on(this._handle, number, status) === 1;
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  // After attempt `attempt` of `sequence` ended with `outcome`: seconds to
+  // wait before the next attempt, or null when no further attempt is made.
+  next(sequence, attempt, outcome, retryAfter) {
+    const [number, status, hint] = parseOutcome(outcome);
+    let delay;
+    try {
+      delay = native.respite_backoff_next(this._handle, sequence, attempt, number, status, retryAfter ?? hint);
+    } catch (error) {
+      throw translate(error);
+    }
+    return delay === native.RESPITE_RETRY_STOP ? null : delay;
+  }
+
+  // next() with the outcome given as numbers (the retry loop's hot path).
+  _next(sequence, attempt, outcome, status, hint) {
+    const delay = native.respite_backoff_next(this._handle, sequence, attempt, outcome, status, hint);
+    return delay === native.RESPITE_RETRY_STOP ? null : delay;
+  }
+}
+
+module.exports = { Backoff };

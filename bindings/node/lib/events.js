@@ -1,0 +1,62 @@
+'use strict';
+// Gate events (G18) as plain objects, and their forwarding to a logger:
+// a warning when sending pauses or a pause grows, information otherwise.
+const native = require('./native');
+
+function eventObject(raw) {
+  const type = native.respite_event_type_name(raw.type);
+  const event = { type, at: raw.at, warning: native.respite_event_is_warning(raw.type) === 1 };
+  switch (raw.type) {
+    case native.RESPITE_EVENT_RECOVERY_STARTED:
+      event.failures = Number(raw.failures);
+      event.window = raw.window;
+      event.pause = raw.pause;
+      break;
+    case native.RESPITE_EVENT_RECOVERY_EXTENDED:
+      event.pause = raw.pause;
+      break;
+    case native.RESPITE_EVENT_SEND_FAILED:
+      event.httpStatus = raw.http_status;
+      event.detail = raw.detail;
+      break;
+    case native.RESPITE_EVENT_UNSENT_AT_CLOSE:
+      event.count = Number(raw.count);
+      break;
+    default:
+      break;
+  }
+  return event;
+}
+
+function describe(event) {
+  switch (event.type) {
+    case 'recovery_started':
+      return `respite: sending paused for ${event.pause}s after ${event.failures} failures within ${event.window}s`;
+    case 'recovery_extended':
+      return `respite: probe failed; sending paused again for ${event.pause}s`;
+    case 'probing':
+      return 'respite: pause ended; probing the service';
+    case 'recovered':
+      return 'respite: the service answered; sending resumed';
+    case 'reset':
+      return 'respite: gate reset; sending resumed';
+    case 'send_failed':
+      return `respite: send failed (${event.httpStatus || 'transport'}): ${event.detail}`;
+    case 'unsent_at_close':
+      return `respite: ${event.count} events left unsent at close`;
+    default:
+      return `respite: ${event.type}`;
+  }
+}
+
+function log(logger, event) {
+  if (!logger) return;
+  const message = describe(event);
+  if (event.warning) {
+    (logger.warn || logger.warning || logger.info || logger.log).call(logger, message, event);
+  } else {
+    (logger.info || logger.log).call(logger, message, event);
+  }
+}
+
+module.exports = { eventObject, describe, log };

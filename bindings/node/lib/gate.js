@@ -1,0 +1,259 @@
+'use strict';
+// The recovery gate (spec section 2) as an EventEmitter.
+const { EventEmitter } = require('node:events');
+const native = require('./native');
+const { translate, refusal, closedError } = require('./errors');
+const { buildSettings } = require('./settings');
+const { SUCCESS, parseOutcome, classifyValue, classifyError, hintOf, httpStatusOf } = require('./outcome');
+const { eventObject, log } = require('./events');
+
+const STATES = ['closed', 'open', 'probing'];
+
+// Frees gates that were never closed; the held value keeps the event counter
+// alive until the gate is gone.
+const finalizer = new FinalizationRegistry((held) => native.respite_gate_free(held.handle));
+
+// The probes setting as given (the profiles' default is 1).
+function probesOf(options) {
+  const value = options.probes;
+  return value === undefined ? 1 : Number(value);
+}
+
+// `now`: seconds on the caller's monotonic clock; absent: the core's clock.
+// The core checks the value (negative, NaN ...); only the type is ours.
+function timeOf(now) {
+  if (now === undefined) return native.respite_now();
+  if (typeof now !== 'number') throw new TypeError(`now must be a number of seconds (got ${typeof now})`);
+  return now;
+}
+
+class Gate extends EventEmitter {
+  // options: the gate's settings in camelCase ({failuresToEnterRecovery: 5}),
+  // `profile` ('cloud_request' | 'usage_sharing'), and `logger` (an object
+  // with warn/info, e.g. console) that receives every event.
+  constructor(options = {}) {
+    super();
+    const settings = buildSettings('gate', options, ['logger']);
+    let handle;
+    try {
+      handle = native.respite_gate_new(settings);
+    } catch (error) {
+      throw translate(error);
+    } finally {
+      native.respite_settings_free(settings);
+    }
+    this._handle = handle;
+    this._logger = options.logger || null;
+    // counter[0] is incremented by the core whenever an event is queued.
+    this._counter = new Int32Array(new ArrayBuffer(4));
+    native.respite_node_watch_events(handle, this._counter);
+    this._decision = new native.respite_decision();
+    // The lean path of run(): the core's closed-state admit and success
+    // report change nothing but two counters and do not read the clock, so
+    // while this gate is known to be closed (its permit is cached here) run()
+    // does them in JavaScript and keeps the counts; every other report, a
+    // reset or close drops the cache and the next call asks the core again.
+    // Only one thread ever uses this handle, so nothing else can change it.
+    // With probes = 0 (G11) a success may matter after a pause: no lean path.
+    this._leanAllowed = probesOf(options) !== 0;
+    this._leanPermit = 0;
+    this._leanHandlers = null;
+    this._leanAdmitted = 0;
+    this._leanReported = 0;
+    this._rawEvent = new native.respite_event();
+    finalizer.register(this, { handle, counter: this._counter }, this);
+  }
+
+  get closed() {
+    return this._handle === null;
+  }
+
+  // Frees the native gate; later calls raise ClosedError. Idempotent.
+  close() {
+    if (this._handle === null) return;
+    const handle = this._handle;
+    this._handle = null;
+    this._leanPermit = 0;
+    finalizer.unregister(this);
+    native.respite_gate_free(handle);
+  }
+
+  // {allowed, probe, permit, retryAfter}: whether a call may be made now.
+  check(now) {
+    const decision = this._decision;
+    try {
+      native.respite_gate_check(this._handle, timeOf(now), decision);
+    } catch (error) {
+      throw translate(error);
+    }
+    this._drainEvents();
+    return { allowed: decision.allowed === 1, probe: decision.probe === 1, permit: Number(decision.permit), retryAfter: decision.retry_after };
+  }
+
+  // The permit for a call, or throws TemporarilyUnavailableError.
+  acquire(now) {
+    const at = timeOf(now);
+    let permit;
+    try {
+      permit = native.respite_gate_admit(this._handle, at);
+    } catch (error) {
+      throw translate(error);
+    }
+    this._drainEvents();
+    if (permit === 0) throw refusal(this.retryAfter(at));
+    return permit;
+  }
+
+  // Reports the outcome of a call: an outcome name ('server_error'), an HTTP
+  // status (503) or {status, bodyUsable, transport, outcome, retryAfter}.
+  // permit: from acquire/check, or 0 (none). options: {retryAfter, now}.
+  report(permit, outcome, options = {}) {
+    const [number, , hint] = parseOutcome(outcome);
+    const retryAfter = options.retryAfter !== undefined ? options.retryAfter : hint;
+    this._leanPermit = 0;
+    try {
+      native.respite_gate_report(this._handle, permit || 0, number, retryAfter, timeOf(options.now));
+    } catch (error) {
+      throw translate(error);
+    }
+    this._drainEvents();
+  }
+
+  // report() without a permit.
+  record(outcome, options = {}) {
+    this.report(0, outcome, options);
+  }
+
+  retryAfter(now) {
+    try {
+      return native.respite_gate_retry_after(this._handle, timeOf(now));
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  // 'closed', 'open' or 'probing' at `now`.
+  state(now) {
+    try {
+      return STATES[native.respite_gate_get_state(this._handle, timeOf(now))];
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  reset(now) {
+    this._leanPermit = 0;
+    try {
+      native.respite_gate_reset(this._handle, timeOf(now));
+    } catch (error) {
+      throw translate(error);
+    }
+    this._drainEvents();
+  }
+
+  stats() {
+    const raw = new native.respite_gate_stats();
+    try {
+      native.respite_gate_stats_get(this._handle, raw);
+    } catch (error) {
+      throw translate(error);
+    }
+    return {
+      admitted: Number(raw.admitted) + this._leanAdmitted,
+      refused: Number(raw.refused),
+      reported: Number(raw.reported) + this._leanReported,
+      countedFailures: Number(raw.counted_failures),
+      late: Number(raw.late),
+      trips: Number(raw.trips),
+      probes: Number(raw.probes),
+      probeTimeouts: Number(raw.probe_timeouts),
+      eventsDropped: Number(raw.events_dropped),
+      generation: Number(raw.generation),
+      windowFailures: raw.window_failures,
+      state: STATES[raw.state],
+      delay: raw.delay,
+      until: raw.until,
+    };
+  }
+
+  // Runs `fn` (sync or async) through the gate: refused → a rejected promise
+  // with TemporarilyUnavailableError and fn is not called; otherwise fn's
+  // result or error is reported (an error is a failure: its `outcome`, its
+  // HTTP `status`/`statusCode`, else transport) and passed through.
+  run(fn) {
+    let permit = this._leanPermit;
+    let handlers = this._leanHandlers;
+    if (permit !== 0) {
+      this._leanAdmitted++;
+    } else {
+      try {
+        permit = native.respite_node_admit_now(this._handle);
+      } catch (error) {
+        return Promise.reject(translate(error));
+      }
+      if (this._counter[0] !== 0) this._drainEvents();
+      if (permit === 0) return Promise.reject(refusal(this.retryAfter()));
+      handlers = this._handlersFor(permit);
+      // Slot 0 (the low 11 bits) is a call admitted while closed.
+      if (this._leanAllowed && permit % 2048 === 0) {
+        this._leanPermit = permit;
+        this._leanHandlers = handlers;
+      }
+    }
+    let result;
+    try {
+      result = fn();
+    } catch (error) {
+      this._settle(permit, classifyError(error), error);
+      return Promise.reject(error);
+    }
+    if (result instanceof Promise) return result.then(handlers.value, handlers.error);
+    if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
+      return Promise.resolve(result).then(handlers.value, handlers.error);
+    }
+    this._settle(permit, classifyValue(result), result);
+    return Promise.resolve(result);
+  }
+
+  // The settle-and-pass-through pair for one permit: made once per
+  // generation on the lean path, so a call allocates no closures there.
+  _handlersFor(permit) {
+    return {
+      value: (value) => {
+        this._settle(permit, classifyValue(value), value);
+        return value;
+      },
+      error: (error) => {
+        this._settle(permit, classifyError(error), error);
+        throw error;
+      },
+    };
+  }
+
+  // Reports a finished call; a gate closed meanwhile is no longer told.
+  _settle(permit, outcome, carrier) {
+    if (outcome === SUCCESS && permit === this._leanPermit) {
+      this._leanReported++;
+      return;
+    }
+    if (this._handle === null) return;
+    this._leanPermit = 0;
+    native.respite_node_report_now(this._handle, permit, outcome, outcome === SUCCESS ? 0 : hintOf(carrier));
+    if (this._counter[0] !== 0) this._drainEvents();
+  }
+
+  // Takes every waiting event and emits it ('event' and its type's name).
+  _drainEvents() {
+    if (this._counter[0] === 0 || this._handle === null) return;
+    this._counter[0] = 0;
+    const raw = this._rawEvent;
+    while (native.respite_gate_next_event(this._handle, raw) === 1) {
+      const event = eventObject(raw);
+      log(this._logger, event);
+      this.emit(event.type, event);
+      this.emit('event', event);
+    }
+  }
+}
+
+module.exports = { Gate, STATES, timeOf, closedError, httpStatusOf };

@@ -1,0 +1,162 @@
+'use strict';
+// Delivery policies (spec section 4): Astarte's trigger delivery policy,
+// validated by the core, which reports every problem.
+const native = require('./native');
+const { translate, InvalidPolicyError } = require('./errors');
+
+const finalizer = new FinalizationRegistry((handle) => native.respite_policy_free(handle));
+
+function problemsOf(raw) {
+  const problems = [];
+  for (let i = 0; i < native.respite_problems_count(raw); i++) {
+    const problem = { pointer: native.respite_problems_pointer(raw, i), message: native.respite_problems_message(raw, i) };
+    const line = native.respite_problems_line(raw, i);
+    if (line > 0) Object.assign(problem, { line, column: native.respite_problems_column(raw, i) });
+    problems.push(problem);
+  }
+  return problems;
+}
+
+// Calls make(problems) and turns invalid_policy into InvalidPolicyError
+// carrying every problem.
+function withProblems(make) {
+  const raw = native.respite_problems_new();
+  try {
+    return make(raw);
+  } catch (error) {
+    const translated = translate(error);
+    if (translated instanceof InvalidPolicyError) translated.problems = problemsOf(raw);
+    throw translated;
+  } finally {
+    native.respite_problems_free(raw);
+  }
+}
+
+class Policy {
+  constructor(handle) {
+    if (!handle) throw new TypeError('use Policy.fromJSON, Policy.build or Policy.default');
+    this._handle = handle;
+    finalizer.register(this, handle, this);
+  }
+
+  // A policy from JSON text (or a plain object, serialised first).
+  static fromJSON(document) {
+    const text = typeof document === 'string' ? document : JSON.stringify(document, null, 2);
+    return new Policy(withProblems((raw) => native.respite_policy_from_json(text, raw)));
+  }
+
+  // The built-in @default policy (D8).
+  static default() {
+    try {
+      return new Policy(native.respite_policy_default());
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  // A policy without JSON: {name, maximumCapacity, handlers: [{on, strategy}],
+  // retryTimes?, eventTtl?, prefetchCount?}; `on` is 'client_error',
+  // 'server_error', 'any_error' or a list of codes.
+  static build(spec) {
+    let builder;
+    try {
+      builder = native.respite_policy_builder_new(spec.name ?? null, spec.maximumCapacity ?? spec.maximum_capacity ?? 0);
+      for (const handler of spec.handlers || []) {
+        const on = Array.isArray(handler.on) ? handler.on.join(',') : String(handler.on);
+        native.respite_policy_builder_add_handler(builder, on, String(handler.strategy));
+      }
+      const retryTimes = spec.retryTimes ?? spec.retry_times;
+      const eventTtl = spec.eventTtl ?? spec.event_ttl;
+      const prefetchCount = spec.prefetchCount ?? spec.prefetch_count;
+      if (retryTimes !== undefined) native.respite_policy_builder_set_retry_times(builder, retryTimes);
+      if (eventTtl !== undefined) native.respite_policy_builder_set_event_ttl(builder, eventTtl);
+      if (prefetchCount !== undefined) native.respite_policy_builder_set_prefetch_count(builder, prefetchCount);
+    } catch (error) {
+      if (builder) native.respite_policy_builder_free(builder);
+      throw translate(error);
+    }
+    try {
+      return new Policy(withProblems((raw) => native.respite_policy_builder_build(builder, raw)));
+    } finally {
+      native.respite_policy_builder_free(builder);
+    }
+  }
+
+  get closed() {
+    return this._handle === null;
+  }
+
+  close() {
+    if (this._handle === null) return;
+    finalizer.unregister(this);
+    native.respite_policy_free(this._handle);
+    this._handle = null;
+  }
+
+  _live() {
+    if (this._handle === null) {
+      // The core words it: a NULL policy is "policy is closed".
+      try {
+        native.respite_policy_strategy_for(null, 1, 0);
+      } catch (error) {
+        throw translate(error);
+      }
+    }
+    return this._handle;
+  }
+
+  get name() {
+    return native.respite_policy_name(this._live());
+  }
+
+  get maximumCapacity() {
+    return native.respite_policy_maximum_capacity(this._live());
+  }
+
+  get retryTimes() {
+    return native.respite_policy_retry_times(this._live());
+  }
+
+  get eventTtl() {
+    return native.respite_policy_event_ttl(this._live());
+  }
+
+  get prefetchCount() {
+    return native.respite_policy_prefetch_count(this._live());
+  }
+
+  get handlers() {
+    const handle = this._live();
+    const handlers = [];
+    for (let i = 0; i < native.respite_policy_handler_count(handle); i++) {
+      handlers.push({
+        on: native.respite_policy_handler_on(handle, i),
+        strategy: native.respite_strategy_name(native.respite_policy_handler_strategy(handle, i)),
+      });
+    }
+    return handlers;
+  }
+
+  // 'discard' or 'retry' for a failed attempt: an HTTP status, or
+  // {transport: true} (matched as 503, D2).
+  strategyFor(failure) {
+    const transport = typeof failure === 'object' && failure !== null && failure.transport === true;
+    const status = typeof failure === 'number' ? failure : (failure && failure.status) || 0;
+    try {
+      return native.respite_strategy_name(native.respite_policy_strategy_for(this._handle, transport ? 1 : 0, status));
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  // The canonical document, as an object.
+  toJSON() {
+    try {
+      return JSON.parse(native.respite_policy_to_json(this._handle));
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+}
+
+module.exports = { Policy };

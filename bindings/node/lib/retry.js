@@ -1,0 +1,58 @@
+'use strict';
+// retry(fn, backoff, {gate}): runs fn until it succeeds or the back-off says
+// stop, asking the gate before every attempt and waiting with timers (the
+// event loop is never blocked).
+const { setTimeout: sleep } = require('node:timers/promises');
+const { Backoff } = require('./backoff');
+const { translate } = require('./errors');
+const { OUTCOMES, SUCCESS, classifyValue, classifyError, httpStatusOf, hintOf } = require('./outcome');
+
+// fn(attempt) may be sync or async. A resolved value is a success unless it
+// carries an HTTP status that is not (then it is returned after the last
+// attempt); a thrown error is classified as in Gate#run and re-thrown after
+// the last attempt. options: {gate, signal, onRetry(info)}.
+async function retry(fn, backoff = {}, options = {}) {
+  const owned = !(backoff instanceof Backoff);
+  const schedule = owned ? new Backoff(backoff) : backoff;
+  const { gate, signal, onRetry } = options;
+  try {
+    const sequence = schedule.start();
+    for (let attempt = 1; ; attempt++) {
+      const permit = gate ? gate.acquire() : 0; // refused: TemporarilyUnavailableError
+      let outcome;
+      let carrier;
+      let failed = false;
+      try {
+        carrier = await fn(attempt);
+        outcome = classifyValue(carrier);
+      } catch (error) {
+        carrier = error;
+        failed = true;
+        outcome = classifyError(error);
+      }
+      const hint = outcome === SUCCESS ? 0 : hintOf(carrier);
+      if (gate && !gate.closed) gate.report(permit, { outcome: outcomeName(outcome) }, { retryAfter: hint });
+      if (outcome === SUCCESS) return carrier;
+      let delay;
+      try {
+        delay = schedule._next(sequence, attempt, outcome, httpStatusOf(carrier), hint);
+      } catch (error) {
+        throw translate(error);
+      }
+      if (delay === null) {
+        if (failed) throw carrier;
+        return carrier;
+      }
+      if (onRetry) onRetry({ attempt, delay, outcome: outcomeName(outcome), error: failed ? carrier : undefined });
+      await sleep(delay * 1000, undefined, signal ? { signal } : undefined);
+    }
+  } finally {
+    if (owned) schedule.close();
+  }
+}
+
+function outcomeName(outcome) {
+  return OUTCOMES[outcome];
+}
+
+module.exports = { retry };

@@ -1,0 +1,123 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const respite = require('..');
+const { raises } = require('./helpers');
+
+test('delays without jitter: initial x multiplier^(k-1), capped', () => {
+  const backoff = new respite.Backoff({ initialDelaySeconds: 0.5, multiplier: 2, maxDelaySeconds: 3 });
+  try {
+    const sequence = backoff.start();
+    assert.deepEqual([1, 2, 3, 4, 5].map((retry) => backoff.delay(sequence, retry)), [0.5, 1, 2, 3, 3]);
+    assert.equal(backoff.delay(sequence, 1, 2.5), 2.5, 'a retry-after hint raises the delay');
+    assert.equal(backoff.maxAttempts, 3);
+  } finally {
+    backoff.close();
+  }
+});
+
+test('next: null when the outcome is a success, not retried, or attempts are used up', () => {
+  const backoff = new respite.Backoff({ retryOn: ['transport', 503], maxAttempts: 2 });
+  try {
+    const sequence = backoff.start();
+    assert.equal(backoff.next(sequence, 1, 'transport'), 0.5);
+    assert.equal(backoff.next(sequence, 1, 503), 0.5);
+    assert.equal(backoff.next(sequence, 1, 500), null);
+    assert.equal(backoff.next(sequence, 1, 'success'), null);
+    assert.equal(backoff.next(sequence, 2, 'transport'), null);
+    assert.equal(backoff.retriesOn(503), true);
+    assert.equal(backoff.retriesOn('server_error'), false);
+  } finally {
+    backoff.close();
+  }
+});
+
+test('seeded jitter is reproducible', () => {
+  const a = new respite.Backoff({ jitter: 'full', seed: 42 });
+  const b = new respite.Backoff({ jitter: 'full', seed: 42n });
+  try {
+    const delays = (backoff) => {
+      const sequence = backoff.start();
+      return [1, 2, 3].map((retry) => backoff.delay(sequence, retry));
+    };
+    const first = delays(a);
+    assert.deepEqual(first, delays(b));
+    assert.ok(first[0] >= 0 && first[0] < 0.5);
+  } finally {
+    a.close();
+    b.close();
+  }
+});
+
+test('invalid back-off settings', () => {
+  const jitter = raises(() => new respite.Backoff({ jitter: 'wild' }), respite.InvalidSettingError);
+  assert.equal(jitter.message, "jitter must be one of none, full, equal, decorrelated (got 'wild')");
+  const retryOn = raises(() => new respite.Backoff({ retryOn: ['transport', 999] }), respite.InvalidSettingError);
+  assert.equal(retryOn.setting, 'retry_on');
+});
+
+test('retry: retries failures with timers and returns the first success', async () => {
+  let attempts = 0;
+  const value = await respite.retry(
+    async (attempt) => {
+      attempts++;
+      assert.equal(attempt, attempts);
+      if (attempt < 3) throw new Error('reset');
+      return 'ok';
+    },
+    { initialDelaySeconds: 0.01, maxAttempts: 3 },
+  );
+  assert.equal(value, 'ok');
+  assert.equal(attempts, 3);
+});
+
+test('retry: the last error is thrown when attempts are used up; non-retried errors stop at once', async () => {
+  let attempts = 0;
+  await assert.rejects(
+    respite.retry(async () => { attempts++; throw new Error(`failure ${attempts}`); }, { initialDelaySeconds: 0.001, maxAttempts: 4 }),
+    { message: 'failure 4' },
+  );
+  attempts = 0;
+  await assert.rejects(
+    respite.retry(async () => { attempts++; throw Object.assign(new Error('bad request'), { status: 400 }); }, { initialDelaySeconds: 0.001 }),
+    { message: 'bad request' },
+  );
+  assert.equal(attempts, 1);
+});
+
+test('retry does not block the event loop while it waits', async () => {
+  const backoff = new respite.Backoff({ initialDelaySeconds: 0.05, maxAttempts: 2 });
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 5);
+  try {
+    let attempts = 0;
+    await respite.retry(async () => { if (++attempts === 1) throw new Error('once'); return attempts; }, backoff);
+    assert.ok(ticks >= 3, `the event loop ran ${ticks} timer ticks during the wait`);
+    assert.equal(backoff.closed, false, 'a Backoff passed in is not closed by retry');
+  } finally {
+    clearInterval(timer);
+    backoff.close();
+  }
+});
+
+test('retry asks the gate before every attempt; a refusal stops it without calling fn', async () => {
+  const gate = new respite.Gate({ failuresToEnterRecovery: 2, recoverySeconds: 60 });
+  try {
+    let attempts = 0;
+    await assert.rejects(
+      respite.retry(async () => { attempts++; throw new Error('down'); }, { initialDelaySeconds: 0.001, maxAttempts: 5 }, { gate }),
+      respite.TemporarilyUnavailableError,
+    );
+    assert.equal(attempts, 2, 'the gate opened after two failures and refused the third attempt');
+    assert.equal(gate.stats().refused, 1);
+  } finally {
+    gate.close();
+  }
+});
+
+test('retry with an AbortSignal stops waiting', async () => {
+  const controller = new AbortController();
+  const running = respite.retry(async () => { throw new Error('down'); }, { initialDelaySeconds: 10 }, { signal: controller.signal });
+  setTimeout(() => controller.abort(), 10);
+  await assert.rejects(running, { name: 'AbortError' });
+});

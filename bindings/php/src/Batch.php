@@ -1,0 +1,137 @@
+<?php
+declare(strict_types=1);
+
+namespace Respite;
+
+use Respite\Internal\Errors;
+
+/**
+ * Events taken from a Queue, in flight until settled. Settle each with
+ * "delivered", "retry", "discarded" or "retries_exhausted"; close() (or
+ * dropping the batch) puts retried and unsettled events back at the head.
+ * A batch may outlive its queue: settling then throws ClosedException.
+ */
+final class Batch implements \Countable
+{
+    /** @var mixed the raw handle; null once closed */
+    private $ptr;
+
+    /** @internal Queue::take() makes batches */
+    public function __construct($raw)
+    {
+        $this->ptr = $raw;
+    }
+
+    public function __destruct()
+    {
+        $this->close();
+    }
+
+    /** Frees the batch: retried and unsettled events go back to the head (D4). Idempotent. */
+    public function close(): void
+    {
+        $ptr = $this->ptr;
+        $this->ptr = null;
+        respite_batch_free($ptr);
+    }
+
+    public function isClosed(): bool
+    {
+        return $this->ptr === null;
+    }
+
+    public function count(): int
+    {
+        return respite_batch_count($this->open());
+    }
+
+    /** Events not yet settled. */
+    public function unsettled(): int
+    {
+        return respite_batch_unsettled($this->open());
+    }
+
+    /** Event $index's payload, byte for byte. */
+    public function payload(int $index): string
+    {
+        try {
+            return respite_php_batch_event_bytes($this->ptr, $index);
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+    }
+
+    /** @return list<string> every payload, in queue order */
+    public function payloads(): array
+    {
+        $out = [];
+        for ($i = 0, $n = $this->count(); $i < $n; $i++) {
+            $out[] = $this->payload($i);
+        }
+        return $out;
+    }
+
+    /** Attempts including this one (1 on the first take). */
+    public function attempts(int $index): int
+    {
+        try {
+            return respite_batch_event_attempts($this->ptr, $index);
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+    }
+
+    /** Seconds since event $index was first queued. */
+    public function age(int $index, ?float $now = null): float
+    {
+        try {
+            return respite_batch_event_age($this->ptr, $index, $now ?? respite_now());
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+    }
+
+    /** How event $index was settled, or null when it is not yet. */
+    public function disposition(int $index): ?string
+    {
+        try {
+            $d = respite_batch_event_disposition($this->ptr, $index);
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+        return $d < 0 ? null : (string) respite_disposition_name($d);
+    }
+
+    /**
+     * Settles event $index; returns the disposition applied ("retry" may
+     * come back "retries_exhausted", D3).
+     */
+    public function settle(int $index, string|int $disposition): string
+    {
+        try {
+            $applied = respite_batch_settle($this->ptr, $index, Queue::disposition($disposition));
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+        return (string) respite_disposition_name($applied);
+    }
+
+    /** Settles every unsettled event the same way; returns how many. */
+    public function settleAll(string|int $disposition): int
+    {
+        try {
+            return respite_batch_settle_all($this->ptr, Queue::disposition($disposition));
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+    }
+
+    /** The handle, or ClosedException worded by the core (count() answers 0 quietly). */
+    private function open()
+    {
+        if ($this->ptr === null) {
+            $this->payload(0);
+        }
+        return $this->ptr;
+    }
+}

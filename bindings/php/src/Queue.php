@@ -1,0 +1,206 @@
+<?php
+declare(strict_types=1);
+
+namespace Respite;
+
+use Respite\Internal\Errors;
+
+/**
+ * The bounded delivery queue (spec section 4): byte payloads, copied in,
+ * bounded by the policy's maximum_capacity and the "queue" settings
+ * (overflow, max_bytes). A consumer takes events as a Batch and settles
+ * each one; every accepted event is counted under one heading (D9).
+ *
+ *   $queue = new Queue(Policy::fromJson($json), ['overflow' => 'drop_newest']);
+ *   $queue->enqueue('{"temperature": 21.5}');
+ */
+final class Queue
+{
+    private const DISPOSITIONS = [
+        'delivered' => RESPITE_DISPOSITION_DELIVERED, 'retry' => RESPITE_DISPOSITION_RETRY,
+        'discarded' => RESPITE_DISPOSITION_DISCARDED, 'retries_exhausted' => RESPITE_DISPOSITION_RETRIES_EXHAUSTED,
+    ];
+
+    /** @var mixed the raw handle; null once closed */
+    private $ptr;
+    /** @var list<\WeakReference<Engine>> */
+    private array $borrowers = [];
+
+    /**
+     * @param Policy|null $policy null for "@default" (D8); the queue copies what it needs
+     * @param array<string, mixed> $settings queue settings by name
+     */
+    public function __construct(?Policy $policy = null, array $settings = [])
+    {
+        if ($policy !== null && $policy->isClosed()) {
+            $policy->toJson(); // throws ClosedException worded by the core
+        }
+        $raw = Settings::make('queue', $settings);
+        try {
+            $this->ptr = respite_queue_new($policy?->raw(), $raw);
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        } finally {
+            respite_settings_free($raw);
+        }
+    }
+
+    public function __destruct()
+    {
+        $this->close();
+    }
+
+    /** Frees the queue and its pending events (and closes engines that borrow it). Idempotent. */
+    public function close(): void
+    {
+        if ($this->ptr === null) {
+            return;
+        }
+        foreach ($this->borrowers as $ref) {
+            $ref->get()?->close();
+        }
+        $this->borrowers = [];
+        $ptr = $this->ptr;
+        $this->ptr = null;
+        respite_queue_free($ptr);
+    }
+
+    public function isClosed(): bool
+    {
+        return $this->ptr === null;
+    }
+
+    /**
+     * Copies $payload in (bytes; a PHP string). Throws QueueFullException
+     * (drop_newest at capacity), TooLargeException (over max_bytes),
+     * ClosedException (after stopAccepting() or close()).
+     */
+    public function enqueue(string $payload, ?float $now = null): void
+    {
+        try {
+            respite_queue_enqueue($this->ptr, $payload, $now ?? respite_now());
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+    }
+
+    /** Refuses every later enqueue; taking and settling still work, to drain. */
+    public function stopAccepting(): void
+    {
+        try {
+            respite_queue_close($this->ptr);
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+    }
+
+    public function isAccepting(): bool
+    {
+        try {
+            return respite_queue_is_closed($this->ptr) === 0;
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+    }
+
+    /** Events queued and not taken. */
+    public function pending(): int
+    {
+        try {
+            return respite_queue_pending($this->ptr);
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+    }
+
+    /** D6: drops pending events whose age reached event_ttl; returns how many. */
+    public function expire(?float $now = null): int
+    {
+        try {
+            return respite_queue_expire($this->ptr, $now ?? respite_now());
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+    }
+
+    /** Up to $maxEvents events from the head as an in-flight batch; null when none is pending. */
+    public function take(int $maxEvents = 1, ?float $now = null): ?Batch
+    {
+        try {
+            $batch = respite_queue_take($this->ptr, $maxEvents, $now ?? respite_now());
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+        return $batch === null ? null : new Batch($batch);
+    }
+
+    /**
+     * Blocks until $minPending events are pending or the queue stops
+     * accepting (true), or $timeoutSeconds pass (false).
+     */
+    public function wait(int $minPending, float $timeoutSeconds): bool
+    {
+        try {
+            return respite_queue_wait($this->ptr, $minPending, $timeoutSeconds) === 1;
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+    }
+
+    /**
+     * D9 figures, one consistent snapshot.
+     * @return array<string, int|float|string|bool>
+     */
+    public function stats(): array
+    {
+        $s = new \respite_queue_stats();
+        try {
+            respite_queue_stats_get($this->ptr, $s);
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+        return [
+            'accepted' => $s->accepted, 'delivered' => $s->delivered, 'dropped_capacity' => $s->dropped_capacity,
+            'expired' => $s->expired, 'retries_exhausted' => $s->retries_exhausted, 'discarded' => $s->discarded,
+            'pending' => $s->pending, 'in_flight' => $s->in_flight, 'refused_full' => $s->refused_full,
+            'refused_too_large' => $s->refused_too_large, 'refused_closed' => $s->refused_closed,
+            'retried' => $s->retried, 'pending_bytes' => $s->pending_bytes, 'in_flight_bytes' => $s->in_flight_bytes,
+            'live_bytes' => $s->live_bytes, 'capacity' => $s->capacity, 'max_bytes' => $s->max_bytes,
+            'overflow' => $s->overflow === RESPITE_OVERFLOW_DROP_NEWEST ? 'drop_newest' : 'drop_oldest',
+            'retry_times' => $s->retry_times, 'event_ttl' => $s->event_ttl, 'closed' => $s->closed !== 0,
+            'balanced' => respite_queue_stats_balanced($s) === 1,
+        ];
+    }
+
+    /** D9 checked on a fresh snapshot; throws InternalException with the figures when unbalanced. */
+    public function checkAccounting(): void
+    {
+        try {
+            respite_queue_check_accounting($this->ptr);
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        }
+    }
+
+    /** @internal */
+    public function raw()
+    {
+        return $this->ptr;
+    }
+
+    /** @internal */
+    public function lend(Engine $engine): void
+    {
+        $this->borrowers[] = \WeakReference::create($engine);
+    }
+
+    /** @internal a disposition's number from its name (or number; the core checks it). */
+    public static function disposition(string|int $disposition): int
+    {
+        if (is_int($disposition)) {
+            return $disposition;
+        }
+        // an unknown name goes to the core as -1, which words the error
+        return self::DISPOSITIONS[$disposition] ?? -1;
+    }
+}

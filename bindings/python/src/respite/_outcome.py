@@ -1,0 +1,120 @@
+"""Outcomes of one call (spec section 1) and how Python failures map to them."""
+from __future__ import annotations
+
+import enum
+import math
+from typing import Optional, Tuple, Union
+
+from . import _respite_swig as _c
+from ._errors import translate
+
+
+class Outcome(str, enum.Enum):
+    """What happened to one call; the values are the core's names."""
+
+    SUCCESS = "success"
+    REQUEST_ERROR = "request_error"
+    THROTTLED = "throttled"
+    SERVER_ERROR = "server_error"
+    UNUSABLE = "unusable"
+    TRANSPORT = "transport"
+
+    @property
+    def code(self) -> int:
+        return _CODES[self.value]
+
+    @property
+    def counts(self) -> bool:
+        """Whether this outcome counts against the service (by default)."""
+        return _c.respite_outcome_counts(self.code, 0) == 1
+
+
+# name -> the core's number, from the core itself
+_CODES = {_c.respite_outcome_name(i): i for i in range(_c.RESPITE_OUTCOME_COUNT)}
+_BY_CODE = {code: Outcome(name) for name, code in _CODES.items()}
+
+OutcomeLike = Union[Outcome, str, int]
+
+
+def outcome_code(outcome: OutcomeLike) -> int:
+    """The core's number for an Outcome, a name or a number (the core checks names)."""
+    if isinstance(outcome, Outcome):
+        return _CODES[outcome.value]
+    if isinstance(outcome, str):
+        code = _CODES.get(outcome)
+        if code is not None:
+            return code
+        try:
+            return _c.respite_outcome_from_name(outcome)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+    if isinstance(outcome, int) and not isinstance(outcome, bool):
+        if outcome in _BY_CODE:
+            return outcome
+        # let the core name what is accepted
+        try:
+            return _c.respite_outcome_from_name(str(outcome))
+        except RuntimeError as exc:
+            raise translate(exc) from None
+    raise TypeError(f"outcome must be an Outcome, an outcome name or a number (got {type(outcome).__name__})")
+
+
+def outcome_counts(outcome: OutcomeLike, count_all_failures: bool = False) -> bool:
+    """Whether an outcome counts against the service (with count_all_failures, every non-success does)."""
+    return _c.respite_outcome_counts(outcome_code(outcome), 1 if count_all_failures else 0) == 1
+
+
+def outcome_from_code(code: int) -> Outcome:
+    return _BY_CODE[code]
+
+
+def classify(status: Optional[int] = None, *, transport_failed: bool = False, body_usable: bool = True) -> Outcome:
+    """Classifies one call (spec section 1) with the core's rules."""
+    try:
+        code = _c.respite_classify(1 if transport_failed else 0, 0 if status is None else int(status),
+                                   1 if body_usable else 0)
+    except RuntimeError as exc:
+        raise translate(exc) from None
+    return _BY_CODE[code]
+
+
+def _number(value: object) -> Optional[float]:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def _status_of(obj: object) -> Optional[int]:
+    for attr in ("status_code", "status", "http_status", "code"):
+        value = getattr(obj, attr, None)
+        if isinstance(value, int) and not isinstance(value, bool) and 100 <= value <= 599:
+            return value
+    return None
+
+
+def failure_of(exc: BaseException) -> Tuple[int, int, float]:
+    """(outcome code, HTTP status or 0, retry_after hint or 0) for an
+    exception raised by the user's code.
+
+    An exception may say what happened: an ``outcome`` attribute (an Outcome
+    or its name), or an HTTP status as ``status_code``/``status``/
+    ``http_status``/``code`` on itself or on its ``response`` (as requests
+    and httpx errors do), and a ``retry_after`` in seconds. Anything else
+    is a ``transport`` failure: the call did not complete.
+    """
+    hint = _number(getattr(exc, "retry_after", None))
+    hint = hint if hint is not None and hint > 0 and math.isfinite(hint) else 0.0
+    status = _status_of(exc)
+    if status is None:
+        response = getattr(exc, "response", None)
+        if response is not None:
+            status = _status_of(response)
+    outcome = getattr(exc, "outcome", None)
+    if isinstance(outcome, Outcome) or (isinstance(outcome, str) and outcome in _CODES):
+        return outcome_code(outcome), status or 0, hint
+    if status is not None:
+        code = _c.respite_classify(0, status, 1)
+        if code == _CODES["success"]:  # an exception with a 2xx: the answer was not usable
+            code = _CODES["unusable"]
+        return code, status, hint
+    return _CODES["transport"], 0, hint

@@ -1,0 +1,216 @@
+"""Back-off schedules for retries (spec section 3) and the retry helper."""
+from __future__ import annotations
+
+import functools
+import time
+from typing import Any, Callable, Dict, List, Optional, TypeVar, Union, cast, overload
+
+from . import _respite_swig as _c
+from ._errors import RespiteError, translate
+from ._handle import CLOSED, Owned
+from ._outcome import OutcomeLike, classify, failure_of, outcome_code, outcome_from_code
+from ._settings import make_settings, read_settings
+
+T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+
+_SUCCESS = 0
+
+
+class Backoff:
+    """A schedule of delays between attempts of one call. Settings are
+    keyword arguments with the spec's names::
+
+        backoff = Backoff(max_attempts=5, initial_delay_seconds=0.2, jitter="full")
+
+    Immutable and safe to share between threads; each retried call takes
+    its own sequence with :meth:`start`.
+    """
+
+    __slots__ = ("_own", "_settings", "__weakref__")
+
+    def __init__(self, **settings: Any) -> None:
+        self._own = CLOSED
+        raw_settings = make_settings("backoff", settings)
+        try:
+            self._settings = read_settings(raw_settings, "backoff")
+            ptr = _c.respite_backoff_new(raw_settings)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        finally:
+            _c.respite_settings_free(raw_settings)
+        self._own = Owned(ptr, _c.respite_backoff_free)
+
+    def close(self) -> None:
+        """Frees the back-off. Further use raises ClosedError."""
+        self._own = CLOSED
+
+    @property
+    def closed(self) -> bool:
+        return self._own is CLOSED
+
+    def __enter__(self) -> "Backoff":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<respite.Backoff {'closed' if self.closed else self._settings}>"
+
+    @property
+    def settings(self) -> Dict[str, Any]:
+        return dict(self._settings)
+
+    @property
+    def max_attempts(self) -> int:
+        if self._own is CLOSED:
+            self.start()  # raises ClosedError with the core's message
+        return int(self._settings["max_attempts"])
+
+    def start(self) -> int:
+        """A new sequence number for one retried call."""
+        try:
+            return _c.respite_backoff_start(self._own.ptr)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+
+    def delay(self, retry: int, *, sequence: int = 0, retry_after: Optional[float] = None) -> float:
+        """Seconds before retry ``retry`` (1 = the first retry) of ``sequence``."""
+        try:
+            return _c.respite_backoff_delay(self._own.ptr, sequence, retry, retry_after or 0.0)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+
+    def delays(self, *, sequence: int = 0) -> List[float]:
+        """Every delay of a full schedule (max_attempts - 1 of them)."""
+        return [self.delay(k, sequence=sequence) for k in range(1, self.max_attempts)]
+
+    def retries_on(self, outcome: OutcomeLike, status: int = 0) -> bool:
+        """Whether retry_on lists this outcome or HTTP status."""
+        try:
+            return _c.respite_backoff_retries_on(self._own.ptr, outcome_code(outcome), status) == 1
+        except RuntimeError as exc:
+            raise translate(exc) from None
+
+    def next(self, sequence: int, attempt: int, outcome: OutcomeLike, *, status: int = 0,
+             retry_after: Optional[float] = None) -> Optional[float]:
+        """After attempt ``attempt`` (1 = the first) ended with ``outcome``:
+        the delay before the next attempt, or None when no retry should be made."""
+        try:
+            delay = _c.respite_backoff_next(self._own.ptr, sequence, attempt, outcome_code(outcome), status,
+                                            retry_after or 0.0)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        return None if delay < 0 else delay
+
+    def run(self, fn: Callable[[], T], *, gate: Any = None, sleep: Callable[[float], Any] = time.sleep,
+            status_of: Optional[Callable[[T], Optional[int]]] = None) -> T:
+        """Calls ``fn()`` until it succeeds or the schedule ends (see :func:`retry`)."""
+        return _run(self, fn, gate, sleep, status_of)
+
+
+def _gave_up(backoff: Backoff, attempts: int, code: int, status: int) -> BaseException:
+    """The core's "the call failed after ..." error (TransportError)."""
+    try:
+        _c.respite_retry_gave_up(backoff._own.ptr, attempts, code, status)
+    except RuntimeError as exc:
+        return translate(exc)
+    return RuntimeError("internal: respite_retry_gave_up did not fail")  # pragma: no cover
+
+
+def _tag(exc: BaseException, attempts: int, last: Optional[int]) -> BaseException:
+    # What the loop did, for the caller: attempts made and the last outcome.
+    setattr(exc, "attempts", attempts)
+    setattr(exc, "last_outcome", None if last is None else outcome_from_code(last).value)
+    return exc
+
+
+def _run(backoff: Backoff, fn: Callable[[], T], gate: Any, sleep: Callable[[float], Any],
+         status_of: Optional[Callable[[T], Optional[int]]]) -> T:
+    """The retry loop of spec section 3 (the same as the core's respite_retry_run)."""
+    sequence = backoff.start()
+    last: Optional[int] = None
+    attempt = 0
+    while True:
+        if gate is not None:
+            try:
+                permit = gate.acquire()  # refused: no attempt is made
+            except RespiteError as exc:
+                raise _tag(exc, attempt, last) from None
+        else:
+            permit = 0
+        attempt += 1
+        failure: Optional[BaseException] = None
+        try:
+            result = fn()
+        except Exception as exc:
+            failure = exc
+            code, status, hint = failure_of(exc)
+        else:
+            status = (status_of(result) if status_of is not None else None) or 0
+            code = classify(status).code if status else _SUCCESS
+            hint = 0.0
+        last = code
+        if gate is not None:
+            gate._report(gate._own, permit, code, hint, None)
+        if code == _SUCCESS:
+            return result
+        delay = backoff.next(sequence, attempt, code, status=status, retry_after=hint)
+        if delay is None:
+            raise _tag(_gave_up(backoff, attempt, code, status), attempt, last) from failure
+        sleep(delay)
+
+
+@overload
+def retry(fn: F, /) -> F: ...
+@overload
+def retry(fn: None = None, /, *, backoff: Optional[Backoff] = None, gate: Any = None,
+          sleep: Callable[[float], Any] = time.sleep, status_of: Optional[Callable[[Any], Optional[int]]] = None,
+          **settings: Any) -> Callable[[F], F]: ...
+
+
+def retry(fn: Optional[F] = None, /, *, backoff: Optional[Backoff] = None, gate: Any = None,
+          sleep: Callable[[float], Any] = time.sleep, status_of: Optional[Callable[[Any], Optional[int]]] = None,
+          **settings: Any) -> Union[F, Callable[[F], F]]:
+    """Decorator: retries the function with a back-off, asking the gate
+    before every attempt::
+
+        @retry(gate=gate, max_attempts=4, jitter="full")
+        def fetch(url): ...
+
+    ``backoff`` is a Backoff (or back-off settings are given as keywords).
+    An exception from the function is a failure of its kind (transport by
+    default; see :func:`respite.failure_of`); ``status_of(result)`` may give
+    an HTTP status for a returned value. A failure is retried while its
+    outcome is in ``retry_on`` and attempts remain; then TransportError is
+    raised with the core's message ("the call failed after 3 attempts: last
+    outcome server_error (status 503)"), chained from the last exception.
+    While the gate refuses, no attempt is made and
+    TemporarilyUnavailableError is raised. Either error carries
+    ``.attempts`` (attempts made) and ``.last_outcome`` (a name, or None).
+    """
+    if backoff is not None and settings:
+        raise TypeError("give either backoff= or back-off settings, not both")
+    schedule = backoff if backoff is not None else Backoff(**settings)
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def retried(*args: Any, **kwargs: Any) -> Any:
+            return _run(schedule, lambda: func(*args, **kwargs), gate, sleep, status_of)
+
+        return cast(F, retried)
+
+    return decorate(fn) if fn is not None else decorate
+
+
+def retry_call(fn: Callable[[], T], *, backoff: Optional[Backoff] = None, gate: Any = None,
+               sleep: Callable[[float], Any] = time.sleep, status_of: Optional[Callable[[T], Optional[int]]] = None,
+               **settings: Any) -> T:
+    """Calls ``fn()`` with retries now (the function form of :func:`retry`)."""
+    if backoff is not None and settings:
+        raise TypeError("give either backoff= or back-off settings, not both")
+    if backoff is not None:
+        return _run(backoff, fn, gate, sleep, status_of)
+    with Backoff(**settings) as schedule:
+        return _run(schedule, fn, gate, sleep, status_of)

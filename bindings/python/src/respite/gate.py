@@ -1,0 +1,384 @@
+"""The recovery gate (spec section 2): decides when a service may be called."""
+from __future__ import annotations
+
+import collections
+import functools
+import math
+from typing import Any, Callable, Deque, Dict, List, NamedTuple, Optional, Type, TypeVar, cast
+
+from . import _respite_swig as _c
+from . import respite_swig as _raw
+from . import _events
+from ._errors import TemporarilyUnavailableError, refusal, translate
+from ._handle import CLOSED, Owned
+from ._outcome import Outcome, OutcomeLike, classify, failure_of, outcome_code, outcome_from_code
+from ._settings import make_settings, read_settings
+
+_now = _c.respite_now
+_admit = _c.respite_gate_admit
+_report = _c.respite_gate_report
+_retry_after = _c.respite_gate_retry_after
+_next_event = _c.respite_gate_next_event
+_SUCCESS = 0  # RESPITE_OUTCOME_SUCCESS
+
+T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Decision(NamedTuple):
+    """The result of :meth:`Gate.check`."""
+
+    allowed: bool
+    probe: bool        #: admitted as a probe (G7)
+    permit: int        #: > 0 when admitted: report the outcome with it
+    retry_after: float  #: refused: seconds until a call may be admitted (inf under recover_never)
+
+
+class GateStats(NamedTuple):
+    """Statistics since the gate was made (reset does not clear them)."""
+
+    admitted: int
+    refused: int
+    reported: int
+    counted_failures: int
+    late: int
+    trips: int
+    probes: int
+    probe_timeouts: int
+    events_dropped: int
+    generation: int
+    window_failures: int
+    state: str
+    delay: float
+    until: float
+
+
+class Gate:
+    """One recovery gate protecting one service, shared by every thread.
+
+    Settings are keyword arguments with the spec's names; ``profile`` picks
+    the defaults (``"cloud_request"``, the default, or ``"usage_sharing"``)::
+
+        gate = Gate(failures_to_enter_recovery=5, recovery_seconds=30)
+        gate = Gate(profile="usage_sharing", max_recovery_seconds=600)
+
+    ``name`` appears in log lines. Methods take an optional ``now`` (seconds
+    on a monotonic clock, for tests); by default the core's clock is read.
+    """
+
+    __slots__ = ("_own", "_watch", "_recent", "name", "_settings", "__weakref__")
+
+    def __init__(self, profile: Optional[str] = None, *, name: Optional[str] = None, **settings: Any) -> None:
+        self._own = CLOSED
+        self.name = name
+        raw_settings = make_settings(profile or "gate", settings)
+        try:
+            self._settings = read_settings(raw_settings, "gate")
+            ptr = _c.respite_gate_new(raw_settings)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        finally:
+            _c.respite_settings_free(raw_settings)
+        self._own = Owned(ptr, _c.respite_gate_free)
+        self._watch = False  # True while a transition may be pending: poll events after calls
+        self._recent: Deque[_events.Event] = collections.deque(maxlen=64)
+
+    # ------------------------------------------------------------ lifetime
+
+    def close(self) -> None:
+        """Frees the gate (once no call is running). Further use raises ClosedError."""
+        own = self._own
+        if own is CLOSED:
+            return
+        self._poll(own)
+        self._own = CLOSED
+
+    @property
+    def closed(self) -> bool:
+        return self._own is CLOSED
+
+    def __enter__(self) -> "Gate":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        label = f" {self.name!r}" if self.name else ""
+        return f"<respite.Gate{label} {'closed' if self.closed else 'open'}>"
+
+    @property
+    def settings(self) -> Dict[str, Any]:
+        """Every gate setting's value, defaults and profile included."""
+        return dict(self._settings)
+
+    # ------------------------------------------------------------ checking
+
+    def acquire(self, now: Optional[float] = None) -> int:
+        """Asks to make a call: returns a permit to report the outcome with,
+        or raises TemporarilyUnavailableError (with ``retry_after``)."""
+        own = self._own
+        t = _now() if now is None else now
+        try:
+            permit = _admit(own.ptr, t)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        if permit <= 0:
+            raise self._refusal(own, t)
+        if self._watch:
+            self._poll(own)
+        return permit
+
+    def check(self, now: Optional[float] = None) -> Decision:
+        """Asks to make a call without raising on a refusal."""
+        own = self._own
+        out = _raw.respite_decision()
+        try:
+            _c.respite_gate_check(own.ptr, _now() if now is None else now, out)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        if not out.allowed:
+            self._watch = True
+        if self._watch:
+            self._poll(own)
+        return Decision(bool(out.allowed), bool(out.probe), out.permit, out.retry_after)
+
+    def retry_after(self, now: Optional[float] = None) -> float:
+        """Seconds until a call may be admitted: 0 when one would be, inf under recover_never."""
+        try:
+            return _retry_after(self._own.ptr, _now() if now is None else now)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+
+    # ----------------------------------------------------------- reporting
+
+    def report(self, outcome: OutcomeLike = Outcome.SUCCESS, *, permit: int = 0,
+               retry_after: Optional[float] = None, now: Optional[float] = None) -> None:
+        """Reports a call's outcome (an Outcome or its name) with its permit
+        (0 = no permit: counted in the current generation)."""
+        self._report(self._own, permit, outcome_code(outcome), retry_after, now)
+
+    def report_status(self, status: int, *, permit: int = 0, body_usable: bool = True,
+                      retry_after: Optional[float] = None, now: Optional[float] = None) -> Outcome:
+        """Reports an HTTP status (classified by the core); returns the outcome."""
+        outcome = classify(status, body_usable=body_usable)
+        self._report(self._own, permit, outcome.code, retry_after, now)
+        return outcome
+
+    def report_exception(self, exc: BaseException, *, permit: int = 0, now: Optional[float] = None) -> Outcome:
+        """Reports a failure from an exception of the user's code (see
+        :func:`respite.failure_of`); returns the outcome."""
+        code, _status, hint = failure_of(exc)
+        self._report(self._own, permit, code, hint, now)
+        return outcome_from_code(code)
+
+    def _report(self, own: Owned, permit: int, code: int, hint: Optional[float], now: Optional[float]) -> None:
+        try:
+            _report(own.ptr, permit, code, 0.0 if hint is None else hint, _now() if now is None else now)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        if code != _SUCCESS:
+            self._watch = True
+        if self._watch:
+            self._poll(own)
+
+    def reset(self, now: Optional[float] = None) -> None:
+        """G14: closed again, with the first pause, an empty window and a new generation."""
+        own = self._own
+        try:
+            _c.respite_gate_reset(own.ptr, _now() if now is None else now)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        self._watch = True
+        self._poll(own)
+
+    # -------------------------------------------------------- protected calls
+
+    def attempt(self, now: Optional[float] = None) -> "Attempt":
+        """A context manager around one call::
+
+            with gate.attempt() as call:
+                response = session.get(url)
+                call.set_status(response.status_code)
+
+        Entering asks the gate (raises TemporarilyUnavailableError when it
+        refuses: the block does not run). Leaving normally reports success,
+        or the status/outcome set on ``call``; an exception leaving the block
+        is reported as a failure of its kind (transport by default) and
+        propagates.
+        """
+        return Attempt(self, now)
+
+    def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """Calls ``fn(*args, **kwargs)`` through the gate (the lean path):
+        refused -> TemporarilyUnavailableError and fn is not called; fn
+        returning -> success; fn raising -> a failure of its kind, re-raised."""
+        own = self._own
+        try:
+            permit = _admit(own.ptr, _now())
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        if permit <= 0:
+            raise self._refusal(own, None)
+        try:
+            result = fn(*args, **kwargs)
+        except Exception as exc:
+            code, _status, hint = failure_of(exc)
+            self._report(own, permit, code, hint, None)
+            raise
+        _report(own.ptr, permit, _SUCCESS, 0.0, _now())
+        if self._watch:
+            self._poll(own)
+        return result
+
+    def protect(self, fn: F) -> F:
+        """Decorator: every call of ``fn`` goes through :meth:`call`."""
+        protected = functools.partial(self.call, fn)
+        functools.update_wrapper(protected, fn)
+        return cast(F, protected)
+
+    # The C path of call() (ext/gate_call.c) comes back here for rare cases.
+    def _call_refused(self, own: Owned, t: float) -> None:
+        raise self._refusal(own, t)
+
+    def _call_failed(self, own: Owned, permit: int, exc: BaseException) -> None:
+        if isinstance(exc, Exception):
+            code, _status, hint = failure_of(exc)
+            self._report(own, permit, code, hint, None)
+
+    # ------------------------------------------------------------ insight
+
+    def state(self, now: Optional[float] = None) -> str:
+        """``"closed"``, ``"open"`` or ``"probing"`` at ``now``."""
+        try:
+            return _c.respite_gate_state_name(_c.respite_gate_get_state(self._own.ptr, _now() if now is None else now))
+        except RuntimeError as exc:
+            raise translate(exc) from None
+
+    def stats(self) -> GateStats:
+        out = _raw.respite_gate_stats()
+        try:
+            _c.respite_gate_stats_get(self._own.ptr, out)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        return GateStats(out.admitted, out.refused, out.reported, out.counted_failures, out.late, out.trips,
+                         out.probes, out.probe_timeouts, out.events_dropped, out.generation, out.window_failures,
+                         _c.respite_gate_state_name(out.state), out.delay, out.until)
+
+    def events(self) -> List[_events.Event]:
+        """The events (G18) seen since the last call of events(), oldest
+        first (at most the last 64). They are also logged as they are seen."""
+        own = self._own
+        if own is CLOSED:
+            self._poll(own)  # raises ClosedError
+        self._poll(own)
+        out = list(self._recent)
+        self._recent.clear()
+        return out
+
+    # ------------------------------------------------------------ internals
+
+    def _refusal(self, own: Owned, now: Optional[float]) -> TemporarilyUnavailableError:
+        t = _now() if now is None else now
+        try:
+            retry_after = _retry_after(own.ptr, t)
+        except RuntimeError as exc:
+            return cast(TemporarilyUnavailableError, translate(exc))
+        self._watch = True
+        self._poll(own)
+        # A refusal is always for a time > 0; a race with a transition may
+        # read 0 here, which still means "try again now".
+        return refusal(retry_after if retry_after >= 0 else math.nan)
+
+    def _poll(self, own: Owned) -> None:
+        try:
+            events = _events.drain(_next_event, own.ptr)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        if events:
+            self._recent.extend(events)
+            _events.log(events, self.name)
+            if events[-1].type in ("recovered", "reset"):
+                self._watch = False
+
+
+# Gate.call in C: the same behaviour as the Python definition above, with
+# no Python frame on the success path.
+_c._gate_call_install(Gate, translate)
+
+
+class Attempt:
+    """One call made through a gate; see :meth:`Gate.attempt`."""
+
+    __slots__ = ("gate", "permit", "now", "_outcome", "_status", "_retry_after", "_body_usable")
+
+    def __init__(self, gate: Gate, now: Optional[float]) -> None:
+        self.gate = gate
+        self.now = now
+        self.permit = 0
+        self._outcome: Optional[int] = None
+        self._status: Optional[int] = None
+        self._retry_after: Optional[float] = None
+        self._body_usable = True
+
+    def set_status(self, status: int, *, body_usable: bool = True, retry_after: Optional[float] = None) -> None:
+        """The call got this HTTP status (classified by the core when the block ends)."""
+        classify(status, body_usable=body_usable)  # the core rejects a status outside 100-599 now
+        self._status = status
+        self._body_usable = body_usable
+        self._outcome = None
+        if retry_after is not None:
+            self._retry_after = retry_after
+
+    def set_outcome(self, outcome: OutcomeLike, *, retry_after: Optional[float] = None) -> None:
+        """The call ended with this outcome (overrides any status)."""
+        self._outcome = outcome_code(outcome)
+        self._status = None
+        if retry_after is not None:
+            self._retry_after = retry_after
+
+    def unusable(self) -> None:
+        """The answer came but could not be used (empty, not parseable...)."""
+        self.set_outcome(Outcome.UNUSABLE)
+
+    def __enter__(self) -> "Attempt":
+        gate = self.gate
+        own = gate._own
+        t = _now() if self.now is None else self.now
+        try:
+            permit = _admit(own.ptr, t)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        if permit <= 0:
+            raise gate._refusal(own, t)
+        if gate._watch:
+            gate._poll(own)
+        self.permit = permit
+        return self
+
+    def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException], tb: Any) -> bool:
+        gate = self.gate
+        if exc is None and self._outcome is None and self._status is None:
+            # the common case, kept short: success
+            own = gate._own
+            try:
+                _report(own.ptr, self.permit, _SUCCESS, 0.0, _now() if self.now is None else self.now)
+            except RuntimeError as err:
+                raise translate(err) from None
+            if gate._watch:
+                gate._poll(own)
+            return False
+        if exc is not None and not isinstance(exc, Exception):
+            # KeyboardInterrupt, SystemExit, cancellation: the call did not
+            # end, so there is nothing to report (a probe times out, G10).
+            return False
+        hint = self._retry_after
+        if self._outcome is not None:
+            code = self._outcome
+        elif self._status is not None:
+            code = classify(self._status, body_usable=self._body_usable).code
+        else:
+            code, _status, exc_hint = failure_of(cast(BaseException, exc))
+            hint = hint if hint is not None else exc_hint
+        gate._report(gate._own, self.permit, code, hint, self.now)
+        return False

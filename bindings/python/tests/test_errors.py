@@ -1,0 +1,118 @@
+"""The exception hierarchy comes from the core's status table, and every
+message is the core's, unchanged."""
+import math
+
+import pytest
+
+import respite
+from respite import respite_swig as raw
+
+
+def core_message(fn, *args):
+    """What the raw module says: "<status>: <message>"."""
+    with pytest.raises(RuntimeError) as info:
+        fn(*args)
+    return str(info.value)
+
+
+def test_every_status_has_a_class_named_after_it():
+    names = [raw.respite_status_name(i) for i in range(raw.respite_status_count())]
+    assert names[0] == "ok"
+    for code, name in enumerate(names[1:], start=1):
+        cls = respite.ERRORS_BY_STATUS[name]
+        assert cls.__name__ == "".join(p.capitalize() for p in name.split("_")) + "Error"
+        assert issubclass(cls, respite.RespiteError)
+        assert cls.status == name and cls.code == code
+        assert getattr(respite, cls.__name__) is cls
+    assert set(respite.ERRORS_BY_STATUS) == set(names[1:])
+
+
+def test_named_classes_are_the_generated_ones():
+    assert respite.ERRORS_BY_STATUS["invalid_setting"] is respite.InvalidSettingError
+    assert respite.ERRORS_BY_STATUS["temporarily_unavailable"] is respite.TemporarilyUnavailableError
+    assert respite.ERRORS_BY_STATUS["invalid_policy"] is respite.InvalidPolicyError
+    assert respite.ERRORS_BY_STATUS["closed"] is respite.ClosedError
+    assert issubclass(respite.InvalidSettingError, ValueError)
+
+
+@pytest.mark.parametrize("name,value", [
+    ("failures_to_enter_recovery", 0), ("failures_to_enter_recovery", 1001), ("failures_to_enter_recovery", 2.5),
+    ("failures_window_seconds", 0.0), ("recovery_multiplier", 0.5), ("jitter", 1.5), ("probes", -1),
+    ("recovery_seconds", 86400.5), ("max_recovery_seconds", float("nan")),
+])
+def test_invalid_setting_message_is_the_cores(name, value):
+    settings = raw.respite_settings_new("gate")
+    try:
+        setter = raw.respite_settings_set_integer if isinstance(value, int) else raw.respite_settings_set_number
+        expected = core_message(setter, settings, name, value)
+    finally:
+        raw.respite_settings_free(settings)
+    with pytest.raises(respite.InvalidSettingError) as info:
+        respite.Gate(**{name: value})
+    assert f"invalid_setting: {info.value}" == expected
+    assert info.value.setting == name
+    assert str(info.value).startswith(name + " ")
+
+
+def test_integer_setting_message_names_range():
+    with pytest.raises(respite.InvalidSettingError) as info:
+        respite.Gate(failures_to_enter_recovery=0)
+    assert str(info.value) == "failures_to_enter_recovery must be an integer from 1 to 1000 (got 0)"
+
+
+def test_unknown_setting_and_profile():
+    with pytest.raises(respite.InvalidSettingError) as info:
+        respite.Gate(failures=3)
+    assert info.value.setting == "failures"
+    assert "failures_to_enter_recovery" in str(info.value)  # says what is accepted
+    with pytest.raises(respite.InvalidSettingError) as info:
+        respite.Gate(profile="fast")
+    assert core_message(raw.respite_settings_new, "fast") == f"invalid_setting: {info.value}"
+
+
+def test_rules_between_settings_are_checked():
+    with pytest.raises(respite.InvalidSettingError) as info:
+        respite.Gate(recovery_seconds=100, recovery_multiplier=2, max_recovery_seconds=50)
+    assert "max_recovery_seconds" in str(info.value)
+
+
+def test_wrong_python_type_is_a_type_error():
+    with pytest.raises(TypeError):
+        respite.Gate(failures_to_enter_recovery=object())
+
+
+def test_bool_for_a_number_setting_is_rejected_by_the_core():
+    with pytest.raises(respite.InvalidSettingError):
+        respite.Gate(jitter=True)
+
+
+def test_refusal_message_and_retry_after(gate):
+    for t in (0.0, 1.0, 2.0):
+        gate.report("transport", now=t)
+    with pytest.raises(respite.TemporarilyUnavailableError) as info:
+        gate.acquire(now=14.0)
+    assert info.value.retry_after == pytest.approx(48.0)
+    assert str(info.value) == raw.respite_refusal_message(48.0)
+    assert str(info.value) == ("sending requests to the service is temporarily restricted due to recent "
+                               "failures; recovery resumes in 48.0s")
+
+
+def test_recover_never_refusal_is_infinite():
+    g = respite.Gate(failures_to_enter_recovery=1, recover_never=True)
+    g.report("server_error", now=1.0)
+    with pytest.raises(respite.TemporarilyUnavailableError) as info:
+        g.acquire(now=1e6)
+    assert math.isinf(info.value.retry_after)
+    assert str(info.value) == raw.respite_refusal_message(math.inf)
+
+
+def test_invalid_time_and_outcome():
+    g = respite.Gate()
+    with pytest.raises(respite.InvalidTimeError) as info:
+        g.acquire(now=-1.0)
+    assert "now" in str(info.value)
+    with pytest.raises(respite.InvalidArgumentError) as info:
+        g.report("fine")
+    assert core_message(raw.respite_outcome_from_name, "fine") == f"invalid_argument: {info.value}"
+    with pytest.raises(respite.InvalidArgumentError):
+        respite.classify(700)

@@ -1,0 +1,62 @@
+/* A batch's request body: prefix, events joined by separator, suffix. */
+#include "http_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int respite_buffer_reserve(respite_buffer *b, size_t extra)
+{
+    if (b->size + extra + 1 <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->size + extra + 1)
+        cap *= 2;
+    char *grown = realloc(b->data, cap);
+    if (!grown)
+        return -1;
+    b->data = grown;
+    b->cap = cap;
+    return 0;
+}
+
+int respite_buffer_append(respite_buffer *b, const char *data, size_t size)
+{
+    if (respite_buffer_reserve(b, size) != 0)
+        return -1;
+    if (size)
+        memcpy(b->data + b->size, data, size);
+    b->size += size;
+    b->data[b->size] = '\0';
+    return 0;
+}
+
+void respite_buffer_free(respite_buffer *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->size = b->cap = 0;
+}
+
+int respite_batch_body(const respite_batch *batch, const char *prefix, const char *separator, const char *suffix,
+                       respite_buffer *out, respite_error *err)
+{
+    out->size = 0;
+    int count = respite_batch_count(batch);
+    size_t prefix_len = strlen(prefix), separator_len = strlen(separator), suffix_len = strlen(suffix);
+    size_t total = prefix_len + suffix_len + (count > 1 ? (size_t)(count - 1) * separator_len : 0);
+    for (int i = 0; i < count; i++)
+        total += (size_t)respite_batch_event_size(batch, i, NULL);
+    if (respite_buffer_reserve(out, total) != 0)
+        return respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory building a body of %zu bytes", total);
+    respite_buffer_append(out, prefix, prefix_len);
+    for (int i = 0; i < count; i++) {
+        if (i > 0)
+            respite_buffer_append(out, separator, separator_len);
+        const char *text = respite_batch_event_text(batch, i, NULL);
+        int64_t size = respite_batch_event_size(batch, i, NULL);
+        if (text && size > 0)
+            respite_buffer_append(out, text, (size_t)size);
+    }
+    respite_buffer_append(out, suffix, suffix_len);
+    return RESPITE_OK;
+}

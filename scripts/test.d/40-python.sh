@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Python binding: builds and installs bindings/python into a fresh-enough
+# virtual environment (${BUILD_ROOT:-build}/python-venv) with pip, runs its
+# pytest suite, then the conformance scenarios through the Python runner
+# (compared with the C runner when scripts/test.d/10-core.sh built it).
+set -euo pipefail
+root="$(pwd)"
+build="${BUILD_ROOT:-build}"
+case "$build" in /*) ;; *) build="$root/$build" ;; esac
+venv="$build/python-venv"
+
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check 'pytest>=7'
+# The CMake build directory lives under the build root, so a second run
+# only rebuilds what changed.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \
+  --config-settings=build-dir="$build/python-build" ./bindings/python
+
+(cd bindings/python && "$venv/bin/python" -m pytest -q -p no:cacheprovider tests)
+
+bash scripts/setup.d/conformance.sh >/dev/null
+python3 conformance/run --lang c --lang python --require python --quiet

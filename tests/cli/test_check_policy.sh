@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# respite check-policy: every problem with file and pointer, syntax errors
+# with line and column, exit codes 0 / 1 / 2.
+source "$(dirname "$0")/lib.sh"
+policies="$source_dir/tests/cli/policies"
+
+run check-policy "$policies/valid.json"
+expect_code 0 "a valid policy"
+expect_out "valid.json: valid: \"edgehog\", capacity 100, 2 handlers, retry_times 3, event_ttl 30s" "a valid policy"
+
+run check-policy "$policies/invalid.json"
+expect_code 1 "an invalid policy"
+expect_out "invalid.json: invalid: 5 problems" "an invalid policy"
+expect_out "invalid.json: /name: must not start with '@'" "an invalid policy's name"
+expect_out "invalid.json: /maximum_capacity: must be an integer from 1 to 1000000 (got 0)" "capacity"
+expect_out "invalid.json: /error_handlers/1/on/2: repeats the code 503" "duplicate code"
+expect_out "invalid.json: /retry_times: must be set if some events are to be retried." "retry_times"
+expect_out "invalid.json: /colour: is not a policy field" "unknown field"
+
+run check-policy "$policies/syntax.json"
+expect_code 1 "a syntax error"
+expect_out "syntax.json:5:33: invalid JSON at line 5, column 33" "line and column"
+
+run check-policy "$policies/valid.json" "$policies/invalid.json"
+expect_code 1 "one valid, one invalid"
+expect_out "2 files: 1 valid, 1 invalid" "the summary"
+
+run check-policy "$policies/valid.json" "$policies/no-such-file.json"
+expect_code 2 "an unreadable file"
+expect_err "cannot read $policies/no-such-file.json: No such file or directory" "says which file and why"
+expect_out "valid.json: valid" "the other file is still checked"
+
+run check-policy "$policies"
+expect_code 2 "a directory"
+expect_err "Is a directory" "a directory"
+
+"$respite" check-policy - <"$policies/valid.json" >"$out" 2>"$err"; code=$?
+expect_code 0 "standard input"
+expect_out "<stdin>: valid" "standard input"
+
+run check-policy
+expect_code 2 "no file"
+expect_err "usage: respite check-policy FILE..." "no file"
+
+run check-policy --frobnicate x.json
+expect_code 2 "an unknown option"
+expect_err "unknown option --frobnicate" "an unknown option"
+
+run check-policy --help
+expect_code 0 "--help"
+expect_out "usage: respite check-policy FILE..." "--help"
+
+finish
