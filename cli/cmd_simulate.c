@@ -111,7 +111,10 @@ static void describe_gate(double now, char *state, size_t state_size, char *paus
         snprintf(state, state_size, "%s", name);
     if (st.state == RESPITE_GATE_OPEN) {
         double left = st.until - now;
-        cli_format_seconds(left > 0 ? left : 0, pause, pause_size);
+        if (left > 0)
+            cli_format_seconds(left, pause, pause_size);
+        else
+            snprintf(pause, pause_size, "ended");
     }
 }
 

@@ -60,6 +60,15 @@
     $1 = (int32_t *)((char *)respite_array->Buffer()->GetBackingStore()->Data() + respite_array->ByteOffset());
 }
 
+/* A batch event's payload as a Buffer (its exact bytes, NULs included). */
+%typemap(out) respite_node_bytes {
+    if ($1.data == 0) {
+        $result = SWIGV8_NULL();
+    } else {
+        $result = node::Buffer::Copy(v8::Isolate::GetCurrent(), $1.data, (size_t)$1.size).ToLocalChecked();
+    }
+}
+
 /* A policy name may be null (the core reports it as a problem), as in C. */
 %typemap(in) const char *name (int res, char *buf = 0, int alloc = 0) {
     if ($input->IsNull() || $input->IsUndefined()) {
@@ -79,6 +88,13 @@
 /* respite_policy_to_json returns malloc'd text the caller frees. */
 %newobject respite_policy_to_json;
 %typemap(newfree) char * "respite_free_string($1);";
+
+%{
+typedef struct respite_node_bytes {
+    const char *data;
+    int64_t size;
+} respite_node_bytes;
+%}
 
 %include "respite.i"
 
@@ -110,5 +126,17 @@ int respite_node_report_now(respite_gate *gate, int64_t permit, int outcome, dou
 int respite_node_watch_events(respite_gate *gate, int32_t *respite_counter, respite_error *err)
 {
     return respite_gate_set_event_callback(gate, respite_node_count_event, respite_counter, err);
+}
+
+/* Payload `index` of a batch as bytes (a Buffer), for binary events. */
+respite_node_bytes respite_node_batch_event_bytes(const respite_batch *batch, int index, respite_error *err)
+{
+    respite_node_bytes bytes = {0, 0};
+    int64_t size = respite_batch_event_size(batch, index, err);
+    if (size < 0)
+        return bytes;
+    bytes.data = respite_batch_event_text(batch, index, err);
+    bytes.size = bytes.data ? size : 0;
+    return bytes;
 }
 %}

@@ -70,6 +70,17 @@
 %nothread respite_backoff_next;
 %nothread respite_backoff_delay;
 %nothread respite_backoff_retries_on;
+%nothread respite_policy_name;
+%nothread respite_policy_maximum_capacity;
+%nothread respite_policy_retry_times;
+%nothread respite_policy_event_ttl;
+%nothread respite_policy_prefetch_count;
+%nothread respite_policy_handler_count;
+%nothread respite_policy_handler_on;
+%nothread respite_policy_handler_strategy;
+%nothread respite_strategy_name;
+%nothread respite_disposition_name;
+%nothread respite_action_name;
 
 /* Gate.call's lean path is C (bindings/python/ext/gate_call.c, compiled
  * into this module): admit + call + report without Python frames. */

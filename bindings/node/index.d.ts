@@ -113,6 +113,8 @@ export class Backoff {
   retriesOn(outcome: OutcomeSpec): boolean;
   /** Seconds before the next attempt, or null: stop. */
   next(sequence: number, attempt: number, outcome: OutcomeSpec, retryAfter?: number): number | null;
+  /** The core's give-up error (B14) for a retry loop of one's own: returned, not thrown. */
+  gaveUp(attempts: number, outcome: OutcomeSpec): TransportError;
 }
 
 export interface PolicyProblem {
@@ -147,6 +149,146 @@ export class Policy {
   close(): void;
 }
 
+export type Payload = string | Buffer | Uint8Array;
+export type Disposition = 'delivered' | 'retry' | 'discarded' | 'retries_exhausted';
+export type EngineAction = 'send' | 'wait' | 'idle' | 'done';
+
+/** Queue settings (spec section 8.3) in camelCase, and the policy (absent: @default). */
+export interface QueueOptions {
+  policy?: Policy | null;
+  overflow?: 'drop_oldest' | 'drop_newest';
+  /** 0: no byte limit. */
+  maxBytes?: number;
+  [setting: string]: unknown;
+}
+
+/** The D9 figures: accepted = delivered + droppedCapacity + expired + retriesExhausted + discarded + pending + inFlight. */
+export interface QueueStats {
+  accepted: number;
+  delivered: number;
+  droppedCapacity: number;
+  expired: number;
+  retriesExhausted: number;
+  discarded: number;
+  pending: number;
+  inFlight: number;
+  refusedFull: number;
+  refusedTooLarge: number;
+  refusedClosed: number;
+  retried: number;
+  pendingBytes: number;
+  inFlightBytes: number;
+  liveBytes: number;
+  capacity: number;
+  maxBytes: number;
+  overflow: 'drop_oldest' | 'drop_newest';
+  retryTimes: number;
+  eventTtl: number;
+  /** shutdown() was called. */
+  closed: boolean;
+  /** D9 holds for this snapshot. */
+  balanced: boolean;
+}
+
+/** The bounded delivery queue (spec section 4). close() frees it (closing engines that use it first). */
+export class Queue {
+  constructor(options?: QueueOptions);
+  readonly policy: Policy | null;
+  readonly closed: boolean;
+  close(): void;
+  /** Throws QueueFullError, TooLargeError, ClosedError (after shutdown), InvalidArgumentError (empty). */
+  enqueue(payload: Payload, now?: number): void;
+  /** Refuses every later enqueue; taking and settling go on (Q1). */
+  shutdown(): void;
+  readonly isShutDown: boolean;
+  readonly pending: number;
+  /** Drops events whose age reached event_ttl (D6); returns how many. */
+  expire(now?: number): number;
+  /** Up to maxEvents events as an in-flight batch, or null when none is pending. */
+  take(maxEvents?: number, now?: number): Batch | null;
+  stats(): QueueStats;
+  /** Throws InternalError with every figure when D9 does not hold. */
+  checkAccounting(): void;
+}
+
+/** Events taken together, read by index (0 is the oldest). */
+export class Batch {
+  readonly closed: boolean;
+  readonly length: number;
+  readonly unsettled: number;
+  /** Frees a queue's batch: retried and unsettled events go back to the head (D4, Q5). */
+  close(): void;
+  text(index: number): string;
+  bytes(index: number): Buffer;
+  texts(): string[];
+  buffers(): Buffer[];
+  attempts(index: number): number;
+  age(index: number, now?: number): number;
+  /** null while not settled. */
+  disposition(index: number): Disposition | null;
+  /** The disposition applied ('retry' may become 'retries_exhausted', D3). */
+  settle(index: number, disposition: Disposition): Disposition;
+  settleAll(disposition: Disposition): number;
+}
+
+/** How a send ended: an HTTP status, or the request did not complete. */
+export type SendAnswer = number | { status: number; retryAfter?: number } | { statusCode: number; retryAfter?: number } | { transport: true; retryAfter?: number };
+
+export interface DeliveryEngineOptions {
+  queue: Queue;
+  gate: Gate;
+  /** The queue's policy by default. */
+  policy?: Policy | null;
+  /** Receives unsent_at_close (a warning). */
+  logger?: Logger;
+  minEntriesPerMessage?: number;
+  maxEntriesPerMessage?: number;
+  closeTimeoutSeconds?: number;
+  [setting: string]: unknown;
+}
+
+export interface EngineStats {
+  sends: number;
+  probes: number;
+  sendsFailed: number;
+  refusals: number;
+  eventsSent: number;
+  /** null before 'done'. */
+  unsent: number | null;
+  closing: boolean;
+  closedWhilePaused: boolean;
+  closeDeadline: number;
+}
+
+/** The sender's decisions (spec section 5) over a queue, its policy and a gate; no I/O. Emits 'unsent_at_close' and 'event'. */
+export class DeliveryEngine extends EventEmitter {
+  constructor(options: DeliveryEngineOptions);
+  readonly closed: boolean;
+  readonly queue: Queue;
+  readonly gate: Gate;
+  /** Frees the engine; a batch in flight goes back to the head of the queue. */
+  close(): void;
+  next(now?: number): EngineAction;
+  /** After 'wait': seconds until the gate admits (Infinity under recoverNever). */
+  readonly waitSeconds: number;
+  /** The next batch, admitted through the gate, or null; throws TemporarilyUnavailableError while the gate refuses. */
+  take(now?: number): Batch | null;
+  /** Reports how the send of `batch` ended; settles and frees it (S3). */
+  settle(batch: Batch, answer: SendAnswer, options?: { retryAfter?: number; now?: number }): void;
+  /** S5: the queue refuses new events; next() drains it, then answers 'done'. */
+  shutdown(now?: number): void;
+  readonly closing: boolean;
+  /** Events left unsent at 'done'; null before. */
+  readonly unsent: number | null;
+  readonly minEntries: number;
+  readonly maxEntries: number;
+  stats(): EngineStats;
+  on(event: 'event' | 'unsent_at_close', listener: (event: GateEvent) => void): this;
+}
+
+export const DISPOSITIONS: Disposition[];
+export const ACTIONS: EngineAction[];
+
 export class Settings {
   constructor(target: string, options?: Record<string, unknown>);
   readonly component: string;
@@ -160,7 +302,11 @@ export interface RetryOptions {
   onRetry?(info: { attempt: number; delay: number; outcome: OutcomeName; error?: unknown }): void;
 }
 
-/** Runs fn(attempt) until it succeeds or the back-off says stop, waiting with timers. */
+/**
+ * Runs fn(attempt) until it succeeds or the back-off says stop, waiting with timers.
+ * Gives up with a TransportError (the core's message, B14) carrying `attempts`,
+ * `lastOutcome`, and the last error as `cause` or the last resolved value as `response`.
+ */
 export function retry<T>(fn: (attempt: number) => T | PromiseLike<T>, backoff?: Backoff | BackoffOptions, options?: RetryOptions): Promise<T>;
 export function now(): number;
 export function classify(httpStatus: number, options?: { transport?: boolean; bodyUsable?: boolean }): OutcomeName;
@@ -195,5 +341,11 @@ export class QueueFullError extends RespiteError {}
 export class TooLargeError extends RespiteError {}
 export class ClosedError extends RespiteError {}
 export class NoMemoryError extends RespiteError {}
-export class TransportError extends RespiteError {}
+export class TransportError extends RespiteError {
+  /** Set when retry() gave up: the attempts made and the last outcome. */
+  attempts?: number;
+  lastOutcome?: OutcomeName;
+  /** retry(): the last resolved value when it was a failure (e.g. a Response). */
+  response?: unknown;
+}
 export class InternalError extends RespiteError {}

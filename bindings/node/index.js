@@ -6,6 +6,8 @@ const { Gate } = require('./lib/gate');
 const { Backoff } = require('./lib/backoff');
 const { retry } = require('./lib/retry');
 const { Policy } = require('./lib/policy');
+const { Queue, Batch, DISPOSITIONS } = require('./lib/queue');
+const { DeliveryEngine, ACTIONS } = require('./lib/engine');
 const { settingsTable, Settings } = require('./lib/settings');
 const { OUTCOMES, parseOutcome } = require('./lib/outcome');
 
@@ -42,6 +44,11 @@ module.exports = {
   Gate,
   Backoff,
   Policy,
+  Queue,
+  Batch,
+  DeliveryEngine,
+  DISPOSITIONS,
+  ACTIONS,
   retry,
   now,
   classify,

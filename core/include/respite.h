@@ -14,5 +14,6 @@
 #include "respite/policy.h"
 #include "respite/queue.h"
 #include "respite/engine.h"
+#include "respite/http.h"
 
 #endif /* RESPITE_H */

@@ -81,6 +81,30 @@ class Backoff {
     return delay === native.RESPITE_RETRY_STOP ? null : delay;
   }
 
+  // The error a retry loop ends with when this back-off stops it (B14):
+  // after `attempts` attempts whose last ended with `outcome` (a name, a
+  // status or {status}), a TransportError with the core's message ("the
+  // call failed after 3 attempts: last outcome server_error (status 503)").
+  // Returned, not thrown; a success is not a failure (InvalidArgumentError).
+  gaveUp(attempts, outcome) {
+    const [number, status] = parseOutcome(outcome);
+    const error = this._gaveUp(attempts, number, status);
+    if (error.code !== 'transport') throw error;
+    return error;
+  }
+
+  // The core's give-up error (B14) after `attempts` attempts whose last
+  // ended with `outcome` (a number) and httpStatus (0: none): a
+  // TransportError with the core's message, to throw.
+  _gaveUp(attempts, outcome, httpStatus) {
+    try {
+      native.respite_retry_gave_up(this._handle, attempts, outcome, httpStatus);
+    } catch (error) {
+      return translate(error);
+    }
+    return new Error('respite: respite_retry_gave_up did not fail');
+  }
+
   // next() with the outcome given as numbers (the retry loop's hot path).
   _next(sequence, attempt, outcome, status, hint) {
     const delay = native.respite_backoff_next(this._handle, sequence, attempt, outcome, status, hint);

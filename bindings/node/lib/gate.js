@@ -6,18 +6,9 @@ const { translate, refusal, closedError } = require('./errors');
 const { buildSettings } = require('./settings');
 const { SUCCESS, parseOutcome, classifyValue, classifyError, hintOf, httpStatusOf } = require('./outcome');
 const { eventObject, log } = require('./events');
+const { NativeResource, finalizer } = require('./resource');
 
 const STATES = ['closed', 'open', 'probing'];
-
-// Frees gates that were never closed; the held value keeps the event counter
-// alive until the gate is gone.
-const finalizer = new FinalizationRegistry((held) => native.respite_gate_free(held.handle));
-
-// The probes setting as given (the profiles' default is 1).
-function probesOf(options) {
-  const value = options.probes;
-  return value === undefined ? 1 : Number(value);
-}
 
 // `now`: seconds on the caller's monotonic clock; absent: the core's clock.
 // The core checks the value (negative, NaN ...); only the type is ours.
@@ -35,7 +26,10 @@ class Gate extends EventEmitter {
     super();
     const settings = buildSettings('gate', options, ['logger']);
     let handle;
+    let probes;
     try {
+      // The value the core uses, whatever profile or key spelled it.
+      probes = native.respite_settings_get_number(settings, 'probes');
       handle = native.respite_gate_new(settings);
     } catch (error) {
       throw translate(error);
@@ -46,22 +40,28 @@ class Gate extends EventEmitter {
     this._logger = options.logger || null;
     // counter[0] is incremented by the core whenever an event is queued.
     this._counter = new Int32Array(new ArrayBuffer(4));
+    // The counter lives as long as the native gate (engines may outlive us).
+    this._resource = new NativeResource(handle, native.respite_gate_free, this._counter);
     native.respite_node_watch_events(handle, this._counter);
     this._decision = new native.respite_decision();
     // The lean path of run(): the core's closed-state admit and success
     // report change nothing but two counters and do not read the clock, so
     // while this gate is known to be closed (its permit is cached here) run()
     // does them in JavaScript and keeps the counts; every other report, a
-    // reset or close drops the cache and the next call asks the core again.
-    // Only one thread ever uses this handle, so nothing else can change it.
-    // With probes = 0 (G11) a success may matter after a pause: no lean path.
-    this._leanAllowed = probesOf(options) !== 0;
+    // reset, an event or close drops the cache and the next call asks the
+    // core again. This is exact only while this object is the core gate's
+    // one user, so the lean path is off while a DeliveryEngine uses the gate
+    // (its reports may open it), and with probes = 0 (G11: after a pause a
+    // success must reach the core to reset the delay).
+    this._probesZero = probes === 0;
+    this._engines = new Set();
+    this._leanAllowed = !this._probesZero;
     this._leanPermit = 0;
     this._leanHandlers = null;
     this._leanAdmitted = 0;
     this._leanReported = 0;
     this._rawEvent = new native.respite_event();
-    finalizer.register(this, { handle, counter: this._counter }, this);
+    finalizer.register(this, this._resource, this);
   }
 
   get closed() {
@@ -69,13 +69,28 @@ class Gate extends EventEmitter {
   }
 
   // Frees the native gate; later calls raise ClosedError. Idempotent.
+  // Engines using this gate are closed first.
   close() {
     if (this._handle === null) return;
-    const handle = this._handle;
+    for (const engine of [...this._engines]) engine.close();
     this._handle = null;
     this._leanPermit = 0;
     finalizer.unregister(this);
-    native.respite_gate_free(handle);
+    this._resource.release();
+  }
+
+  // A DeliveryEngine starts or stops using this gate (lib/engine.js).
+  _attachEngine(engine) {
+    this._engines.add(engine);
+    this._resource.attach();
+    this._leanAllowed = false;
+    this._leanPermit = 0;
+  }
+
+  _detachEngine(engine) {
+    if (!this._engines.delete(engine)) return;
+    this._leanAllowed = this._engines.size === 0 && !this._probesZero;
+    this._resource.detach();
   }
 
   // {allowed, probe, permit, retryAfter}: whether a call may be made now.
@@ -183,7 +198,7 @@ class Gate extends EventEmitter {
   run(fn) {
     let permit = this._leanPermit;
     let handlers = this._leanHandlers;
-    if (permit !== 0) {
+    if (permit !== 0 && this._counter[0] === 0) {
       this._leanAdmitted++;
     } else {
       try {
@@ -232,7 +247,7 @@ class Gate extends EventEmitter {
 
   // Reports a finished call; a gate closed meanwhile is no longer told.
   _settle(permit, outcome, carrier) {
-    if (outcome === SUCCESS && permit === this._leanPermit) {
+    if (outcome === SUCCESS && permit === this._leanPermit && this._counter[0] === 0) {
       this._leanReported++;
       return;
     }
@@ -246,6 +261,7 @@ class Gate extends EventEmitter {
   _drainEvents() {
     if (this._counter[0] === 0 || this._handle === null) return;
     this._counter[0] = 0;
+    this._leanPermit = 0; // something happened: ask the core again
     const raw = this._rawEvent;
     while (native.respite_gate_next_event(this._handle, raw) === 1) {
       const event = eventObject(raw);

@@ -4,7 +4,7 @@
 const native = require('./native');
 const { translate, InvalidPolicyError } = require('./errors');
 
-const finalizer = new FinalizationRegistry((handle) => native.respite_policy_free(handle));
+const { NativeResource, finalizer } = require('./resource');
 
 function problemsOf(raw) {
   const problems = [];
@@ -36,7 +36,9 @@ class Policy {
   constructor(handle) {
     if (!handle) throw new TypeError('use Policy.fromJSON, Policy.build or Policy.default');
     this._handle = handle;
-    finalizer.register(this, handle, this);
+    this._resource = new NativeResource(handle, native.respite_policy_free);
+    this._engines = new Set(); // DeliveryEngines borrowing this policy
+    finalizer.register(this, this._resource, this);
   }
 
   // A policy from JSON text (or a plain object, serialised first).
@@ -86,11 +88,23 @@ class Policy {
     return this._handle === null;
   }
 
+  // Frees the policy; engines using it are closed first. Queues made from
+  // it keep working (they copied its numbers).
   close() {
     if (this._handle === null) return;
+    for (const engine of [...this._engines]) engine.close();
     finalizer.unregister(this);
-    native.respite_policy_free(this._handle);
     this._handle = null;
+    this._resource.release();
+  }
+
+  _attachEngine(engine) {
+    this._engines.add(engine);
+    this._resource.attach();
+  }
+
+  _detachEngine(engine) {
+    if (this._engines.delete(engine)) this._resource.detach();
   }
 
   _live() {

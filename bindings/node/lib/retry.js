@@ -8,9 +8,13 @@ const { translate } = require('./errors');
 const { OUTCOMES, SUCCESS, classifyValue, classifyError, httpStatusOf, hintOf } = require('./outcome');
 
 // fn(attempt) may be sync or async. A resolved value is a success unless it
-// carries an HTTP status that is not (then it is returned after the last
-// attempt); a thrown error is classified as in Gate#run and re-thrown after
-// the last attempt. options: {gate, signal, onRetry(info)}.
+// carries an HTTP status that is not; a thrown error is classified as in
+// Gate#run. When the back-off stops (attempts used up, or an outcome
+// retry_on does not retry) retry() rejects with the core's TransportError
+// (B14: "the call failed after 3 attempts: last outcome server_error (status
+// 503)"), carrying `attempts`, `lastOutcome`, and the last error as `cause`
+// (or the last resolved value as `response`). options: {gate, signal,
+// onRetry(info)}.
 async function retry(fn, backoff = {}, options = {}) {
   const owned = !(backoff instanceof Backoff);
   const schedule = owned ? new Backoff(backoff) : backoff;
@@ -40,8 +44,12 @@ async function retry(fn, backoff = {}, options = {}) {
         throw translate(error);
       }
       if (delay === null) {
-        if (failed) throw carrier;
-        return carrier;
+        const error = schedule._gaveUp(attempt, outcome, httpStatusOf(carrier));
+        error.attempts = attempt;
+        error.lastOutcome = outcomeName(outcome);
+        if (failed) error.cause = carrier;
+        else error.response = carrier;
+        throw error;
       }
       if (onRetry) onRetry({ attempt, delay, outcome: outcomeName(outcome), error: failed ? carrier : undefined });
       await sleep(delay * 1000, undefined, signal ? { signal } : undefined);

@@ -71,18 +71,46 @@ test('retry: retries failures with timers and returns the first success', async 
   assert.equal(attempts, 3);
 });
 
-test('retry: the last error is thrown when attempts are used up; non-retried errors stop at once', async () => {
+test("retry gives up with the core's TransportError, the last error as its cause", async () => {
   let attempts = 0;
-  await assert.rejects(
-    respite.retry(async () => { attempts++; throw new Error(`failure ${attempts}`); }, { initialDelaySeconds: 0.001, maxAttempts: 4 }),
-    { message: 'failure 4' },
-  );
+  const error = await respite.retry(
+    async () => { attempts++; throw new Error(`failure ${attempts}`); },
+    { initialDelaySeconds: 0.001, maxAttempts: 4 },
+  ).catch((caught) => caught);
+  assert.ok(error instanceof respite.TransportError);
+  assert.equal(error.message, 'the call failed after 4 attempts: last outcome transport');
+  assert.equal(error.cause.message, 'failure 4');
+  assert.equal(error.attempts, 4);
+  assert.equal(error.lastOutcome, 'transport');
+
   attempts = 0;
-  await assert.rejects(
-    respite.retry(async () => { attempts++; throw Object.assign(new Error('bad request'), { status: 400 }); }, { initialDelaySeconds: 0.001 }),
-    { message: 'bad request' },
-  );
+  const notRetried = await respite.retry(
+    async () => { attempts++; throw Object.assign(new Error('bad request'), { status: 400 }); },
+    { initialDelaySeconds: 0.001 },
+  ).catch((caught) => caught);
   assert.equal(attempts, 1);
+  assert.equal(notRetried.message, 'the call failed with request_error (status 400), which retry_on does not retry');
+  assert.equal(notRetried.cause.message, 'bad request');
+
+  // A resolved answer that is a failure (a fetch Response) is kept as `response`.
+  const response = { status: 503, ok: false };
+  const fromValue = await respite.retry(async () => response, { initialDelaySeconds: 0.001, maxAttempts: 2 }).catch((caught) => caught);
+  assert.equal(fromValue.message, 'the call failed after 2 attempts: last outcome server_error (status 503)');
+  assert.equal(fromValue.response, response);
+  assert.equal(fromValue.cause, undefined);
+});
+
+test("gaveUp: the core's give-up error for a retry loop of one's own", () => {
+  const backoff = new respite.Backoff({ maxAttempts: 3 });
+  try {
+    assert.equal(backoff.gaveUp(3, 503).message, 'the call failed after 3 attempts: last outcome server_error (status 503)');
+    assert.equal(backoff.gaveUp(1, 'throttled').message, 'the call failed with throttled, which retry_on does not retry');
+    const success = raises(() => backoff.gaveUp(1, 'success'), respite.InvalidArgumentError);
+    assert.match(success.message, /^outcome must be a failure outcome/);
+  } finally {
+    backoff.close();
+  }
+  raises(() => backoff.gaveUp(3, 503), { name: 'ClosedError', message: 'backoff is closed' });
 });
 
 test('retry does not block the event loop while it waits', async () => {

@@ -128,38 +128,50 @@ final class Backoff
     }
 
     /**
-     * Calls $fn() until it succeeds or the schedule ends (B12-B14).
+     * Calls $fn() until it succeeds or the schedule ends (B12-B14), as the
+     * core's respite_retry_run does.
      *
      * Before every attempt $gate (when given) is asked: a refusal throws
      * TemporarilyUnavailableException and no attempt is made. A Throwable
      * from $fn is a failure of its kind (Outcome::ofThrowable); when the
-     * schedule ends it is rethrown. $statusOf($result) may give an HTTP
-     * status for a returned answer (a 503 is then retried); when the
+     * schedule ends on one, TransportException is thrown with the core's
+     * message, the Throwable as getPrevious(). $statusOf($result) may give
+     * an HTTP status for a returned answer (a 503 is then retried); when the
      * schedule ends on such an answer, the answer is returned.
      * $sleep(float $seconds) waits between attempts (default: usleep).
+     * $report receives ['attempts' => made, 'last_outcome' => Outcome|null].
      */
-    public function run(callable $fn, ?Gate $gate = null, ?callable $sleep = null, ?callable $statusOf = null): mixed
-    {
+    public function run(
+        callable $fn,
+        ?Gate $gate = null,
+        ?callable $sleep = null,
+        ?callable $statusOf = null,
+        ?array &$report = null,
+    ): mixed {
         $sleep ??= static function (float $seconds): void {
             usleep((int) round($seconds * 1e6));
         };
+        $report = ['attempts' => 0, 'last_outcome' => null];
         $sequence = $this->start();
         for ($attempt = 1;; $attempt++) {
             $permit = $gate?->acquire() ?? 0;
+            $report['attempts'] = $attempt;
             try {
                 $result = $fn();
             } catch (\Throwable $e) {
                 [$outcome, $status, $hint] = Outcome::ofThrowable($e);
+                $report['last_outcome'] = $outcome;
                 $gate?->reportCode($outcome->code(), $permit, $hint, null);
                 $delay = $this->next($sequence, $attempt, $outcome, $status, $hint);
                 if ($delay === null) {
-                    throw $e;
+                    throw $this->gaveUp($attempt, $outcome, $status, $e);
                 }
                 $sleep($delay);
                 continue;
             }
             $status = $statusOf !== null ? $statusOf($result) : null;
             $outcome = $status === null ? Outcome::Success : Outcome::classify($status);
+            $report['last_outcome'] = $outcome;
             $gate?->reportCode($outcome->code(), $permit, null, null);
             if ($outcome === Outcome::Success) {
                 return $result;
@@ -170,5 +182,31 @@ final class Backoff
             }
             $sleep($delay);
         }
+    }
+
+    /**
+     * The error a retry loop ends with when this schedule stops it after
+     * $attempts attempts, the last ending with $outcome (B14), worded by
+     * the core: TransportException ("the call failed after 3 attempts:
+     * last outcome server_error (status 503)"), or the core's error for
+     * bad input. For your own retry loops.
+     */
+    public function gaveUp(
+        int $attempts,
+        Outcome|string|int $outcome,
+        int $httpStatus = 0,
+        ?\Throwable $last = null,
+    ): RespiteException {
+        $outcome = Outcome::of($outcome);
+        try {
+            respite_retry_gave_up($this->ptr, $attempts, $outcome->code(), $httpStatus);
+        } catch (\Exception $e) {
+            $error = Errors::translate($e);
+            if ($error instanceof TransportException) {
+                return new TransportException($error->getMessage(), $last, $attempts, $outcome);
+            }
+            return $error;
+        }
+        return new InternalException('respite_retry_gave_up did not fail');
     }
 }

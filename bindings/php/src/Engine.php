@@ -143,6 +143,26 @@ final class Engine
     }
 
     /**
+     * The attempts of each event of the batch in flight (1 on its first
+     * send), in take() order; [] when none is in flight.
+     * @return list<int>
+     */
+    public function attempts(): array
+    {
+        $out = [];
+        if ($this->batch !== null) {
+            try {
+                for ($i = 0, $n = respite_batch_count($this->batch); $i < $n; $i++) {
+                    $out[] = respite_batch_event_attempts($this->batch, $i);
+                }
+            } catch (\Exception $e) {
+                throw Errors::translate($e);
+            }
+        }
+        return $out;
+    }
+
+    /**
      * S3: how the send of the taken batch ended: an HTTP status, or null
      * for a transport failure. $retryAfter: seconds from a Retry-After header.
      */

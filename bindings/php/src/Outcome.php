@@ -95,20 +95,20 @@ enum Outcome: string
                 $hint = (float) $value;
             }
         }
-        if (method_exists($e, 'getOutcome')) {
-            $outcome = $e->getOutcome();
-            if ($outcome instanceof self) {
-                return [$outcome, 0, $hint];
-            }
-            if (is_string($outcome) && self::tryFrom($outcome) !== null) {
-                return [self::from($outcome), 0, $hint];
-            }
-        }
         $status = self::statusOf($e);
         if ($status === null && method_exists($e, 'getResponse')) {
             $response = $e->getResponse();
             if (is_object($response)) {
                 $status = self::statusOf($response);
+            }
+        }
+        if (method_exists($e, 'getOutcome')) {
+            $outcome = $e->getOutcome();
+            if (is_string($outcome)) {
+                $outcome = self::tryFrom($outcome);
+            }
+            if ($outcome instanceof self) {
+                return [$outcome, $status ?? 0, $hint];
             }
         }
         if ($status !== null) {

@@ -56,6 +56,38 @@ final class Settings
     }
 
     /**
+     * Checks $values for a component or profile ("gate", "backoff",
+     * "queue", "sender", "client", "cloud_request", "usage_sharing") the
+     * way making an object would: InvalidSettingException when the core
+     * refuses one.
+     * @param array<string, mixed> $values
+     */
+    public static function check(string $componentOrProfile, array $values): void
+    {
+        respite_settings_free(self::make($componentOrProfile, $values));
+    }
+
+    /** The default value of one setting of a component or profile (the core words unknown names). */
+    public static function get(string $componentOrProfile, string $name): mixed
+    {
+        $raw = self::make($componentOrProfile, []);
+        try {
+            $info = respite_setting_find(respite_settings_component($raw), $name);
+            $type = $info === null ? 'number' : (self::TYPES[$info->type] ?? 'number');
+            return match ($type) {
+                'integer' => (int) respite_settings_get_number($raw, $name),
+                'boolean' => respite_settings_get_number($raw, $name) != 0,
+                'choice', 'string', 'list' => respite_settings_get_text($raw, $name),
+                default => respite_settings_get_number($raw, $name),
+            };
+        } catch (\Exception $e) {
+            throw Errors::translate($e);
+        } finally {
+            respite_settings_free($raw);
+        }
+    }
+
+    /**
      * Raw settings for a component or profile with $values applied (null
      * values mean "the default") and validated. The caller frees them.
      * @internal

@@ -6,5 +6,7 @@ if (!extension_loaded('respite')) {
         . "php -d extension=/abs/path/respite.so \$(command -v phpunit) (scripts/test.d/70-php.sh does)\n");
     exit(1);
 }
+// Gates without a logger write to error_log; keep the test output clean.
+ini_set('error_log', sys_get_temp_dir() . '/respite-phpunit-error.log');
 require __DIR__ . '/../autoload.php';
 require __DIR__ . '/Support.php';

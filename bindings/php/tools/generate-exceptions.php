@@ -9,7 +9,7 @@
 declare(strict_types=1);
 
 // Classes with more than the message are written by hand.
-const HAND_WRITTEN = ['invalid_setting' => true, 'temporarily_unavailable' => true, 'invalid_policy' => true];
+const HAND_WRITTEN = ['invalid_setting' => true, 'transport' => true, 'temporarily_unavailable' => true, 'invalid_policy' => true];
 
 function class_for_status(string $status): string
 {

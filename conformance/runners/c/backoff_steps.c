@@ -7,8 +7,9 @@
  *        attempt 1 with the same outcome until it stops)
  *   retries_on outcome                               -> {"retries": bool}
  *   max_attempts                                     -> {"max_attempts": n}
- *   retry {"attempts": [answers]}  -> {"status", "attempts", "last_outcome"?, "message"?}
+ *   retry {"attempts": [answers]}  -> {"attempts", "gave_up", "last_outcome"?, "failure"?: {"status", "message"?}}
  *        (respite_retry_run with the scenario's "gate", if any; answers as delivery's endpoint)
+ *   gave_up {"attempts": n, outcome...} -> {"error"} of respite_retry_gave_up
  *   close                                            -> {} (later actions see a closed back-off) */
 #include "runner.h"
 
@@ -163,14 +164,33 @@ static json_t *retry(backoff_state *s, json_t *arg)
     script sc = {json_object_get(arg, "attempts"), 0};
     int last_outcome = -1, attempts_made = 0;
     int rc = respite_retry_run(s->backoff, s->gate, scripted_attempt, &sc, &last_outcome, &attempts_made, &err);
-    json_t *observed = json_pack("{s:s,s:i}", "status", respite_status_name(rc), "attempts", attempts_made);
+    /* Language-neutral: what the loop did, not how a helper reports it. */
+    json_t *observed = json_pack("{s:i,s:b}", "attempts", attempts_made, "gave_up", rc == RESPITE_E_TRANSPORT);
     if (last_outcome >= 0)
         json_object_set_new(observed, "last_outcome", json_string(respite_outcome_name(last_outcome)));
-    /* A refusal's retry_after and message depend on the real clock the
-     * helper reads, so only other failures show their message. */
-    if (rc && rc != RESPITE_E_TEMPORARILY_UNAVAILABLE)
-        json_object_set_new(observed, "message", json_string(err.message));
+    if (rc) {
+        json_t *failure = json_pack("{s:s}", "status", respite_status_name(rc));
+        /* A refusal's retry_after and message depend on the real clock. */
+        if (rc != RESPITE_E_TEMPORARILY_UNAVAILABLE)
+            json_object_set_new(failure, "message", json_string(err.message));
+        json_object_set_new(observed, "failure", failure);
+    }
     return observed;
+}
+
+/* The error a retry loop ends with when the back-off stops it (B14). */
+static json_t *gave_up(backoff_state *s, json_t *arg)
+{
+    respite_error err = {0};
+    int http_status, bad = 0;
+    int outcome = outcome_of(arg, &http_status, &err);
+    if (outcome < 0)
+        return observe_error(&err);
+    int attempts = (int)arg_number(arg, "attempts", 1, &bad);
+    if (bad)
+        return observe_runner_error("attempts must be a number");
+    respite_retry_gave_up(s->backoff, attempts, outcome, http_status, &err);
+    return observe_error(&err);
 }
 
 static json_t *backoff_step(void *state, const char *action, json_t *arg, double now)
@@ -198,6 +218,8 @@ static json_t *backoff_step(void *state, const char *action, json_t *arg, double
     }
     if (strcmp(action, "retry") == 0)
         return retry(s, arg);
+    if (strcmp(action, "gave_up") == 0)
+        return gave_up(s, arg);
     if (strcmp(action, "close") == 0) {
         respite_backoff_free(s->backoff);
         s->backoff = NULL; /* later actions get "backoff is closed" */

@@ -7,6 +7,7 @@
 #include "runner.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,24 @@ static const component *find_component(const char *name)
     return NULL;
 }
 
+/* A step's "at": a number, or "nan"/"inf"/"-inf" for the times JSON cannot
+ * write (T3 scenarios). 0 when it is neither. */
+static int step_time(json_t *at, double *now)
+{
+    const char *text = json_string_value(at);
+    if (json_is_number(at))
+        *now = json_number_value(at);
+    else if (text && strcmp(text, "nan") == 0)
+        *now = NAN;
+    else if (text && strcmp(text, "inf") == 0)
+        *now = INFINITY;
+    else if (text && strcmp(text, "-inf") == 0)
+        *now = -INFINITY;
+    else
+        return 0;
+    return 1;
+}
+
 static json_t *run_step(const component *c, void *state, json_t *step, double *now)
 {
     const char *key, *action = NULL;
@@ -47,8 +66,8 @@ static json_t *run_step(const component *c, void *state, json_t *step, double *n
     if (!action)
         return observe_runner_error("a step needs an action");
     json_t *at = json_object_get(step, "at");
-    if (at)
-        *now = json_number_value(at);
+    if (at && !step_time(at, now))
+        return observe_runner_error("\"at\" must be a number, \"nan\", \"inf\" or \"-inf\"");
     json_int_t repeat = json_is_integer(json_object_get(step, "repeat")) ?
                             json_integer_value(json_object_get(step, "repeat")) : 1;
     json_t *observed = NULL;

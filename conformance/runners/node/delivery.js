@@ -1,5 +1,5 @@
 'use strict';
-// Runner components for policies (and, later, delivery), through the public
+// Runner components for policies and delivery, through the public
 // Node API. Loaded by runner.js.
 const respite = require('../../../bindings/node');
 
@@ -58,4 +58,189 @@ const policyComponent = {
   },
 };
 
-module.exports = { policy: policyComponent, RunnerError };
+// ------------------------------------------------------------ delivery
+
+const RUN_SENDS_MAX = 100000;
+
+function policyOf(spec) {
+  if (spec === '@default') return respite.Policy.default();
+  return respite.Policy.fromJSON(JSON.stringify(spec));
+}
+
+// The scenario's answer (a status, {"status", "retry_after"?} or
+// {"transport": true}) in the API's form.
+function answerArg(answer) {
+  if (Number.isInteger(answer)) return answer;
+  if (answer && typeof answer === 'object') {
+    const retryAfter = answer.retry_after === undefined ? 0 : answer.retry_after;
+    if (typeof retryAfter !== 'number') throw new RunnerError('retry_after must be a number');
+    if (answer.transport === true) return { transport: true, retryAfter };
+    if (Number.isInteger(answer.status)) return { status: answer.status, retryAfter };
+  }
+  throw new RunnerError('an answer is a status, {"status", "retry_after"?} or {"transport": true}');
+}
+
+function eventsOf(arg) {
+  if (typeof arg === 'string') return [arg];
+  if (Array.isArray(arg)) return arg;
+  if (arg && typeof arg === 'object') {
+    const prefix = typeof arg.prefix === 'string' ? arg.prefix : 'e';
+    const events = [];
+    for (let i = 1; i <= (Number.isInteger(arg.count) ? arg.count : 0); i++) events.push(`${prefix}${i}`);
+    return events;
+  }
+  throw new RunnerError('enqueue takes a string, a list of strings or {"count", "prefix"}');
+}
+
+function take(state, now) {
+  if (state.batch) throw new RunnerError('the batch taken before has not been settled');
+  const batch = state.engine.take(now);
+  state.batch = batch;
+  if (!batch) return { events: [], attempts: [] };
+  const attempts = [];
+  for (let i = 0; i < batch.length; i++) attempts.push(batch.attempts(i));
+  return { events: batch.texts(), attempts };
+}
+
+function settle(state, answer, now) {
+  if (!state.batch) throw new RunnerError('settle needs a batch taken before');
+  if (answer === null || answer === undefined) {
+    if (state.answered >= state.endpoint.length) throw new RunnerError('the endpoint has no more answers');
+    answer = state.endpoint[state.answered++];
+  }
+  const given = answerArg(answer);
+  const batch = state.batch;
+  state.batch = null; // settled or not, as the C runner does
+  state.engine.settle(batch, given, { now });
+  return { answer };
+}
+
+function send(state, now) {
+  const observed = take(state, now);
+  if (!state.batch) return observed;
+  return { ...observed, answer: settle(state, null, now).answer };
+}
+
+function nextAction(state, now) {
+  const action = state.engine.next(now);
+  const observed = { action };
+  if (action === 'wait') observed.wait_seconds = state.engine.waitSeconds;
+  return observed;
+}
+
+function deliveryStats(state) {
+  const q = state.queue.stats();
+  const e = state.engine.stats();
+  return {
+    queue: {
+      accepted: q.accepted,
+      delivered: q.delivered,
+      dropped_capacity: q.droppedCapacity,
+      expired: q.expired,
+      retries_exhausted: q.retriesExhausted,
+      discarded: q.discarded,
+      pending: q.pending,
+      in_flight: q.inFlight,
+      refused_full: q.refusedFull,
+      refused_too_large: q.refusedTooLarge,
+      refused_closed: q.refusedClosed,
+      retried: q.retried,
+      pending_bytes: q.pendingBytes,
+      capacity: q.capacity,
+      closed: q.closed,
+    },
+    engine: {
+      sends: e.sends,
+      probes: e.probes,
+      sends_failed: e.sendsFailed,
+      refusals: e.refusals,
+      events_sent: e.eventsSent,
+      unsent: e.unsent === null ? -1 : e.unsent,
+      closing: e.closing,
+      closed_while_paused: e.closedWhilePaused,
+    },
+    balanced: q.balanced,
+  };
+}
+
+function deliveryClose(state) {
+  // The engine first (it returns a batch left unsettled), then what it used.
+  for (const owned of [state.engine, state.gate, state.queue, state.policy]) if (owned) owned.close();
+}
+
+const deliveryComponent = {
+  open(scenario, eventJson) {
+    const state = { policy: null, queue: null, gate: null, engine: null, batch: null, answered: 0, gateEvents: [], engineEvents: [] };
+    try {
+      state.policy = policyOf(scenario.policy);
+      state.queue = new respite.Queue({ ...(scenario.queue || {}), policy: state.policy });
+      const gateOptions = { ...(scenario.gate || {}) };
+      if (scenario.profile !== undefined) gateOptions.profile = scenario.profile;
+      state.gate = new respite.Gate(gateOptions);
+      state.engine = new respite.DeliveryEngine({ ...(scenario.engine || {}), queue: state.queue, gate: state.gate, policy: state.policy });
+    } catch (error) {
+      deliveryClose(state);
+      throw error;
+    }
+    state.endpoint = Array.isArray(scenario.endpoint) ? scenario.endpoint : [];
+    state.gate.on('event', (event) => state.gateEvents.push(eventJson(event)));
+    state.engine.on('event', (event) => state.engineEvents.push(eventJson(event)));
+    return state;
+  },
+  step(state, action, arg, now) {
+    switch (action) {
+      case 'enqueue': {
+        const events = eventsOf(arg);
+        let accepted = 0;
+        const refused = {};
+        for (const event of events) {
+          try {
+            state.queue.enqueue(event, now);
+            accepted++;
+          } catch (error) {
+            if (!(error instanceof respite.RespiteError)) throw error;
+            refused[error.code] = (refused[error.code] || 0) + 1;
+          }
+        }
+        return Object.keys(refused).length ? { accepted, refused } : { accepted };
+      }
+      case 'next':
+        return nextAction(state, now);
+      case 'take':
+        return take(state, now);
+      case 'settle':
+        return settle(state, arg, now);
+      case 'send':
+        return send(state, now);
+      case 'run': {
+        const sends = [];
+        for (let i = 0; i < RUN_SENDS_MAX; i++) {
+          const observed = nextAction(state, now);
+          if (observed.action !== 'send') return { ...observed, sends };
+          sends.push(send(state, now).events);
+        }
+        throw new RunnerError(`run: still sending after ${RUN_SENDS_MAX} batches`);
+      }
+      case 'close':
+        state.engine.shutdown(now);
+        return {};
+      case 'expire':
+        return { expired: state.queue.expire(now) };
+      case 'state':
+        return { state: state.gate.state(now) };
+      case 'stats':
+        return deliveryStats(state);
+      case 'events': {
+        const observed = { gate: state.gateEvents, engine: state.engineEvents };
+        state.gateEvents = [];
+        state.engineEvents = [];
+        return observed;
+      }
+      default:
+        throw new RunnerError(`the delivery component has no action '${action}'`);
+    }
+  },
+  close: deliveryClose,
+};
+
+module.exports = { policy: policyComponent, delivery: deliveryComponent, RunnerError };

@@ -193,10 +193,17 @@ function scriptedAnswer(answer) {
   throw error;
 }
 
+// {attempts, gave_up, last_outcome?, failure?: {status, message?}}, as the
+// C runner observes respite_retry_run.
 async function retryStep(state, arg) {
   const answers = (arg && arg.attempts) || [];
   let attempts = 0;
   let last = null;
+  const observed = (gaveUp) => {
+    const out = { attempts, gave_up: gaveUp };
+    if (last !== null) out.last_outcome = last;
+    return out;
+  };
   try {
     await respite.retry(
       () => {
@@ -208,18 +215,17 @@ async function retryStep(state, arg) {
       state.backoff,
       { gate: state.gate || undefined },
     );
-    return { status: 'ok', attempts, last_outcome: last };
+    return observed(false);
   } catch (error) {
-    if (error instanceof respite.RespiteError) {
-      // A refusal's retry_after and message depend on the real clock.
-      const observed = { status: error.code, attempts };
-      if (last !== null) observed.last_outcome = last;
-      return observed;
-    }
-    // The last attempt's own error: the call failed (transport, as the core's
-    // retry helper says); its message is the core's, which retry() does not
-    // re-word, so there is none here.
-    return { status: 'transport', attempts, last_outcome: last };
+    if (!(error instanceof respite.RespiteError)) throw error;
+    // retry() gives up with the core's TransportError, which says how many
+    // attempts it made (respite_retry_gave_up's message).
+    const gaveUp = error instanceof respite.TransportError && error.attempts !== undefined;
+    const out = observed(gaveUp);
+    out.failure = { status: error.code };
+    // A refusal's retry_after and message depend on the real clock.
+    if (!(error instanceof respite.TemporarilyUnavailableError)) out.failure.message = error.message;
+    return out;
   }
 }
 
@@ -268,6 +274,9 @@ const backoffComponent = {
         return {};
       case 'retry':
         return retryStep(state, arg);
+      case 'gave_up':
+        // The error a retry loop ends with (B14): observed as an error.
+        throw backoff.gaveUp(numberArg(arg, 'attempts', 1), backoffOutcome(arg));
       default:
         throw new RunnerError(`the backoff component has no action '${action}'`);
     }
@@ -285,6 +294,8 @@ const components = {
   backoff: backoffComponent,
 };
 components.policy = require('./delivery').policy;
+const { delivery } = require('./delivery');
+components.delivery = { ...delivery, open: (scenario) => delivery.open(scenario, eventJson) };
 
 // ---------------------------------------------------------------- main
 
@@ -302,7 +313,13 @@ async function runStep(component, state, step, clock) {
     return observeError(new RunnerError(keys.length ? `a step has one action (got '${keys[0]}' and '${keys[1]}')` : 'a step needs an action'));
   }
   const action = keys[0];
-  if (typeof step.at === 'number') clock.now = step.at;
+  // "at": a number, or "nan" / "inf" / "-inf" for the times JSON cannot write.
+  if (step.at !== undefined) {
+    const special = { nan: NaN, inf: Infinity, '-inf': -Infinity };
+    if (typeof step.at === 'number') clock.now = step.at;
+    else if (Object.prototype.hasOwnProperty.call(special, step.at)) clock.now = special[step.at];
+    else return observeError(new RunnerError('"at" must be a number, "nan", "inf" or "-inf"'));
+  }
   const repeat = Number.isInteger(step.repeat) ? step.repeat : 1;
   let observed = null;
   for (let i = 0; i < repeat; i++) {

@@ -269,17 +269,27 @@ class BackoffComponent:
                 hint = answer.get("retry_after", 0) if isinstance(answer, dict) else 0
                 raise ScriptedFailure(outcome, status, hint)
 
+        # Language-neutral: what the loop did, not how a helper reports it.
         try:
             respite.retry_call(attempt, backoff=self.backoff, gate=self.gate)
         except (respite.TransportError, respite.TemporarilyUnavailableError) as exc:
-            observed = {"status": exc.status, "attempts": exc.attempts}
+            observed = {"attempts": exc.attempts, "gave_up": exc.status == "transport"}
             if exc.last_outcome is not None:
                 observed["last_outcome"] = exc.last_outcome
-            # a refusal's message depends on the real clock: not compared
-            if exc.status != "temporarily_unavailable":
-                observed["message"] = str(exc)
+            failure = {"status": exc.status}
+            if exc.status != "temporarily_unavailable":  # a refusal depends on the real clock
+                failure["message"] = str(exc)
+            observed["failure"] = failure
             return observed
-        return {"status": "ok", "attempts": made[0], "last_outcome": "success"}
+        return {"attempts": made[0], "gave_up": False, "last_outcome": "success"}
+
+    def gave_up(self, arg):
+        outcome, status = self.outcome_of(arg)
+        try:
+            attempts = int(arg_number(arg, "attempts", 1))
+        except ArgumentError:
+            return runner_error("attempts must be a number")
+        return observe_error(self.backoff.gave_up_error(attempts, outcome, status))
 
     @staticmethod
     def outcome_of(arg):
@@ -326,6 +336,8 @@ class BackoffComponent:
             return {"max_attempts": b.max_attempts}
         if action == "retry":
             return self.retry(arg)
+        if action == "gave_up":
+            return self.gave_up(arg)
         if action == "close":
             b.close()
             return {}
@@ -577,7 +589,13 @@ def run_step(component, step, clock):
         return runner_error("a step needs an action")
     action = actions[0]
     if "at" in step:
-        clock[0] = float(step["at"])
+        at = step["at"]
+        if is_number(at):
+            clock[0] = float(at)
+        elif at in ("nan", "inf", "-inf"):  # the times JSON cannot write
+            clock[0] = float(at)
+        else:
+            return runner_error("\"at\" must be a number, \"nan\", \"inf\" or \"-inf\"")
     repeat = step.get("repeat", 1)
     repeat = repeat if isinstance(repeat, int) and not isinstance(repeat, bool) else 1
     observed = None

@@ -65,7 +65,7 @@ final class Errors
     /** The G17 refusal, worded by the core. */
     public static function refusal(float $retryAfter): TemporarilyUnavailableException
     {
-        return new TemporarilyUnavailableException(respite_refusal_message($retryAfter), $retryAfter);
+        return TemporarilyUnavailableException::forRetryAfter($retryAfter);
     }
 
     /** invalid_policy with every problem the core listed. */

@@ -34,4 +34,5 @@ __all__ = [
     "Attempt", "Backoff", "Batch", "Engine", "EngineStats", "Policy", "Queue", "QueueStats", "ClosedError", "Decision", "ERRORS_BY_STATUS", "Event", "Gate", "GateStats",
     "InvalidPolicyError", "InvalidSettingError", "Outcome", "Problem", "RespiteError", "SettingInfo",
     "TemporarilyUnavailableError", "Settings", "classify", "failure_of", "outcome_counts", "refusal_message", "retry", "retry_call", "settings_table",
-] + sorted(cls.__name__ for cls in ERRORS_BY_STATUS.values() if cls.__name__ not in ())
+] + sorted({cls.__name__ for cls in ERRORS_BY_STATUS.values()} - {"ClosedError", "InvalidPolicyError",
+                                                                   "InvalidSettingError", "TemporarilyUnavailableError"})

@@ -6,15 +6,18 @@ failed sends / unsent events), information when it resumes.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, List, NamedTuple, Optional
+from dataclasses import dataclass
+from typing import Any, Callable, List, Optional
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
 
 logger = logging.getLogger("respite")
+logger.addHandler(logging.NullHandler())  # a library leaves output to the application
 
 
-class Event(NamedTuple):
+@dataclass(frozen=True)
+class Event:
     """One transition of a gate (or sender) with its time and figures."""
 
     type: str           #: "recovery_started", "recovery_extended", "probing", "recovered", "reset", ...

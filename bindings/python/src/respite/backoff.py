@@ -104,19 +104,20 @@ class Backoff:
             raise translate(exc) from None
         return None if delay < 0 else delay
 
+    def gave_up_error(self, attempts: int, outcome: OutcomeLike, status: int = 0) -> RespiteError:
+        """The error a retry loop ends with when this schedule stops it after
+        ``attempts`` attempts whose last ended with ``outcome`` (a failure):
+        a TransportError with the core's message, for your own loops."""
+        try:
+            _c.respite_retry_gave_up((own := self._own).ptr, attempts, outcome_code(outcome), status)
+        except RuntimeError as exc:
+            return cast(RespiteError, translate(exc))
+        raise RuntimeError("respite_retry_gave_up did not fail")  # pragma: no cover
+
     def run(self, fn: Callable[[], T], *, gate: Any = None, sleep: Callable[[float], Any] = time.sleep,
             status_of: Optional[Callable[[T], Optional[int]]] = None) -> T:
         """Calls ``fn()`` until it succeeds or the schedule ends (see :func:`retry`)."""
         return _run(self, fn, gate, sleep, status_of)
-
-
-def _gave_up(backoff: Backoff, attempts: int, code: int, status: int) -> BaseException:
-    """The core's "the call failed after ..." error (TransportError)."""
-    try:
-        _c.respite_retry_gave_up(backoff._own.ptr, attempts, code, status)
-    except RuntimeError as exc:
-        return translate(exc)
-    return RuntimeError("internal: respite_retry_gave_up did not fail")  # pragma: no cover
 
 
 def _tag(exc: BaseException, attempts: int, last: Optional[int]) -> BaseException:
@@ -158,7 +159,7 @@ def _run(backoff: Backoff, fn: Callable[[], T], gate: Any, sleep: Callable[[floa
             return result
         delay = backoff.next(sequence, attempt, code, status=status, retry_after=hint)
         if delay is None:
-            raise _tag(_gave_up(backoff, attempt, code, status), attempt, last) from failure
+            raise _tag(backoff.gave_up_error(attempt, code, status), attempt, last) from failure
         sleep(delay)
 
 

@@ -29,6 +29,8 @@ from .gate import Gate
 from .policy import Policy
 from .queue import Batch, Queue
 
+# `(own := self._own).ptr` keeps the handle alive for the whole call, which
+# runs without the GIL: a close() in another thread meanwhile cannot free it.
 _now = _c.respite_now
 
 
@@ -86,7 +88,7 @@ class Engine:
     def next(self, now: Optional[float] = None) -> str:
         """``"send"``, ``"wait"`` (see wait_seconds), ``"idle"`` or ``"done"``."""
         try:
-            action = _c.respite_engine_next(self._own.ptr, _now() if now is None else now)
+            action = _c.respite_engine_next((own := self._own).ptr, _now() if now is None else now)
         except RuntimeError as exc:
             raise translate(exc) from None
         self._poll()
@@ -95,7 +97,7 @@ class Engine:
     @property
     def wait_seconds(self) -> float:
         """After ``"wait"``: seconds until the gate admits again (inf under recover_never)."""
-        return _c.respite_engine_wait_seconds(self._own.ptr)
+        return _c.respite_engine_wait_seconds((own := self._own).ptr)
 
     def take(self, now: Optional[float] = None) -> Optional[Batch]:
         """The next batch, admitted through the gate, or None when nothing is
@@ -118,8 +120,8 @@ class Engine:
         """Reports how sending the batch ended: an HTTP status, or
         ``transport=True`` when it did not complete. Frees the batch."""
         try:
-            _c.respite_engine_settle(self._own.ptr, batch._own.ptr, 1 if transport or status is None else 0,
-                                     0 if status is None else status, retry_after or 0.0,
+            _c.respite_engine_settle((own := self._own).ptr, (batch_own := batch._own).ptr,
+                                     1 if transport or status is None else 0, 0 if status is None else status, retry_after or 0.0,
                                      _now() if now is None else now)
         except RuntimeError as exc:
             raise translate(exc) from None
@@ -131,13 +133,13 @@ class Engine:
         """S5: start closing: the queue refuses new events, then ``next``
         drains (or, when paused, gives ``"done"`` at once)."""
         try:
-            _c.respite_engine_close(self._own.ptr, _now() if now is None else now)
+            _c.respite_engine_close((own := self._own).ptr, _now() if now is None else now)
         except RuntimeError as exc:
             raise translate(exc) from None
 
     @property
     def is_closing(self) -> bool:
-        return _c.respite_engine_is_closing(self._own.ptr) == 1
+        return _c.respite_engine_is_closing((own := self._own).ptr) == 1
 
     def unsent(self) -> Optional[int]:
         """Events left unsent once ``"done"`` was reached (None before)."""
@@ -152,16 +154,16 @@ class Engine:
 
     @property
     def min_entries(self) -> int:
-        return _c.respite_engine_min_entries(self._own.ptr)
+        return _c.respite_engine_min_entries((own := self._own).ptr)
 
     @property
     def max_entries(self) -> int:
-        return _c.respite_engine_max_entries(self._own.ptr)
+        return _c.respite_engine_max_entries((own := self._own).ptr)
 
     def stats(self) -> EngineStats:
         out = _raw.respite_engine_stats()
         try:
-            _c.respite_engine_stats_get(self._own.ptr, out)
+            _c.respite_engine_stats_get((own := self._own).ptr, out)
         except RuntimeError as exc:
             raise translate(exc) from None
         return EngineStats(out.sends, out.probes, out.sends_failed, out.refusals, out.events_sent, out.unsent,

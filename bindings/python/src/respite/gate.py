@@ -356,7 +356,8 @@ class Attempt:
         self.permit = permit
         return self
 
-    def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException], tb: Any) -> bool:
+    def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException], tb: Any) -> None:
+        # Returns None: an exception from the block always propagates.
         gate = self.gate
         if exc is None and self._outcome is None and self._status is None:
             # the common case, kept short: success
@@ -367,11 +368,11 @@ class Attempt:
                 raise translate(err) from None
             if gate._watch:
                 gate._poll(own)
-            return False
+            return
         if exc is not None and not isinstance(exc, Exception):
             # KeyboardInterrupt, SystemExit, cancellation: the call did not
             # end, so there is nothing to report (a probe times out, G10).
-            return False
+            return
         hint = self._retry_after
         if self._outcome is not None:
             code = self._outcome
@@ -381,4 +382,3 @@ class Attempt:
             code, _status, exc_hint = failure_of(cast(BaseException, exc))
             hint = hint if hint is not None else exc_hint
         gate._report(gate._own, self.permit, code, hint, self.now)
-        return False

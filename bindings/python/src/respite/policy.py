@@ -9,6 +9,8 @@ from . import _respite_swig as _c
 from ._errors import InvalidPolicyError, Problem, translate
 from ._handle import CLOSED, Owned
 
+# `(own := self._own).ptr` keeps the handle alive for the whole call, which
+# runs without the GIL: a close() in another thread meanwhile cannot free it.
 Handler = Tuple[str, str]  # (on, strategy): ("server_error", "retry"), ("404,410", "discard")
 
 
@@ -153,7 +155,7 @@ class Policy:
         """``"retry"`` or ``"discard"`` for a failed attempt (D2); a
         transport failure matches as 503."""
         try:
-            code = _c.respite_policy_strategy_for(self._own.ptr, 1 if transport else 0,
+            code = _c.respite_policy_strategy_for((own := self._own).ptr, 1 if transport else 0,
                                                   0 if status is None else status)
         except RuntimeError as exc:
             raise translate(exc) from None
@@ -162,7 +164,7 @@ class Policy:
     def to_json(self) -> str:
         """Canonical compact JSON; reads back as an equal policy."""
         try:
-            return _c.respite_policy_to_json(self._own.ptr)
+            return _c.respite_policy_to_json((own := self._own).ptr)
         except RuntimeError as exc:
             raise translate(exc) from None
 

@@ -15,6 +15,8 @@ from ._handle import CLOSED, Owned
 from ._settings import make_settings, read_settings
 from .policy import Policy
 
+# `(own := self._own).ptr` keeps the handle alive for the whole call, which
+# runs without the GIL: a close() in another thread meanwhile cannot free it.
 _now = _c.respite_now
 
 Payload = Union[bytes, bytearray, memoryview, str]
@@ -70,6 +72,7 @@ class Queue:
         raw_settings = make_settings("queue", settings)
         try:
             self._settings = read_settings(raw_settings, "queue")
+            policy_own = policy._own if policy is not None else None  # alive for the call
             ptr = _c.respite_queue_new(policy._ptr() if policy is not None else None, raw_settings)
         except RuntimeError as exc:
             raise translate(exc) from None
@@ -99,21 +102,21 @@ class Queue:
         """Queues one event (bytes, or str as UTF-8). Raises QueueFullError
         (drop_newest at capacity), TooLargeError, ClosedError after shutdown."""
         try:
-            _c.respite_queue_enqueue(self._own.ptr, _bytes(payload), _now() if now is None else now)
+            _c.respite_queue_enqueue((own := self._own).ptr, _bytes(payload), _now() if now is None else now)
         except RuntimeError as exc:
             raise translate(exc) from None
 
     def shutdown(self) -> None:
         """Refuses every later enqueue; taking and settling still work (drain)."""
         try:
-            _c.respite_queue_close(self._own.ptr)
+            _c.respite_queue_close((own := self._own).ptr)
         except RuntimeError as exc:
             raise translate(exc) from None
 
     @property
     def is_shut_down(self) -> bool:
         try:
-            return _c.respite_queue_is_closed(self._own.ptr) == 1
+            return _c.respite_queue_is_closed((own := self._own).ptr) == 1
         except RuntimeError as exc:
             raise translate(exc) from None
 
@@ -124,14 +127,14 @@ class Queue:
     def pending(self) -> int:
         """Events queued and not taken."""
         try:
-            return _c.respite_queue_pending(self._own.ptr)
+            return _c.respite_queue_pending((own := self._own).ptr)
         except RuntimeError as exc:
             raise translate(exc) from None
 
     def expire(self, now: Optional[float] = None) -> int:
         """Drops pending events whose age reached event_ttl (D6); returns how many."""
         try:
-            return _c.respite_queue_expire(self._own.ptr, _now() if now is None else now)
+            return _c.respite_queue_expire((own := self._own).ptr, _now() if now is None else now)
         except RuntimeError as exc:
             raise translate(exc) from None
 
@@ -148,14 +151,14 @@ class Queue:
         """Blocks (without the GIL) until min_pending events are pending or the
         queue shuts down (True), or timeout seconds pass (False)."""
         try:
-            return _c.respite_queue_wait(self._own.ptr, min_pending, timeout) == 1
+            return _c.respite_queue_wait((own := self._own).ptr, min_pending, timeout) == 1
         except RuntimeError as exc:
             raise translate(exc) from None
 
     def stats(self) -> QueueStats:
         out = _raw.respite_queue_stats()
         try:
-            _c.respite_queue_stats_get(self._own.ptr, out)
+            _c.respite_queue_stats_get((own := self._own).ptr, out)
         except RuntimeError as exc:
             raise translate(exc) from None
         return QueueStats(out.accepted, out.delivered, out.dropped_capacity, out.expired, out.retries_exhausted,
@@ -193,15 +196,15 @@ class Batch:
         self.close()
 
     def __len__(self) -> int:
-        return _c.respite_batch_count(self._own.ptr)
+        return _c.respite_batch_count((own := self._own).ptr)
 
     @property
     def unsettled(self) -> int:
-        return _c.respite_batch_unsettled(self._own.ptr)
+        return _c.respite_batch_unsettled((own := self._own).ptr)
 
     def _index(self, fn: Any, index: int, *more: Any) -> Any:
         try:
-            return fn(self._own.ptr, index, *more)
+            return fn((own := self._own).ptr, index, *more)
         except RuntimeError as exc:
             raise translate(exc) from None
 
@@ -230,7 +233,7 @@ class Batch:
 
     def settle_all(self, disposition: str) -> int:
         try:
-            return _c.respite_batch_settle_all(self._own.ptr, _disposition(disposition))
+            return _c.respite_batch_settle_all((own := self._own).ptr, _disposition(disposition))
         except RuntimeError as exc:
             raise translate(exc) from None
 

@@ -109,7 +109,10 @@ public final class Backoff implements AutoCloseable {
      * no attempt made); each attempt's outcome is reported to the gate. A thrown
      * exception is a failure of its {@link CarriesOutcome} outcome, else
      * {@code transport}; it is retried when retry_on lists it, after the
-     * back-off's delay (the thread sleeps), and rethrown when attempts run out.
+     * back-off's delay (the thread sleeps). When the back-off stops (attempts run
+     * out, or retry_on does not list the failure) a {@link TransportException}
+     * is thrown with the core's message ("the call failed after 3 attempts: last
+     * outcome server_error (status 503)"), caused by the last failure.
      */
     public <T> T call(Gate gate, Supplier<T> work) {
         long sequence = start();
@@ -140,10 +143,40 @@ public final class Backoff implements AutoCloseable {
             }
             double delay = next(sequence, attempt, outcome, httpStatus, hint);
             if (delay < 0) {
-                throw failure;
+                throw gaveUp(attempt, outcome, httpStatus, failure);
             }
             sleep(delay);
         }
+    }
+
+    /**
+     * The error a retry loop ends with when it gives up (B14) after {@code attempts}
+     * attempts whose last ended with {@code outcome} (a failure; {@code httpStatus}
+     * 0 if none): a {@link TransportException} with the core's message, the same
+     * in every language ("the call failed after 3 attempts: last outcome
+     * server_error (status 503)", or "... which retry_on does not retry"). For
+     * loops of your own; {@link #call} uses it. A success is an
+     * {@link InvalidArgumentException} (thrown).
+     */
+    public TransportException gaveUpError(int attempts, Outcome outcome, int httpStatus) {
+        try {
+            RespiteNativeJNI.respite_retry_gave_up(handle.get(), attempts, outcome.code(), httpStatus);
+        } catch (RuntimeException e) {
+            RuntimeException error = Errors.translate(e);
+            if (error instanceof TransportException transport) {
+                return transport;
+            }
+            throw error;
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+        throw new IllegalStateException("respite_retry_gave_up did not fail");
+    }
+
+    private TransportException gaveUp(int attempts, Outcome outcome, int httpStatus, RuntimeException last) {
+        TransportException error = gaveUpError(attempts, outcome, httpStatus);
+        error.initCause(last);
+        return error;
     }
 
     private static void sleep(double seconds) {

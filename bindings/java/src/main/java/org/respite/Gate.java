@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 
 import org.respite.internal.Errors;
 import org.respite.internal.EventLog;
+import org.respite.internal.FastNative;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
 import org.respite.swig.RespiteNativeJNI;
@@ -81,9 +82,20 @@ public final class Gate implements AutoCloseable {
 
     // ------------------------------------------------------------ checking
 
-    /** Admits a call now: the permit (&gt; 0) to report its outcome with, or 0 when refused. */
+    /**
+     * Admits a call now: the permit (&gt; 0) to report its outcome with, or 0 when
+     * refused. One native call, which reads the core's clock itself.
+     */
     public long admit() {
-        return admit(Respite.now());
+        long permit;
+        try {
+            permit = FastNative.gateAdmitNow(handle.get());
+        } catch (RuntimeException e) {
+            throw Errors.translate(e);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+        return afterAdmit(permit);
     }
 
     /** As {@link #admit()} at {@code now}. */
@@ -96,6 +108,10 @@ public final class Gate implements AutoCloseable {
         } finally {
             Reference.reachabilityFence(this);
         }
+        return afterAdmit(permit);
+    }
+
+    private long afterAdmit(long permit) {
         if (permit == 0) {
             watching = true;
         }
@@ -107,15 +123,18 @@ public final class Gate implements AutoCloseable {
 
     /** Admits a call now and returns its permit, or throws the refusal with its retry_after (G17). */
     public long acquire() {
-        return acquire(Respite.now());
+        long permit = admit();
+        return permit > 0 ? permit : acquireRefused(Respite.now());
     }
 
     /** As {@link #acquire()} at {@code now}. */
     public long acquire(double now) {
         long permit = admit(now);
-        if (permit > 0) {
-            return permit;
-        }
+        return permit > 0 ? permit : acquireRefused(now);
+    }
+
+    /** Admit refused: ask again for the full decision (it may admit by then) or throw the refusal. */
+    private long acquireRefused(double now) {
         Decision decision = check(now);
         if (decision.allowed()) {
             return decision.permit();
@@ -168,12 +187,23 @@ public final class Gate implements AutoCloseable {
 
     /** Reports a success for an admitted call. */
     public void success(long permit) {
-        report(permit, Outcome.SUCCESS, 0, Respite.now());
+        report(permit, Outcome.SUCCESS);
     }
 
-    /** Reports an outcome for an admitted call (permit 0: no permit, the current generation's). */
+    /**
+     * Reports an outcome for an admitted call now (permit 0: no permit, the current
+     * generation's). One native call, which reads the core's clock itself.
+     */
     public void report(long permit, Outcome outcome) {
-        report(permit, outcome, 0, Respite.now());
+        int code = outcome.code();
+        try {
+            FastNative.gateReportNow(handle.get(), permit, code);
+        } catch (RuntimeException e) {
+            throw Errors.translate(e);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+        afterReport(code);
     }
 
     /** Reports an outcome with a Retry-After hint in seconds (0: none) at {@code now}. */
@@ -186,6 +216,10 @@ public final class Gate implements AutoCloseable {
         } finally {
             Reference.reachabilityFence(this);
         }
+        afterReport(code);
+    }
+
+    private void afterReport(int code) {
         if (code != 0) {
             watching = true;
         }
@@ -342,6 +376,11 @@ public final class Gate implements AutoCloseable {
     }
 
     // --------------------------------------------------------------- lifetime
+
+    /** Raw pointer for the delivery engine of this package (0 once closed). */
+    long pointerForEngine() {
+        return handle.get();
+    }
 
     /** Whether {@link #close()} was called. */
     public boolean isClosed() {

@@ -2,6 +2,7 @@ package org.respite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,6 +66,38 @@ class BackoffTest {
                 throw OutcomeException.ofStatus(503, "busy");
             }));
             assertEquals(1, attempts.get(), "the second failure opened the gate: no attempt while it refuses");
+        }
+    }
+
+    @Test
+    void givingUpThrowsTheCoresTransportErrorCausedByTheLastFailure() {
+        try (Backoff backoff = Backoff.builder().maxAttempts(3).initialDelaySeconds(0.001).maxDelaySeconds(0.002)
+                .build()) {
+            AtomicInteger attempts = new AtomicInteger();
+            OutcomeException busy = OutcomeException.ofStatus(503, "busy");
+            TransportException error = assertThrows(TransportException.class, () -> backoff.call(() -> {
+                attempts.incrementAndGet();
+                throw busy;
+            }));
+            assertEquals(3, attempts.get());
+            assertEquals("the call failed after 3 attempts: last outcome server_error (status 503)",
+                    error.getMessage());
+            assertSame(busy, error.getCause());
+
+            attempts.set(0);
+            error = assertThrows(TransportException.class, () -> backoff.call(() -> {
+                attempts.incrementAndGet();
+                throw OutcomeException.ofStatus(404, "no such thing");
+            }));
+            assertEquals(1, attempts.get(), "retry_on does not list request_error");
+            assertEquals("the call failed with request_error (status 404), which retry_on does not retry",
+                    error.getMessage());
+
+            assertEquals("the call failed after 4 attempts: last outcome transport",
+                    backoff.gaveUpError(4, Outcome.TRANSPORT, 0).getMessage());
+            InvalidArgumentException success = assertThrows(InvalidArgumentException.class,
+                    () -> backoff.gaveUpError(1, Outcome.SUCCESS, 200));
+            assertTrue(success.getMessage().startsWith("outcome must be a failure outcome"));
         }
     }
 

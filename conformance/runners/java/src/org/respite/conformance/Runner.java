@@ -19,9 +19,11 @@ import org.respite.Gate;
 import org.respite.GateStats;
 import org.respite.InvalidSettingException;
 import org.respite.Outcome;
+import org.respite.OutcomeException;
 import org.respite.Respite;
 import org.respite.RespiteException;
 import org.respite.TemporarilyUnavailableException;
+import org.respite.TransportException;
 
 /**
  * The Java conformance runner: {@code run SCENARIOS_DIR [FILE...]} reads every
@@ -140,8 +142,19 @@ public final class Runner {
         if (action == null) {
             return runnerError("a step needs an action");
         }
-        if (step.get("at") instanceof Number at) {
-            now[0] = at.doubleValue();
+        Object at = step.get("at");
+        if (at instanceof Number n) {
+            now[0] = n.doubleValue();
+        } else if (at instanceof String text) {
+            // JSON has no NaN or infinities: the scenario spells them (T3).
+            switch (text) {
+                case "nan" -> now[0] = Double.NaN;
+                case "inf" -> now[0] = Double.POSITIVE_INFINITY;
+                case "-inf" -> now[0] = Double.NEGATIVE_INFINITY;
+                default -> {
+                    return runnerError("at must be a number, \"nan\", \"inf\" or \"-inf\"");
+                }
+            }
         }
         long repeat = step.get("repeat") instanceof Long r ? r : 1;
         Map<String, Object> observed = null;
@@ -434,9 +447,61 @@ public final class Runner {
 
     static final class BackoffSteps implements Component {
         private final Backoff backoff;
+        private final Gate gate; // from the scenario's "gate" settings, for retry; may be null
 
         BackoffSteps(Map<String, Object> scenario) {
             backoff = Backoff.builder().setAll(settings(scenario.get("settings"))).build();
+            Object gateSettings = scenario.get("gate");
+            try {
+                gate = gateSettings == null ? null : Gate.builder("gate").setAll(settings(gateSettings)).build();
+            } catch (RespiteException e) {
+                backoff.close();
+                throw e;
+            }
+        }
+
+        /**
+         * The retry helper (Backoff.call) over scripted answers: a status,
+         * {"status", "retry_after"?} or {"transport": true}; past the end, a success.
+         * Attempts and the last outcome are what the work saw.
+         */
+        private Map<String, Object> retry(Object arg) {
+            Object list = mapOrEmpty(arg).get("attempts");
+            List<?> answers = list instanceof List<?> l ? l : List.of();
+            int[] attempts = {0};
+            Outcome[] last = {null};
+            boolean gaveUp = false;
+            Map<String, Object> failure = null;
+            try {
+                backoff.call(gate, () -> {
+                    Object answer = attempts[0] < answers.size() ? answers.get(attempts[0]) : 200L;
+                    attempts[0]++;
+                    Map<String, Object> object = answer instanceof Long code ? of("status", code) : asMap(answer);
+                    OutcomeArg outcome = outcome(object);
+                    last[0] = outcome.outcome();
+                    if (outcome.outcome() == Outcome.SUCCESS) {
+                        return answer;
+                    }
+                    throw new OutcomeException(outcome.outcome(), outcome.httpStatus(),
+                            number(object, "retry_after", 0.0), "scripted answer " + Json.write(answer));
+                });
+            } catch (RespiteException e) {
+                failure = of("status", e.getStatus());
+                // A refusal's figures depend on the real clock: only other failures show their message.
+                if (!(e instanceof TemporarilyUnavailableException)) {
+                    failure.put("message", e.getMessage());
+                }
+                // Backoff.call gives up with the core's transport error, caused by the last failure.
+                gaveUp = e instanceof TransportException && e.getCause() instanceof OutcomeException;
+            }
+            Map<String, Object> observed = of("attempts", (long) attempts[0], "gave_up", gaveUp);
+            if (last[0] != null) {
+                observed.put("last_outcome", last[0].wireName());
+            }
+            if (failure != null) {
+                observed.put("failure", failure);
+            }
+            return observed;
         }
 
         /** The "outcome" member when it is an object, else the argument itself. */
@@ -497,6 +562,15 @@ public final class Runner {
                 case "max_attempts" -> {
                     return of("max_attempts", (long) backoff.maxAttempts());
                 }
+                case "retry" -> {
+                    return retry(arg);
+                }
+                case "gave_up" -> {
+                    OutcomeArg outcome = outcomeOf(arg);
+                    // Always an error: the give-up error is returned, other errors thrown.
+                    throw backoff.gaveUpError((int) number(arg, "attempts", 1), outcome.outcome(),
+                            outcome.httpStatus());
+                }
                 default -> {
                     return runnerError("the backoff component has no action '" + action + "'");
                 }
@@ -506,6 +580,9 @@ public final class Runner {
         @Override
         public void close() {
             backoff.close();
+            if (gate != null) {
+                gate.close();
+            }
         }
     }
 }

@@ -62,6 +62,7 @@ public class GateBenchmark {
         return noop();
     }
 
+    /** admit() and report() each cross into C once and read the core's clock there. */
     @Benchmark
     public int respiteAdmitReport() {
         long permit = gate.admit();
@@ -77,6 +78,12 @@ public class GateBenchmark {
         int result = noop();
         gate.report(permit, Outcome.SUCCESS, 0, 1.0);
         return result;
+    }
+
+    /** One read of the monotonic clock (System.nanoTime, the core's clock), for scale. */
+    @Benchmark
+    public long clockRead() {
+        return System.nanoTime();
     }
 
     @Benchmark

@@ -1,0 +1,235 @@
+'use strict';
+// The delivery engine (spec section 5, S1-S5): the sender's decisions over a
+// queue, its policy and a gate, on the caller's clock, with no I/O, sleeping
+// or threads. A sender loop:
+//
+//   for (;;) switch (engine.next()) {
+//     case 'send': { const batch = engine.take(); const r = await post(batch.texts());
+//                    engine.settle(batch, r.status, { retryAfter }); break; }
+//     case 'wait': await sleep(engine.waitSeconds); break;
+//     case 'idle': await moreEvents(); break;
+//     case 'done': return;
+//   }
+const { EventEmitter } = require('node:events');
+const native = require('./native');
+const { translate, TemporarilyUnavailableError } = require('./errors');
+const { buildSettings } = require('./settings');
+const { NativeResource, finalizer } = require('./resource');
+const { Gate, timeOf } = require('./gate');
+const { Queue, Batch, call } = require('./queue');
+const { Policy } = require('./policy');
+const { eventObject, log } = require('./events');
+
+const ACTIONS = [];
+for (let i = 0; native.respite_action_name(i); i++) ACTIONS.push(native.respite_action_name(i));
+
+// How a send ended: an HTTP status (503), {status, retryAfter}, or
+// {transport: true, retryAfter} (the request did not complete).
+// Returns [transportFailed, httpStatus, retryAfterHint].
+function answerOf(answer) {
+  if (typeof answer === 'number') return [0, answer, 0];
+  if (answer && typeof answer === 'object') {
+    const hint = answer.retryAfter === undefined ? 0 : answer.retryAfter;
+    if (answer.transport === true) return [1, 0, hint];
+    const status = answer.status !== undefined ? answer.status : answer.statusCode;
+    if (typeof status === 'number') return [0, status, hint];
+  }
+  throw new TypeError('respite: a send ends with an HTTP status, {status, retryAfter?} or {transport: true}');
+}
+
+class DeliveryEngine extends EventEmitter {
+  // options: queue (a Queue) and gate (a Gate), both required; policy (the
+  // queue's, by default); logger; and the "sender" settings the engine uses
+  // in camelCase: minEntriesPerMessage, maxEntriesPerMessage,
+  // closeTimeoutSeconds. The queue, gate and policy stay alive while the
+  // engine lives; closing one of them closes the engine first.
+  constructor(options = {}) {
+    super();
+    const { queue, gate } = options;
+    const policy = options.policy !== undefined ? options.policy : queue && queue.policy;
+    if (!(queue instanceof Queue)) throw new TypeError('respite: a DeliveryEngine needs a Queue (options.queue)');
+    if (!(gate instanceof Gate)) throw new TypeError('respite: a DeliveryEngine needs a Gate (options.gate)');
+    if (policy !== null && policy !== undefined && !(policy instanceof Policy)) {
+      throw new TypeError('respite: policy must be a Policy, or absent for the queue\'s');
+    }
+    const settings = buildSettings('sender', options, ['queue', 'gate', 'policy', 'logger']);
+    let handle;
+    try {
+      // A closed queue or gate is passed as null: the core answers "closed".
+      handle = native.respite_engine_new(queue._handle, policy ? policy._live() : null, gate._handle, settings);
+    } catch (error) {
+      throw translate(error);
+    } finally {
+      native.respite_settings_free(settings);
+    }
+    this._handle = handle;
+    this._queue = queue;
+    this._gate = gate;
+    this._policy = policy || null;
+    this._logger = options.logger || null;
+    this._batch = null; // the in-flight Batch, until settled
+    this._rawEvent = new native.respite_event();
+    const borrowed = [queue._resource, gate._resource];
+    if (this._policy) borrowed.push(this._policy._resource);
+    for (const owner of [queue, gate, this._policy]) if (owner) owner._attachEngine(this);
+    // Freed before what it borrows, whichever goes first.
+    this._resource = new NativeResource(handle, (raw) => {
+      native.respite_engine_free(raw);
+      for (const resource of borrowed) resource.detach();
+    });
+    finalizer.register(this, this._resource, this);
+  }
+
+  get closed() {
+    return this._handle === null;
+  }
+
+  get queue() {
+    return this._queue;
+  }
+
+  get gate() {
+    return this._gate;
+  }
+
+  // Frees the engine: a batch still in flight goes back to the head of the
+  // queue, its attempt not counted. Later calls raise ClosedError.
+  close() {
+    if (this._handle === null) return;
+    this._handle = null;
+    this._dropBatch();
+    finalizer.unregister(this);
+    this._resource.release();
+    for (const owner of [this._queue, this._gate, this._policy]) if (owner) owner._detachEngine(this);
+  }
+
+  // 'send' | 'wait' | 'idle' | 'done' at `now` (S2, S4, S5).
+  next(now) {
+    const at = timeOf(now);
+    const action = call(() => native.respite_engine_next(this._handle, at));
+    this._drainEvents();
+    return ACTIONS[action];
+  }
+
+  // After 'wait': seconds until the gate admits again (Infinity under
+  // recoverNever); 0 after any other action.
+  get waitSeconds() {
+    return native.respite_engine_wait_seconds(this._live());
+  }
+
+  // Takes the next batch and admits it through the gate: a Batch, or null
+  // when nothing is pending. A refusing gate throws
+  // TemporarilyUnavailableError (retryAfter) and the events stay queued.
+  take(now) {
+    const at = timeOf(now);
+    let handle;
+    try {
+      handle = native.respite_engine_take(this._handle, at);
+    } catch (error) {
+      const translated = translate(error);
+      if (translated instanceof TemporarilyUnavailableError && this._gate._handle !== null) {
+        translated.retryAfter = this._gate.retryAfter(at);
+      }
+      this._drainEvents();
+      throw translated;
+    }
+    this._drainEvents();
+    if (!handle) return null;
+    this._batch = new Batch(handle, this);
+    return this._batch;
+  }
+
+  // S3: how the send of `batch` ended — an HTTP status, {status,
+  // retryAfter?} or {transport: true}; options.retryAfter (seconds) and
+  // options.now. The gate is told, each event is settled by the policy, and
+  // the batch is freed (it can no longer be read).
+  settle(batch, answer, options = {}) {
+    if (!(batch instanceof Batch) || batch._engine !== this || batch !== this._batch) {
+      // The core words misuse: a batch it did not hand out.
+      call(() => native.respite_engine_settle(this._handle, null, 0, 200, 0, timeOf(options.now)));
+      throw new TypeError('respite: settle takes the batch this engine\'s take() returned');
+    }
+    const [transport, status, answerHint] = answerOf(answer);
+    const hint = options.retryAfter !== undefined ? options.retryAfter : answerHint;
+    const at = timeOf(options.now);
+    try {
+      native.respite_engine_settle(this._handle, batch._handle, transport, status, hint, at);
+    } catch (error) {
+      // Rejected before anything was reported: the batch stays in flight.
+      throw translate(error);
+    } finally {
+      this._drainEvents();
+    }
+    this._dropBatch();
+  }
+
+  // S5: starts closing at `now`: the queue refuses new events and next()
+  // drains it (or answers 'done' at once while the gate refuses).
+  shutdown(now) {
+    const at = timeOf(now);
+    call(() => native.respite_engine_close(this._handle, at));
+    this._drainEvents();
+  }
+
+  get closing() {
+    const closing = native.respite_engine_is_closing(this._handle);
+    if (closing < 0) this.stats(); // raises ClosedError
+    return closing === 1;
+  }
+
+  // Events left unsent when 'done' was reached; null before.
+  get unsent() {
+    const unsent = Number(call(() => native.respite_engine_unsent(this._handle)));
+    return unsent < 0 ? null : unsent;
+  }
+
+  get minEntries() {
+    return native.respite_engine_min_entries(this._live());
+  }
+
+  get maxEntries() {
+    return native.respite_engine_max_entries(this._live());
+  }
+
+  stats() {
+    const raw = new native.respite_engine_stats();
+    call(() => native.respite_engine_stats_get(this._handle, raw));
+    const unsent = Number(raw.unsent);
+    return {
+      sends: Number(raw.sends),
+      probes: Number(raw.probes),
+      sendsFailed: Number(raw.sends_failed),
+      refusals: Number(raw.refusals),
+      eventsSent: Number(raw.events_sent),
+      unsent: unsent < 0 ? null : unsent,
+      closing: raw.closing === 1,
+      closedWhilePaused: raw.closed_while_paused === 1,
+      closeDeadline: raw.close_deadline,
+    };
+  }
+
+  _live() {
+    if (this._handle === null) this.stats(); // raises ClosedError
+    return this._handle;
+  }
+
+  _dropBatch() {
+    if (this._batch) this._batch._handle = null;
+    this._batch = null;
+  }
+
+  // The engine's events (unsent_at_close) here, the gate's on the gate.
+  _drainEvents() {
+    if (this._gate._handle !== null) this._gate._drainEvents();
+    if (this._handle === null) return;
+    const raw = this._rawEvent;
+    while (native.respite_engine_next_event(this._handle, raw) === 1) {
+      const event = eventObject(raw);
+      log(this._logger, event);
+      this.emit(event.type, event);
+      this.emit('event', event);
+    }
+  }
+}
+
+module.exports = { DeliveryEngine, ACTIONS };

@@ -1,0 +1,264 @@
+'use strict';
+// The bounded delivery queue (spec section 4, D3-D6, D9, Q1-Q9) and the
+// batches of events taken from it.
+const native = require('./native');
+const { translate } = require('./errors');
+const { buildSettings } = require('./settings');
+const { NativeResource, finalizer } = require('./resource');
+const { timeOf } = require('./gate');
+const { Policy } = require('./policy');
+
+const DISPOSITIONS = [];
+for (let i = 0; i < native.RESPITE_DISPOSITION_COUNT; i++) DISPOSITIONS.push(native.respite_disposition_name(i));
+const OVERFLOWS = ['drop_oldest', 'drop_newest'];
+
+// Runs a raw call and raises the core's error as its class.
+function call(fn) {
+  try {
+    return fn();
+  } catch (error) {
+    throw translate(error);
+  }
+}
+
+// An unknown name becomes -1, which the core rejects with its own message.
+function dispositionNumber(name) {
+  if (typeof name === 'number') return name;
+  return DISPOSITIONS.indexOf(String(name));
+}
+
+class Queue {
+  // options: policy (a Policy; absent: @default, D8), and the "queue"
+  // settings in camelCase: overflow ('drop_oldest' | 'drop_newest'),
+  // maxBytes (0: no byte limit).
+  constructor(options = {}) {
+    const policy = options && options.policy !== undefined && options.policy !== null ? options.policy : null;
+    if (policy !== null && !(policy instanceof Policy)) {
+      throw new TypeError('respite: policy must be a Policy (Policy.fromJSON, Policy.build, Policy.default) or absent');
+    }
+    const settings = buildSettings('queue', options || {}, ['policy']);
+    let handle;
+    try {
+      handle = native.respite_queue_new(policy === null ? null : policy._live(), settings);
+    } catch (error) {
+      throw translate(error);
+    } finally {
+      native.respite_settings_free(settings);
+    }
+    this._handle = handle;
+    // The policy the queue was made from: a DeliveryEngine uses the same one.
+    this.policy = policy;
+    this._resource = new NativeResource(handle, native.respite_queue_free);
+    this._engines = new Set();
+    finalizer.register(this, this._resource, this);
+  }
+
+  get closed() {
+    return this._handle === null;
+  }
+
+  // Frees the queue and every pending event; engines using it are closed
+  // first. Batches already taken stay readable (settling them fails with
+  // ClosedError). Later calls raise ClosedError. Idempotent.
+  close() {
+    if (this._handle === null) return;
+    for (const engine of [...this._engines]) engine.close();
+    this._handle = null;
+    finalizer.unregister(this);
+    this._resource.release();
+  }
+
+  _attachEngine(engine) {
+    this._engines.add(engine);
+    this._resource.attach();
+  }
+
+  _detachEngine(engine) {
+    if (this._engines.delete(engine)) this._resource.detach();
+  }
+
+  // Queues one event: a string (as UTF-8) or a Buffer/Uint8Array, copied in.
+  // Throws QueueFullError (drop_newest at capacity), TooLargeError (larger
+  // than maxBytes), ClosedError (after shutdown() or close()),
+  // InvalidArgumentError (an empty event).
+  enqueue(payload, now) {
+    if (typeof payload !== 'string' && !ArrayBuffer.isView(payload)) {
+      throw new TypeError(`respite: payload must be a string or a Buffer (got ${payload === null ? 'null' : typeof payload})`);
+    }
+    const at = timeOf(now);
+    call(() => native.respite_queue_enqueue(this._handle, payload, at));
+  }
+
+  // Refuses every later enqueue (ClosedError, "queue is closed"); taking and
+  // settling go on, so the queue can drain (Q1). Idempotent.
+  shutdown() {
+    call(() => native.respite_queue_close(this._handle));
+  }
+
+  // Whether shutdown() was called (or an engine's shutdown).
+  get isShutDown() {
+    return call(() => native.respite_queue_is_closed(this._handle)) === 1;
+  }
+
+  // Events queued and not taken.
+  get pending() {
+    return Number(call(() => native.respite_queue_pending(this._handle)));
+  }
+
+  // Drops pending events whose age reached the policy's event_ttl (D6);
+  // returns how many.
+  expire(now) {
+    const at = timeOf(now);
+    return Number(call(() => native.respite_queue_expire(this._handle, at)));
+  }
+
+  // Takes up to maxEvents events from the head as an in-flight Batch, or
+  // null when nothing is pending.
+  take(maxEvents = 1, now) {
+    const at = timeOf(now);
+    const handle = call(() => native.respite_queue_take(this._handle, maxEvents, at));
+    return handle ? new Batch(handle, null) : null;
+  }
+
+  // The D9 figures: accepted = delivered + droppedCapacity + expired +
+  // retriesExhausted + discarded + pending + inFlight (`balanced`).
+  stats() {
+    const raw = new native.respite_queue_stats();
+    call(() => native.respite_queue_stats_get(this._handle, raw));
+    return {
+      accepted: Number(raw.accepted),
+      delivered: Number(raw.delivered),
+      droppedCapacity: Number(raw.dropped_capacity),
+      expired: Number(raw.expired),
+      retriesExhausted: Number(raw.retries_exhausted),
+      discarded: Number(raw.discarded),
+      pending: Number(raw.pending),
+      inFlight: Number(raw.in_flight),
+      refusedFull: Number(raw.refused_full),
+      refusedTooLarge: Number(raw.refused_too_large),
+      refusedClosed: Number(raw.refused_closed),
+      retried: Number(raw.retried),
+      pendingBytes: Number(raw.pending_bytes),
+      inFlightBytes: Number(raw.in_flight_bytes),
+      liveBytes: Number(raw.live_bytes),
+      capacity: Number(raw.capacity),
+      maxBytes: Number(raw.max_bytes),
+      overflow: OVERFLOWS[raw.overflow],
+      retryTimes: raw.retry_times,
+      eventTtl: raw.event_ttl,
+      closed: raw.closed === 1,
+      balanced: native.respite_queue_stats_balanced(raw) === 1,
+    };
+  }
+
+  // D9 on a fresh snapshot: throws InternalError with every figure when the
+  // figures do not add up.
+  checkAccounting() {
+    call(() => native.respite_queue_check_accounting(this._handle));
+  }
+}
+
+// Events taken together (Queue#take or DeliveryEngine#take), read by index
+// (0 is the oldest). A queue's batch is settled event by event and freed
+// with close(), which puts retried and unsettled events back at the head
+// (D4, Q5); an engine's batch is settled with DeliveryEngine#settle.
+class Batch {
+  constructor(handle, engine) {
+    this._handle = handle;
+    this._engine = engine;
+    if (engine === null) {
+      this._resource = new NativeResource(handle, native.respite_batch_free);
+      finalizer.register(this, this._resource, this);
+    }
+  }
+
+  get closed() {
+    return this._handle === null;
+  }
+
+  // Frees a queue's batch (retried and unsettled events go back to the head).
+  // An engine's batch is only dropped here: settle it with the engine.
+  close() {
+    if (this._handle === null) return;
+    this._handle = null;
+    if (this._resource) {
+      finalizer.unregister(this);
+      this._resource.release();
+    }
+  }
+
+  // The core words "batch is closed" for a NULL batch.
+  _live() {
+    if (this._handle === null) call(() => native.respite_batch_event_size(null, 0));
+    return this._handle;
+  }
+
+  get length() {
+    return native.respite_batch_count(this._live());
+  }
+
+  // Events not yet settled.
+  get unsettled() {
+    return native.respite_batch_unsettled(this._live());
+  }
+
+  // Payload `index` as text (UTF-8).
+  text(index) {
+    const handle = this._live();
+    return call(() => native.respite_batch_event_text(handle, index));
+  }
+
+  // Payload `index` as its exact bytes.
+  bytes(index) {
+    const handle = this._live();
+    return call(() => native.respite_node_batch_event_bytes(handle, index));
+  }
+
+  texts() {
+    const out = [];
+    for (let i = 0, n = this.length; i < n; i++) out.push(this.text(i));
+    return out;
+  }
+
+  buffers() {
+    const out = [];
+    for (let i = 0, n = this.length; i < n; i++) out.push(this.bytes(i));
+    return out;
+  }
+
+  // Attempts including this one (1 on the first take).
+  attempts(index) {
+    const handle = this._live();
+    return call(() => native.respite_batch_event_attempts(handle, index));
+  }
+
+  // Seconds since the event was first queued.
+  age(index, now) {
+    const handle = this._live();
+    const at = timeOf(now);
+    return call(() => native.respite_batch_event_age(handle, index, at));
+  }
+
+  // 'delivered', 'retry', 'discarded', 'retries_exhausted', or null when
+  // not settled yet.
+  disposition(index) {
+    const handle = this._live();
+    const code = call(() => native.respite_batch_event_disposition(handle, index));
+    return code < 0 ? null : DISPOSITIONS[code];
+  }
+
+  // Settles one event; returns the disposition applied ('retry' becomes
+  // 'retries_exhausted' once retry_times resends were made, D3).
+  settle(index, disposition) {
+    const handle = this._live();
+    return DISPOSITIONS[call(() => native.respite_batch_settle(handle, index, dispositionNumber(disposition)))];
+  }
+
+  // Settles every unsettled event the same way; returns how many.
+  settleAll(disposition) {
+    const handle = this._live();
+    return call(() => native.respite_batch_settle_all(handle, dispositionNumber(disposition)));
+  }
+}
+
+module.exports = { Queue, Batch, DISPOSITIONS, call };

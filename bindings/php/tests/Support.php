@@ -1,0 +1,61 @@
+<?php
+declare(strict_types=1);
+
+namespace Respite\Tests;
+
+/** A PSR-3-shaped logger that remembers what it was told. */
+final class MemoryLogger
+{
+    /** @var list<array{0: string, 1: string, 2: array}> */
+    public array $lines = [];
+
+    public function warning(string $message, array $context = []): void
+    {
+        $this->lines[] = ['warning', $message, $context];
+    }
+
+    public function info(string $message, array $context = []): void
+    {
+        $this->lines[] = ['info', $message, $context];
+    }
+}
+
+/** An HTTP error as client libraries throw them: it carries a response with a status. */
+final class HttpError extends \RuntimeException
+{
+    public function __construct(private int $status, private ?float $retryAfter = null)
+    {
+        parent::__construct("HTTP $status");
+    }
+
+    public function getResponse(): object
+    {
+        $status = $this->status;
+        return new class ($status) {
+            public function __construct(private int $status)
+            {
+            }
+
+            public function getStatusCode(): int
+            {
+                return $this->status;
+            }
+        };
+    }
+
+    public function getRetryAfter(): ?float
+    {
+        return $this->retryAfter;
+    }
+}
+
+/** The raw extension's message for a call, split as "<status>: <message>". */
+function raw_error(callable $fn): array
+{
+    try {
+        $fn();
+    } catch (\Exception $e) {
+        return explode(': ', $e->getMessage(), 2);
+    }
+    throw new \LogicException('the raw call did not fail');
+}

@@ -1,0 +1,316 @@
+/* The background sender (spec section 5, S1-S12) against the fault server. */
+#include "http_test_util.h"
+
+#define RETRY_POLICY                                                                                     \
+    "{\"name\":\"t\",\"maximum_capacity\":10000,\"retry_times\":100,"                                      \
+    "\"error_handlers\":[{\"on\":\"server_error\",\"strategy\":\"retry\"}]}"
+
+/* A sender posting to server with "sender" settings pairs (url added),
+ * gate settings pairs on the usage_sharing profile, and a policy (NULL:
+ * @default). */
+static respite_sender *sender_of(respite_fault_server *server, const char *sender_pairs, const char *gate_pairs,
+                                 const char *policy_json)
+{
+    char pairs[1024];
+    snprintf(pairs, sizeof pairs, "url=%s%s%s", respite_fault_server_url(server), sender_pairs ? "," : "",
+             sender_pairs ? sender_pairs : "");
+    respite_settings *ss = settings_of("sender", pairs);
+    respite_settings *gs = settings_of("usage_sharing", gate_pairs);
+    respite_policy *policy = policy_json ? policy_of(policy_json) : NULL;
+    respite_error err;
+    respite_error_clear(&err);
+    respite_sender *sender = respite_sender_new(ss, gs, NULL, policy, &err);
+    if (!sender)
+        fail_msg("sender: %s", err.message);
+    respite_policy_free(policy); /* the sender keeps its own copy */
+    respite_settings_free(ss);
+    respite_settings_free(gs);
+    return sender;
+}
+
+static void enqueue_text(respite_sender *sender, const char *text)
+{
+    respite_error err;
+    respite_error_clear(&err);
+    if (respite_sender_enqueue(sender, text, strlen(text), &err) != RESPITE_OK)
+        fail_msg("enqueue %s: %s", text, err.message);
+}
+
+/* S3, S4, G3, G9, seed usage-sharing-backoff-java items 2, 3 and 5: N failed
+ * sends pause sending; each pause ends with one probe; a failed probe grows
+ * the pause up to the maximum; after a successful probe the queue drains
+ * without any new event arriving. */
+static void test_pause_probe_grow_then_drain(void **state)
+{
+    (void)state;
+    respite_fault_server *server = server_start("down");
+    respite_sender *sender =
+        sender_of(server, "min_entries_per_message=1,max_entries_per_message=1,timeout_seconds=2",
+                  "failures_to_enter_recovery=3,recovery_seconds=0.1,recovery_multiplier=2,max_recovery_seconds=0.4",
+                  RETRY_POLICY);
+    for (int i = 0; i < 5; i++) {
+        char text[32];
+        snprintf(text, sizeof text, "{\"id\":%d}", i);
+        enqueue_text(sender, text);
+    }
+    event_log log = {0};
+    assert_true(events_wait(sender, &log, RESPITE_EVENT_RECOVERY_STARTED, 1, 5.0));
+    assert_int_equal(respite_fault_server_requests(server), 3);
+    const respite_event *started = events_nth(&log, RESPITE_EVENT_RECOVERY_STARTED, 0);
+    assert_true(started->pause == 0.1);
+    assert_int_equal(started->failures, 3);
+    /* S6: each failed send is an event with its status and body. */
+    assert_int_equal(events_count(&log, RESPITE_EVENT_SEND_FAILED), 3);
+    assert_int_equal(events_nth(&log, RESPITE_EVENT_SEND_FAILED, 0)->http_status, 503);
+    assert_string_equal(events_nth(&log, RESPITE_EVENT_SEND_FAILED, 0)->detail, "503\n");
+
+    /* Pauses 0.2, 0.4, then 0.4 again (the maximum): one probe each. */
+    const double pauses[] = {0.2, 0.4, 0.4};
+    for (int k = 0; k < 3; k++) {
+        assert_true(events_wait(sender, &log, RESPITE_EVENT_RECOVERY_EXTENDED, k + 1, 5.0));
+        assert_true(events_nth(&log, RESPITE_EVENT_RECOVERY_EXTENDED, k)->pause == pauses[k]);
+        assert_int_equal(respite_fault_server_requests(server), 3 + k + 1);
+    }
+    /* No request at all during a pause. */
+    sleep_for(0.25);
+    assert_int_equal(respite_fault_server_requests(server), 6);
+    respite_sender_stats st = sender_stats(sender);
+    assert_int_equal(st.engine.probes, 3);
+    assert_int_equal(st.paused, 1);
+    assert_int_equal(st.queue.pending, 5);
+
+    server_script(server, "healthy");
+    assert_true(events_wait(sender, &log, RESPITE_EVENT_RECOVERED, 1, 5.0));
+    assert_true(WAIT_UNTIL(sender_stats(sender).queue.delivered == 5, 5.0));
+    assert_int_equal(respite_fault_server_requests(server), 6 + 5);
+    st = sender_stats(sender);
+    assert_int_equal(st.engine.probes, 4);
+    assert_int_equal(st.requests, 11);
+    assert_int_equal(st.paused, 0);
+    assert_int_equal(st.queue.accepted, 5);
+    assert_int_equal(respite_sender_close(sender, NULL), 0);
+    respite_sender_free(sender);
+    respite_fault_server_stop(server);
+}
+
+/* S1: producers never block on the network: while the service hangs,
+ * 10,000 enqueues each return at once. */
+static void test_producers_never_block(void **state)
+{
+    (void)state;
+    respite_fault_server *server = server_start("hang");
+    respite_sender *sender =
+        sender_of(server, "min_entries_per_message=1,timeout_seconds=30,close_timeout_seconds=0.2", NULL, NULL);
+    enqueue_text(sender, "first");
+    assert_true(WAIT_UNTIL(respite_fault_server_requests(server) == 1, 5.0)); /* the sender is stuck */
+    double worst = 0, start = respite_now();
+    for (int i = 0; i < 10000; i++) {
+        double t0 = respite_now();
+        enqueue_text(sender, "an event of some forty bytes, more or less");
+        double took = respite_now() - t0;
+        if (took > worst)
+            worst = took;
+    }
+    double total = respite_now() - start;
+    print_message("10,000 enqueues while the service hangs: %.1f ms in all, slowest %.3f ms\n", total * 1e3,
+                  worst * 1e3);
+    assert_true(worst < 0.02);
+    assert_true(total < 1.0);
+    /* close drains for close_timeout_seconds at most, cutting the hung send short. */
+    double t0 = respite_now();
+    int64_t unsent = respite_sender_close(sender, NULL);
+    double took = respite_now() - t0;
+    assert_true(took < 1.0);
+    assert_true(unsent > 0);
+    respite_sender_stats st = sender_stats(sender);
+    assert_int_equal(st.closed, 1);
+    assert_true(respite_queue_stats_balanced(&st.queue));
+    respite_sender_free(sender);
+    respite_fault_server_stop(server);
+}
+
+/* S5: close while paused returns at once, sends nothing and reports the
+ * events not sent. */
+static void test_close_while_paused(void **state)
+{
+    (void)state;
+    respite_fault_server *server = server_start("down");
+    respite_sender *sender = sender_of(server, "min_entries_per_message=1",
+                                       "failures_to_enter_recovery=1,recovery_seconds=60", NULL);
+    enqueue_text(sender, "x");
+    event_log log = {0};
+    assert_true(events_wait(sender, &log, RESPITE_EVENT_RECOVERY_STARTED, 1, 5.0));
+    for (int i = 0; i < 7; i++)
+        enqueue_text(sender, "y");
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_sender_flush(sender, 1.0, &err), RESPITE_E_TEMPORARILY_UNAVAILABLE);
+    assert_true(err.retry_after > 50.0);
+
+    double t0 = respite_now();
+    int64_t unsent = respite_sender_close(sender, &err);
+    double took = respite_now() - t0;
+    print_message("close while paused took %.2f ms\n", took * 1e3);
+    assert_true(took < 0.1);
+    assert_int_equal(unsent, 7);
+    assert_int_equal(respite_fault_server_requests(server), 1);
+    assert_true(events_wait(sender, &log, RESPITE_EVENT_UNSENT_AT_CLOSE, 1, 1.0));
+    assert_int_equal(events_nth(&log, RESPITE_EVENT_UNSENT_AT_CLOSE, 0)->count, 7);
+    assert_true(respite_event_is_warning(RESPITE_EVENT_UNSENT_AT_CLOSE));
+
+    respite_error_clear(&err);
+    assert_int_equal(respite_sender_enqueue(sender, "z", 1, &err), RESPITE_E_CLOSED);
+    assert_string_equal(err.message, "sender is closed");
+    assert_int_equal(respite_sender_close(sender, NULL), 7); /* the same count again */
+    respite_sender_stats st = sender_stats(sender);
+    assert_int_equal(st.closed, 1);
+    assert_int_equal(st.queue.pending, 7);
+    assert_true(respite_queue_stats_balanced(&st.queue));
+    respite_sender_free(sender);
+    respite_fault_server_stop(server);
+}
+
+/* S5: close while healthy sends everything, a last batch below the minimum too. */
+static void test_close_while_healthy_delivers_everything(void **state)
+{
+    (void)state;
+    respite_fault_server *server = server_start("healthy");
+    respite_sender *sender = sender_of(server, "min_entries_per_message=50", NULL, NULL);
+    for (int i = 0; i < 30; i++) {
+        char text[32];
+        snprintf(text, sizeof text, "event-%02d", i);
+        enqueue_text(sender, text);
+    }
+    sleep_for(0.05);
+    assert_int_equal(respite_fault_server_requests(server), 0); /* S2: below the minimum */
+    assert_int_equal(respite_sender_close(sender, NULL), 0);
+    assert_int_equal(respite_fault_server_requests(server), 1);
+    respite_fault_record rec;
+    assert_int_equal(respite_fault_server_record(server, 0, &rec), 0);
+    for (int i = 0; i < 30; i++) {
+        char text[32];
+        snprintf(text, sizeof text, "event-%02d", i);
+        assert_non_null(strstr(rec.body, text));
+    }
+    respite_fault_record_clear(&rec);
+    respite_sender_stats st = sender_stats(sender);
+    assert_int_equal(st.queue.delivered, 30);
+    assert_int_equal(st.queue.accepted, 30);
+    respite_sender_free(sender);
+    respite_fault_server_stop(server);
+}
+
+/* S7, S8: prefix, separator and suffix frame the batch; gzip round trip;
+ * extra headers; flush sends below the minimum. */
+static void test_gzip_framing_and_headers(void **state)
+{
+    (void)state;
+    respite_fault_server *server = server_start("healthy");
+    respite_sender *sender =
+        sender_of(server, "min_entries_per_message=10,gzip=true,prefix=[,separator=;,suffix=],content_type=x/y",
+                  NULL, NULL);
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_sender_add_header(sender, "X-Api-Key", "secret", &err), RESPITE_OK);
+    enqueue_text(sender, "{\"id\":1}");
+    enqueue_text(sender, "{\"id\":2}");
+    enqueue_text(sender, "{\"id\":3}");
+    assert_int_equal(respite_sender_flush(sender, 5.0, &err), RESPITE_OK);
+    assert_int_equal(respite_fault_server_requests(server), 1);
+    respite_fault_record rec;
+    assert_int_equal(respite_fault_server_record(server, 0, &rec), 0);
+    assert_int_equal(rec.gzip, 1);
+    assert_int_equal(rec.decode_error, 0);
+    assert_string_equal(rec.body, "[{\"id\":1};{\"id\":2};{\"id\":3}]");
+    char value[64];
+    assert_true(respite_fault_record_header(&rec, "Content-Encoding", value, sizeof value));
+    assert_string_equal(value, "gzip");
+    assert_true(respite_fault_record_header(&rec, "Content-Type", value, sizeof value));
+    assert_string_equal(value, "x/y");
+    assert_true(respite_fault_record_header(&rec, "X-Api-Key", value, sizeof value));
+    assert_string_equal(value, "secret");
+    assert_false(respite_fault_record_header(&rec, "Expect", value, sizeof value));
+    respite_fault_record_clear(&rec);
+    respite_sender_stats st = sender_stats(sender);
+    assert_int_equal(st.requests, 1);
+    assert_true(st.bytes_sent > 18); /* a gzip header and trailer alone are 18 bytes */
+    assert_int_equal(st.queue.delivered, 3);
+    respite_sender_free(sender); /* free closes */
+    respite_fault_server_stop(server);
+}
+
+/* G15 through the sender: 429 with Retry-After: 1 lengthens the pause. */
+static void test_retry_after_lengthens_the_pause(void **state)
+{
+    (void)state;
+    respite_fault_server *server = server_start("429 retry_after=1");
+    respite_sender *sender = sender_of(server, "min_entries_per_message=1",
+                                       "failures_to_enter_recovery=1,recovery_seconds=0.1,max_recovery_seconds=5",
+                                       NULL);
+    enqueue_text(sender, "a");
+    event_log log = {0};
+    assert_true(events_wait(sender, &log, RESPITE_EVENT_RECOVERY_STARTED, 1, 5.0));
+    assert_true(events_nth(&log, RESPITE_EVENT_RECOVERY_STARTED, 0)->pause == 1.0);
+    assert_int_equal(events_nth(&log, RESPITE_EVENT_SEND_FAILED, 0)->http_status, 429);
+    enqueue_text(sender, "b");
+    sleep_for(0.3); /* R alone (0.1 s) would have ended the pause by now */
+    assert_int_equal(respite_fault_server_requests(server), 1);
+    assert_int_equal(sender_stats(sender).paused, 1);
+    respite_sender_free(sender);
+    respite_fault_server_stop(server);
+}
+
+/* Bad input is refused with the core's messages. */
+static void test_bad_input(void **state)
+{
+    (void)state;
+    respite_error err;
+    respite_error_clear(&err);
+    assert_null(respite_sender_new(NULL, NULL, NULL, NULL, &err));
+    assert_int_equal(err.status, RESPITE_E_INVALID_SETTING);
+    assert_string_equal(err.setting, "url");
+    assert_string_equal(err.message, "url must be an http:// or https:// URL (got \"\")");
+
+    respite_settings *wrong = respite_settings_new("client", &err);
+    respite_error_clear(&err);
+    assert_null(respite_sender_new(wrong, NULL, NULL, NULL, &err));
+    assert_string_equal(err.message, "sender_settings must be \"sender\" settings (got \"client\" settings)");
+    respite_settings_free(wrong);
+
+    respite_fault_server *server = server_start("healthy");
+    respite_sender *sender = sender_of(server, NULL, NULL, NULL);
+    respite_error_clear(&err);
+    assert_int_equal(respite_sender_add_header(sender, "Bad Name", "v", &err), RESPITE_E_INVALID_ARGUMENT);
+    respite_error_clear(&err);
+    assert_int_equal(respite_sender_add_header(sender, "X-Ok", "line\nbreak", &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "value must be text without line breaks (got a line break)");
+    respite_error_clear(&err);
+    assert_int_equal(respite_sender_enqueue(sender, NULL, 0, &err), RESPITE_E_INVALID_ARGUMENT);
+    respite_error_clear(&err);
+    assert_int_equal(respite_sender_flush(sender, -1.0, &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "timeout_seconds must be a number from 0 to 86400 (got -1)");
+    respite_event ev;
+    assert_int_equal(respite_sender_next_event(sender, &ev, NULL), 0);
+    respite_sender_free(sender);
+
+    respite_error_clear(&err);
+    assert_int_equal(respite_sender_enqueue(NULL, "x", 1, &err), RESPITE_E_CLOSED);
+    assert_string_equal(err.message, "sender is closed");
+    assert_int_equal(respite_sender_close(NULL, &err), -1);
+    respite_sender_free(NULL);
+    respite_fault_server_stop(server);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pause_probe_grow_then_drain),
+        cmocka_unit_test(test_producers_never_block),
+        cmocka_unit_test(test_close_while_paused),
+        cmocka_unit_test(test_close_while_healthy_delivers_everything),
+        cmocka_unit_test(test_gzip_framing_and_headers),
+        cmocka_unit_test(test_retry_after_lengthens_the_pause),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
