@@ -111,6 +111,8 @@ static void describe_gate(double now, char *state, size_t state_size, char *paus
         snprintf(state, state_size, "%s", name);
     if (st.state == RESPITE_GATE_OPEN) {
         double left = st.until - now;
+        if (left > st.delay) /* the gate ran on the real clock (backoff's retry): show the pause */
+            left = st.delay;
         if (left > 0)
             cli_format_seconds(left, pause, pause_size);
         else
@@ -151,6 +153,24 @@ typedef struct tally {
     int steps, checked, mismatched;
 } tally;
 
+/* A step's "at": a number, or "nan"/"inf"/"-inf" for the times JSON cannot
+ * write (as the conformance runner reads it). 0 when it is neither. */
+static int step_time(json_t *at, double *now)
+{
+    const char *text = json_string_value(at);
+    if (json_is_number(at))
+        *now = json_number_value(at);
+    else if (text && strcmp(text, "nan") == 0)
+        *now = NAN;
+    else if (text && strcmp(text, "inf") == 0)
+        *now = INFINITY;
+    else if (text && strcmp(text, "-inf") == 0)
+        *now = -INFINITY;
+    else
+        return 0;
+    return 1;
+}
+
 /* Runs one step (its "at", "repeat" and action) and returns the
  * observation, as the conformance runner does. */
 static json_t *run_step(const component *c, void *state, json_t *step, double *now, const char **action_out,
@@ -168,12 +188,12 @@ static json_t *run_step(const component *c, void *state, json_t *step, double *n
     }
     *action_out = action ? action : "?";
     *arg_out = arg;
-    json_t *at = json_object_get(step, "at");
-    if (at)
-        *now = json_number_value(at);
     json_t *repeat_value = json_object_get(step, "repeat");
     json_int_t repeat = json_is_integer(repeat_value) ? json_integer_value(repeat_value) : 1;
     *repeat_out = repeat;
+    json_t *at = json_object_get(step, "at");
+    if (at && !step_time(at, now))
+        return observe_runner_error("\"at\" must be a number, \"nan\", \"inf\" or \"-inf\"");
     if (actions != 1)
         return observe_runner_error("a step has exactly one action (got %d)", actions);
     json_t *observed = NULL;
@@ -186,7 +206,7 @@ static json_t *run_step(const component *c, void *state, json_t *step, double *n
     return observed;
 }
 
-static void print_step(tally *t, double now, const char *action, json_t *arg, json_int_t repeat,
+static void print_step(tally *t, int with_gate, double now, const char *action, json_t *arg, json_int_t repeat,
                        json_t *observed, json_t *expect)
 {
     char step_text[160], result[2048], state[64], pause[32], reason[512];
@@ -202,7 +222,10 @@ static void print_step(tally *t, double now, const char *action, json_t *arg, js
         t->checked++;
     if (!passes)
         t->mismatched++;
-    printf("%-8s %9.3f  %-34s %-21s %-8s %s\n", mark, now, step_text, state, pause, result);
+    if (with_gate)
+        printf("%-8s %9.3f  %-34s %-21s %-8s %s\n", mark, now, step_text, state, pause, result);
+    else
+        printf("%-8s %9.3f  %-34s %s\n", mark, now, step_text, result);
     if (!passes)
         printf("%-8s %9s  %s\n", "", "", reason);
 }
@@ -240,9 +263,11 @@ static int simulate_file(const char *path, int as_json)
     const component *c = find_component(name);
     json_t *steps = json_object_get(scenario, "steps");
     if (!c || !json_is_array(steps)) {
-        fprintf(stderr, "respite simulate: %s is not a scenario: %s\n", path,
-                !c ? "\"component\" must be settings, outcome, gate, backoff, policy or delivery"
-                   : "\"steps\" must be a list");
+        if (!c)
+            fprintf(stderr, "respite simulate: %s: component \"%s\" is not one respite simulate runs (settings, "
+                            "outcome, gate, backoff, policy, delivery)\n", path, name ? name : "");
+        else
+            fprintf(stderr, "respite simulate: %s: \"steps\" must be a list\n", path);
         json_decref(scenario);
         return CLI_EXIT_USAGE;
     }
@@ -264,8 +289,12 @@ static int simulate_file(const char *path, int as_json)
         json_decref(scenario);
         return CLI_EXIT_FAILED;
     }
-    if (!as_json)
+    /* the gate columns only for scenarios that have a gate */
+    int with_gate = gate_watch_current() != NULL;
+    if (!as_json && with_gate)
         printf("%-8s %9s  %-34s %-21s %-8s %s\n", "expect", "time", "step", "gate", "pause", "result");
+    else if (!as_json)
+        printf("%-8s %9s  %-34s %s\n", "expect", "time", "step", "result");
     tally t = {0};
     json_t *observations = json_array();
     double now = 0.0;
@@ -281,7 +310,7 @@ static int simulate_file(const char *path, int as_json)
             if (!scenario_step_passes(json_object_get(step, "expect"), observed, reason, sizeof reason))
                 t.mismatched++;
         } else {
-            print_step(&t, now, action, arg, repeat, observed, json_object_get(step, "expect"));
+            print_step(&t, with_gate, now, action, arg, repeat, observed, json_object_get(step, "expect"));
         }
         json_array_append_new(observations, observed);
     }

@@ -347,6 +347,18 @@ const char *respite_gate_state_name(int state)
 
 static int check_slow(respite_gate *g, double now, uint64_t word, respite_decision *out, respite_error *err);
 
+/* G1: the closed fast path; it needs no time, so callers that read the
+ * clock themselves can skip it (respite_gate_admit_now). */
+static inline bool admit_fast(respite_gate *g, uint64_t word, respite_decision *out)
+{
+    if ((word & GATE_STATE_MASK) != RESPITE_GATE_CLOSED)
+        return false;
+    respite_striped_add(&g->counters, COUNT_ADMITTED, 1);
+    out->allowed = 1;
+    out->permit = (int64_t)(word & ~GATE_SLOT_MASK);
+    return true;
+}
+
 static inline int check_decision(respite_gate *g, double now, respite_decision *out, respite_error *err)
 {
     out->allowed = 0;
@@ -356,12 +368,8 @@ static inline int check_decision(respite_gate *g, double now, respite_decision *
     if (!g)
         return fail_closed(err);
     uint64_t word = atomic_load_explicit(&g->word, memory_order_acquire);
-    if (time_valid(now) && (word & GATE_STATE_MASK) == RESPITE_GATE_CLOSED) { /* G1: the fast path */
-        respite_striped_add(&g->counters, COUNT_ADMITTED, 1);
-        out->allowed = 1;
-        out->permit = (int64_t)(word & ~GATE_SLOT_MASK);
+    if (time_valid(now) && admit_fast(g, word, out))
         return RESPITE_OK;
-    }
     return check_slow(g, now, word, out, err);
 }
 
@@ -424,6 +432,14 @@ int64_t respite_gate_admit(respite_gate *gate, double now, respite_error *err)
     if (check_decision(gate, now, &decision, err) != RESPITE_OK)
         return -1;
     return decision.allowed ? decision.permit : 0;
+}
+
+int64_t respite_gate_admit_now(respite_gate *gate, respite_error *err)
+{
+    respite_decision decision = {0, 0, 0, 0.0};
+    if (gate && admit_fast(gate, atomic_load_explicit(&gate->word, memory_order_acquire), &decision))
+        return decision.permit;
+    return respite_gate_admit(gate, respite_now(), err);
 }
 
 double respite_gate_retry_after(respite_gate *gate, double now, respite_error *err)
@@ -544,6 +560,23 @@ static __attribute__((noinline)) int report_invalid(respite_gate *gate, int64_t 
     return RESPITE_OK;
 }
 
+/* G4 fast path: a success (or, unless count_all_failures, a request_error)
+ * while closed and confirmed, with a permit of this generation or none.
+ * Anything else - errors included - takes the slow path. It needs no time. */
+static inline bool report_fast(respite_gate *gate, uint64_t word, int64_t permit, int outcome,
+                               double retry_after_hint)
+{
+    if ((outcome == RESPITE_OUTCOME_SUCCESS ||
+         (outcome == RESPITE_OUTCOME_REQUEST_ERROR && !gate->count_all_failures)) &&
+        (word & (GATE_STATE_MASK | GATE_FLAG_UNCONFIRMED)) == RESPITE_GATE_CLOSED &&
+        (permit == RESPITE_NO_PERMIT || (uint64_t)permit - (word & ~GATE_SLOT_MASK) <= (uint64_t)gate->probes) &&
+        retry_after_hint >= 0.0 && retry_after_hint <= DBL_MAX) {
+        respite_striped_add(&gate->counters, COUNT_REPORTED, 1);
+        return true;
+    }
+    return false;
+}
+
 static __attribute__((noinline)) int report_slow(respite_gate *gate, int64_t permit, int outcome,
                                                  double retry_after_hint, double now, uint64_t word,
                                                  respite_error *err)
@@ -570,18 +603,18 @@ int respite_gate_report(respite_gate *gate, int64_t permit, int outcome, double 
     if (!gate)
         return fail_closed(err);
     uint64_t word = atomic_load_explicit(&gate->word, memory_order_acquire);
-    /* G4 fast path: a success (or, unless count_all_failures, a request_error)
-     * while closed and confirmed, with a permit of this generation or none.
-     * Anything else - errors included - takes the slow path. */
-    if ((outcome == RESPITE_OUTCOME_SUCCESS ||
-         (outcome == RESPITE_OUTCOME_REQUEST_ERROR && !gate->count_all_failures)) &&
-        (word & (GATE_STATE_MASK | GATE_FLAG_UNCONFIRMED)) == RESPITE_GATE_CLOSED &&
-        (permit == RESPITE_NO_PERMIT || (uint64_t)permit - (word & ~GATE_SLOT_MASK) <= (uint64_t)gate->probes) &&
-        retry_after_hint >= 0.0 && retry_after_hint <= DBL_MAX && time_valid(now)) {
-        respite_striped_add(&gate->counters, COUNT_REPORTED, 1);
+    if (time_valid(now) && report_fast(gate, word, permit, outcome, retry_after_hint))
         return RESPITE_OK;
-    }
     return report_slow(gate, permit, outcome, retry_after_hint, now, word, err);
+}
+
+int respite_gate_report_now(respite_gate *gate, int64_t permit, int outcome, double retry_after_hint,
+                            respite_error *err)
+{
+    if (gate && report_fast(gate, atomic_load_explicit(&gate->word, memory_order_acquire), permit, outcome,
+                            retry_after_hint))
+        return RESPITE_OK;
+    return respite_gate_report(gate, permit, outcome, retry_after_hint, respite_now(), err);
 }
 
 int respite_gate_reset(respite_gate *gate, double now, respite_error *err)

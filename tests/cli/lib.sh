@@ -20,8 +20,11 @@ fail() {
   failures=$((failures + 1))
 }
 
+# Also fails on a sanitizer's report (the sanitizer builds run these tests
+# too, and a report may share its exit code with an expected failure).
 expect_code() {
   [ "$code" -eq "$1" ] || fail "$2: exit code $code, expected $1"
+  ! grep -qE 'Sanitizer|runtime error:' "$err" || fail "$2: a sanitizer reported a problem"
 }
 
 # expect_out PATTERN WHAT : stdout contains the fixed string PATTERN.

@@ -116,6 +116,11 @@ static void test_producers_never_block(void **state)
                   worst * 1e3);
     assert_true(worst < 0.02);
     assert_true(total < 1.0);
+    /* S11: flush gives up when its time runs out. */
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_sender_flush(sender, 0.05, &err), RESPITE_E_TRANSPORT);
+    assert_non_null(strstr(err.message, "flush ran out of time after 0.05s with "));
     /* close drains for close_timeout_seconds at most, cutting the hung send short. */
     double t0 = respite_now();
     int64_t unsent = respite_sender_close(sender, NULL);

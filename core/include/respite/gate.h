@@ -55,6 +55,13 @@ int respite_gate_check(respite_gate *gate, double now, respite_decision *out, re
  * refused (then respite_gate_retry_after tells how long), -1 on error. */
 int64_t respite_gate_admit(respite_gate *gate, double now, respite_error *err);
 
+/* As admit and report at respite_now(), reading the clock only when the
+ * answer depends on it: the closed-state fast path needs no time, so a
+ * binding's protected call costs no clock read while the gate is closed. */
+int64_t respite_gate_admit_now(respite_gate *gate, respite_error *err);
+int respite_gate_report_now(respite_gate *gate, int64_t permit, int outcome, double retry_after_hint,
+                            respite_error *err);
+
 /* Seconds until a call may be admitted at `now`: 0 when one would be,
  * INFINITY under recover_never, -1 on error. */
 double respite_gate_retry_after(respite_gate *gate, double now, respite_error *err);

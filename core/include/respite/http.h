@@ -88,7 +88,8 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
 /* Closes (if not closed) and frees. */
 void respite_sender_free(respite_sender *sender);
 
-/* Adds a header to every request ("Name", "value"). */
+/* Adds a header to every later request ("Name", "value"): name an HTTP
+ * token, value without line breaks (invalid_argument otherwise). */
 int respite_sender_add_header(respite_sender *sender, const char *name, const char *value, respite_error *err);
 
 /* Queues one event (S1): never waits for the network, whatever the gate's
@@ -96,22 +97,28 @@ int respite_sender_add_header(respite_sender *sender, const char *name, const ch
  * (too_large) or after close (closed). */
 int respite_sender_enqueue(respite_sender *sender, const char *data, size_t size, respite_error *err);
 
-/* Sends what is queued, even below min_entries_per_message, and waits up to
- * timeout_seconds until the queue is empty. Returns RESPITE_OK when empty,
- * RESPITE_E_TEMPORARILY_UNAVAILABLE while paused (err->retry_after), or
- * RESPITE_E_TRANSPORT when the time ran out. */
+/* S11: sends what is queued, even below min_entries_per_message, and waits
+ * up to timeout_seconds (0-86400) until nothing is pending or in flight.
+ * Returns RESPITE_OK then, RESPITE_E_TEMPORARILY_UNAVAILABLE at once while
+ * the gate is open (err->retry_after; the events stay queued), or
+ * RESPITE_E_TRANSPORT when the time ran out; closed after close. */
 int respite_sender_flush(respite_sender *sender, double timeout_seconds, respite_error *err);
 
-/* S5: while paused returns at once and sends nothing; otherwise drains
- * within close_timeout_seconds. Returns the number of events not sent (also
- * an unsent_at_close event when > 0), -1 on error. A second close returns
- * the same count. */
+/* S5, S12: while paused returns at once and sends nothing (a probe in
+ * flight is abandoned); otherwise drains within close_timeout_seconds (a
+ * send still in flight then is abandoned; an abandoned send counts as a
+ * transport failure). Returns the number of events not sent (also an
+ * unsent_at_close event when > 0), -1 on error. A second close returns the
+ * same count. */
 int64_t respite_sender_close(respite_sender *sender, respite_error *err);
 
 int respite_sender_stats_get(respite_sender *sender, respite_sender_stats *out, respite_error *err);
 
-/* Events of the sender and its gate (G18, S6): 1 and *out filled, 0 when
- * none is waiting, -1 on error. */
+/* Events of the sender and its gate (G18, S6), in the order they happened:
+ * the gate's transitions, send_failed (http_status, 0 for transport; detail:
+ * the start of the body or the transport error) and unsent_at_close. A ring
+ * of 256: when full the oldest is dropped. 1 and *out filled, 0 when none
+ * is waiting, -1 on error. */
 int respite_sender_next_event(respite_sender *sender, respite_event *out, respite_error *err);
 
 #ifdef __cplusplus

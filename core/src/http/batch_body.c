@@ -48,15 +48,25 @@ int respite_batch_body(const respite_batch *batch, const char *prefix, const cha
         total += (size_t)respite_batch_event_size(batch, i, NULL);
     if (respite_buffer_reserve(out, total) != 0)
         return respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory building a body of %zu bytes", total);
-    respite_buffer_append(out, prefix, prefix_len);
+    /* Room is reserved: plain copies from here on. */
+    char *p = out->data;
+    memcpy(p, prefix, prefix_len);
+    p += prefix_len;
     for (int i = 0; i < count; i++) {
-        if (i > 0)
-            respite_buffer_append(out, separator, separator_len);
+        if (i > 0) {
+            memcpy(p, separator, separator_len);
+            p += separator_len;
+        }
         const char *text = respite_batch_event_text(batch, i, NULL);
         int64_t size = respite_batch_event_size(batch, i, NULL);
-        if (text && size > 0)
-            respite_buffer_append(out, text, (size_t)size);
+        if (text && size > 0) {
+            memcpy(p, text, (size_t)size);
+            p += size;
+        }
     }
-    respite_buffer_append(out, suffix, suffix_len);
+    memcpy(p, suffix, suffix_len);
+    p += suffix_len;
+    *p = '\0';
+    out->size = (size_t)(p - out->data);
     return RESPITE_OK;
 }

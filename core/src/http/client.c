@@ -173,7 +173,7 @@ static respite_response *attempt_once(respite_client *c, const char *method, con
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory making a request");
         return NULL;
     }
-    respite_transfer t = {method, url, headers, data, size, c->timeout, c->user_agent, c->share, NULL};
+    respite_transfer t = {method, url, headers, data, size, c->timeout, c->user_agent, c->share, NULL, 0};
     int rc = respite_http_perform(easy, NULL, &t, r);
     pool_give(c, easy);
     if (rc != RESPITE_OK) {

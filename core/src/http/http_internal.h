@@ -27,6 +27,7 @@ struct respite_response {
     size_t header_count;
     size_t header_cap;
     int out_of_memory;
+    int retry_after_only; /* keep no header but Retry-After (the sender) */
     char error[CURL_ERROR_SIZE];
     double retry_after;  /* hint of a 429/503, 0 when none */
     int attempts;
@@ -35,6 +36,8 @@ struct respite_response {
 
 /* An empty response that keeps at most body_limit body bytes. NULL: no memory. */
 respite_response *respite_response_new(size_t body_limit);
+/* Empties a response for reuse (keeps its buffers). */
+void respite_response_reset(respite_response *response);
 
 /* -------------------------------------------------------------- transfer */
 
@@ -51,6 +54,10 @@ typedef struct respite_transfer {
     /* Only with a multi handle: when > 0, the transfer is abandoned once
      * the monotonic clock in microseconds reaches it (close's deadline). */
     _Atomic long long *abort_at_us;
+    /* 1: the handle already holds every option of an earlier transfer with
+     * the same method, URL, headers and settings; only the body is set
+     * (the sender: saves a curl_easy_reset and a dozen options per batch). */
+    int same_as_last;
 } respite_transfer;
 
 /* Performs t on easy (through multi when not NULL, so another thread can

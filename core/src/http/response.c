@@ -20,6 +20,25 @@ respite_response *respite_response_new(size_t body_limit)
     return r;
 }
 
+void respite_response_reset(respite_response *r)
+{
+    for (size_t i = 0; i < r->header_count; i++) {
+        free(r->header_names[i]);
+        free(r->header_values[i]);
+    }
+    r->header_count = 0;
+    r->status = 0;
+    r->outcome = RESPITE_OUTCOME_TRANSPORT;
+    r->reported_unusable = 0;
+    r->body_size = 0;
+    r->body[0] = '\0';
+    r->out_of_memory = 0;
+    r->error[0] = '\0';
+    r->retry_after = 0.0;
+    r->attempts = 0;
+    r->elapsed = 0.0;
+}
+
 void respite_response_free(respite_response *response)
 {
     if (!response)

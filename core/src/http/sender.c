@@ -2,6 +2,7 @@
  * delivery engine and sends its batches with libcurl. Producers only touch
  * the queue (S1). The sender's lock guards the engine and the figures; it
  * is never held during network I/O. */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include "../event_ring.h"
 #include "http_internal.h"
 
@@ -60,6 +61,8 @@ struct respite_sender {
     unsigned request_headers_version;
     respite_buffer body;
     respite_buffer gzipped;
+    respite_response *response; /* reused for every send */
+    int options_set;            /* the easy handle holds the request's options */
 };
 
 static int fail_closed(respite_error *err)
@@ -193,7 +196,10 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
         goto fail;
     s->easy = curl_easy_init();
     s->multi = curl_multi_init();
-    if (!s->easy || !s->multi) {
+    s->response = respite_response_new(RESPITE_EVENT_DETAIL_MAX - 1);
+    if (s->response)
+        s->response->retry_after_only = 1;
+    if (!s->easy || !s->multi || !s->response) {
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating libcurl handles");
         goto fail;
     }
@@ -232,6 +238,7 @@ void respite_sender_free(respite_sender *sender)
     if (sender->easy)
         curl_easy_cleanup(sender->easy);
     curl_slist_free_all(sender->request_headers);
+    respite_response_free(sender->response);
     respite_buffer_free(&sender->body);
     respite_buffer_free(&sender->gzipped);
     for (size_t i = 0; i < sender->extra_count; i++)
@@ -320,6 +327,7 @@ static int refresh_request_headers(respite_sender *s)
     }
     s->request_headers = list;
     s->request_headers_version = s->headers_version;
+    s->options_set = 0;
     return 0;
 fail:
     curl_slist_free_all(list);
@@ -355,7 +363,9 @@ static void send_batch(respite_sender *s)
     int headers_failed = refresh_request_headers(s);
     pthread_mutex_unlock(&s->lock);
 
-    respite_response *r = respite_response_new(RESPITE_EVENT_DETAIL_MAX - 1);
+    respite_response *r = s->response;
+    if (r)
+        respite_response_reset(r);
     const char *why = NULL;
     respite_buffer *payload = &s->body;
     int rc = RESPITE_E_NO_MEMORY;
@@ -368,8 +378,9 @@ static void send_batch(respite_sender *s)
         if (s->gzip)
             payload = &s->gzipped;
         respite_transfer t = {"POST", s->url, s->request_headers, payload->data, payload->size, s->timeout,
-                              "respite", NULL, &s->abort_at_us};
+                              "respite", NULL, &s->abort_at_us, s->options_set};
         rc = respite_http_perform(s->easy, s->multi, &t, r);
+        s->options_set = 1;
         if (rc != RESPITE_OK)
             why = "out of memory reading the answer";
     }
@@ -386,7 +397,6 @@ static void send_batch(respite_sender *s)
     if (status < 200 || status > 399)
         push_send_failed(s, now, sent ? r : NULL, why);
     respite_engine_settle(s->engine, batch, status == 0, status, sent ? r->retry_after : 0.0, now, NULL);
-    respite_response_free(r);
     /* Wake a flush only when it may be done or the gate may have opened:
      * waking it after every batch would cost a context switch each. */
     if (status < 200 || status > 399 || respite_queue_pending(s->queue, NULL) == 0)
@@ -396,6 +406,7 @@ static void send_batch(respite_sender *s)
 static void *sender_main(void *arg)
 {
     respite_sender *s = arg;
+    pthread_setname_np(pthread_self(), "respite-sender"); /* for ps, top and debuggers */
     pthread_mutex_lock(&s->lock);
     for (;;) {
         int action = respite_engine_next(s->engine, respite_now(), NULL);
@@ -410,7 +421,14 @@ static void *sender_main(void *arg)
             if (!s->closing)
                 pthread_cond_timedwait(&s->changed, &s->lock, &until);
         } else if (s->flushes > 0 && respite_queue_pending(s->queue, NULL) > 0) {
-            send_batch(s); /* flush: below the minimum too */
+            /* flush: below the minimum too, but never past a refusing gate */
+            double wait = respite_gate_retry_after(s->gate, respite_now(), NULL);
+            if (wait > 0) {
+                struct timespec until = deadline_in(wait);
+                pthread_cond_timedwait(&s->changed, &s->lock, &until);
+            } else {
+                send_batch(s);
+            }
         } else {
             int64_t want = s->flushes > 0 ? 1 : s->min_entries;
             pthread_mutex_unlock(&s->lock);

@@ -92,6 +92,8 @@ static size_t on_header(char *data, size_t size, size_t count, void *user)
     const char *colon = memchr(data, ':', len);
     if (!colon || colon == data)
         return n;
+    if (r->retry_after_only && !((size_t)(colon - data) == 11 && strncasecmp(data, "Retry-After", 11) == 0))
+        return n;
     const char *value = colon + 1;
     size_t value_len = len - (size_t)(value - data);
     while (value_len > 0 && (*value == ' ' || *value == '\t')) {
@@ -198,7 +200,15 @@ static CURLcode perform_multi(CURL *easy, CURLM *multi, const respite_transfer *
 int respite_http_perform(CURL *easy, CURLM *multi, const respite_transfer *t, respite_response *out)
 {
     out->error[0] = '\0';
-    set_options(easy, t, out);
+    if (t->same_as_last) {
+        curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, out->error);
+        curl_easy_setopt(easy, CURLOPT_WRITEDATA, out);
+        curl_easy_setopt(easy, CURLOPT_HEADERDATA, out);
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)t->size);
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDS, t->data ? t->data : "");
+    } else {
+        set_options(easy, t, out);
+    }
     CURLcode rc = multi ? perform_multi(easy, multi, t) : curl_easy_perform(easy);
     if (out->out_of_memory)
         return RESPITE_E_NO_MEMORY;

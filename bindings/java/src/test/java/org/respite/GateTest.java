@@ -162,6 +162,31 @@ class GateTest {
         assertThrows(ClosedException.class, gate::retryAfter);
         assertThrows(ClosedException.class, gate::pollEvents);
         assertThrows(ClosedException.class, () -> gate.call(() -> "never"));
+        // The one-crossing forms (clock read in C) answer the same.
+        assertEquals("gate is closed", assertThrows(ClosedException.class, gate::admit).getMessage());
+        assertEquals("gate is closed", assertThrows(ClosedException.class,
+                () -> gate.report(1, Outcome.SUCCESS)).getMessage());
+    }
+
+    @Test
+    void clockReadInCAdmitsReportsAndRefuses() {
+        try (Gate gate = Gate.builder().failuresToEnterRecovery(2).recoverySeconds(30).build()) {
+            long permit = gate.admit();
+            assertTrue(permit > 0);
+            gate.report(permit, Outcome.SUCCESS);
+            gate.report(gate.admit(), Outcome.SERVER_ERROR);
+            gate.report(gate.admit(), Outcome.TRANSPORT);
+            assertEquals(0, gate.admit(), "two counted failures opened the gate");
+            assertEquals(GateState.OPEN, gate.state());
+            double retryAfter = gate.retryAfter();
+            assertTrue(retryAfter > 29 && retryAfter <= 30, "the core's clock, in C and in Java, is one clock");
+            GateStats stats = gate.stats();
+            assertEquals(3, stats.admitted());
+            assertEquals(1, stats.refused());
+            assertEquals(3, stats.reported());
+            assertThrows(InvalidArgumentException.class, () -> gate.report(12345, Outcome.SUCCESS),
+                    "a permit this gate did not hand out");
+        }
     }
 
     @Test
