@@ -75,3 +75,4 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 %include "respite/policy.h"
 %include "respite/queue.h"
 %include "respite/engine.h"
+%include "respite/http.h"
