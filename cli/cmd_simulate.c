@@ -1,22 +1,15 @@
 /* respite simulate SCENARIO.json... - runs conformance scenarios through the
- * C runner's components (conformance/runners/c, compiled in) and prints each
+ * C runner's components and step reader (conformance/runners/c, compiled in:
+ * scenario.c and the *_steps.c files) and prints each
  * step's time, action, result and the gate's state, checking the results
  * against the scenario's expectations with the driver's matching rules. */
 #include "cli.h"
-#include "gate_watch.h"
 #include "scenario_match.h"
 
 #include "runner.h" /* conformance/runners/c: the components */
 
-#include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const component *const components[] = {
-    &settings_component, &outcome_component, &gate_component,
-    &backoff_component,  &policy_component,  &delivery_component,
-};
 
 static void print_help(FILE *out)
 {
@@ -34,20 +27,6 @@ static void print_help(FILE *out)
             "\n"
             "exit status: 0 every result matches, 1 some result does not (or the\n"
             "             scenario cannot be set up), 2 usage error or unreadable file\n");
-}
-
-static const component *find_component(const char *name)
-{
-    for (size_t i = 0; i < sizeof components / sizeof components[0]; i++)
-        if (name && strcmp(components[i]->name, name) == 0)
-            return components[i];
-    return NULL;
-}
-
-static int is_step_modifier(const char *key)
-{
-    return strcmp(key, "at") == 0 || strcmp(key, "repeat") == 0 || strcmp(key, "expect") == 0 ||
-           strcmp(key, "comment") == 0;
 }
 
 /* Compact JSON for people: reals to 15 digits (0.1, not 0.10000000000000001). */
@@ -94,11 +73,19 @@ static void describe_result(json_t *observed, char *buf, size_t size)
     }
 }
 
-/* The watched gate's state and pause left, "" when there is no gate. */
-static void describe_gate(double now, char *state, size_t state_size, char *pause, size_t pause_size)
+/* The gate the scenario's component made (NULL when none, or closed). Only
+ * its statistics are read: asking the component ("state") would move the
+ * gate's clock. */
+static respite_gate *scenario_gate(const component *c, void *state)
+{
+    return c->gate ? c->gate(state) : NULL;
+}
+
+/* The gate's state and pause left, "" when there is no gate. */
+static void describe_gate(respite_gate *gate, double now, char *state, size_t state_size, char *pause,
+                          size_t pause_size)
 {
     state[0] = pause[0] = '\0';
-    respite_gate *gate = gate_watch_current();
     respite_gate_stats st;
     if (!gate || respite_gate_stats_get(gate, &st, NULL) != RESPITE_OK)
         return;
@@ -153,68 +140,15 @@ typedef struct tally {
     int steps, checked, mismatched;
 } tally;
 
-/* A step's "at": a number, or "nan"/"inf"/"-inf" for the times JSON cannot
- * write (as the conformance runner reads it). 0 when it is neither. */
-static int step_time(json_t *at, double *now)
-{
-    const char *text = json_string_value(at);
-    if (json_is_number(at))
-        *now = json_number_value(at);
-    else if (text && strcmp(text, "nan") == 0)
-        *now = NAN;
-    else if (text && strcmp(text, "inf") == 0)
-        *now = INFINITY;
-    else if (text && strcmp(text, "-inf") == 0)
-        *now = -INFINITY;
-    else
-        return 0;
-    return 1;
-}
-
-/* Runs one step (its "at", "repeat" and action) and returns the
- * observation, as the conformance runner does. */
-static json_t *run_step(const component *c, void *state, json_t *step, double *now, const char **action_out,
-                        json_t **arg_out, json_int_t *repeat_out)
-{
-    const char *key, *action = NULL;
-    json_t *value, *arg = NULL;
-    int actions = 0;
-    json_object_foreach(step, key, value) {
-        if (is_step_modifier(key))
-            continue;
-        actions++;
-        action = key;
-        arg = value;
-    }
-    *action_out = action ? action : "?";
-    *arg_out = arg;
-    json_t *repeat_value = json_object_get(step, "repeat");
-    json_int_t repeat = json_is_integer(repeat_value) ? json_integer_value(repeat_value) : 1;
-    *repeat_out = repeat;
-    json_t *at = json_object_get(step, "at");
-    if (at && !step_time(at, now))
-        return observe_runner_error("\"at\" must be a number, \"nan\", \"inf\" or \"-inf\"");
-    if (actions != 1)
-        return observe_runner_error("a step has exactly one action (got %d)", actions);
-    json_t *observed = NULL;
-    for (json_int_t i = 0; i < repeat; i++) {
-        json_decref(observed);
-        observed = c->step(state, action, arg, *now);
-        if (json_object_get(observed, "error"))
-            break;
-    }
-    return observed;
-}
-
-static void print_step(tally *t, int with_gate, double now, const char *action, json_t *arg, json_int_t repeat,
+static void print_step(tally *t, int with_gate, respite_gate *gate, double now, const step_parts *parts,
                        json_t *observed, json_t *expect)
 {
     char step_text[160], result[2048], state[64], pause[32], reason[512];
-    describe_step(action, arg, repeat, step_text, sizeof step_text);
+    describe_step(parts->action, parts->arg, parts->repeat, step_text, sizeof step_text);
     if (strlen(step_text) > 34)
         strcpy(step_text + 31, "...");
     describe_result(observed, result, sizeof result);
-    describe_gate(now, state, sizeof state, pause, sizeof pause);
+    describe_gate(gate, now, state, sizeof state, pause, sizeof pause);
     int passes = scenario_step_passes(expect, observed, reason, sizeof reason);
     const char *mark = !passes ? "MISMATCH" : expect ? "ok" : "";
     t->steps++;
@@ -260,7 +194,7 @@ static int simulate_file(const char *path, int as_json)
         return CLI_EXIT_USAGE;
     }
     const char *name = json_string_value(json_object_get(scenario, "component"));
-    const component *c = find_component(name);
+    const component *c = component_named(name);
     json_t *steps = json_object_get(scenario, "steps");
     if (!c || !json_is_array(steps)) {
         if (!c)
@@ -273,11 +207,9 @@ static int simulate_file(const char *path, int as_json)
     }
     if (!as_json)
         print_heading(scenario, path);
-    gate_watch_start();
     json_t *failure = NULL;
     void *state = c->open(scenario, &failure);
     if (!state) {
-        gate_watch_stop();
         if (as_json) {
             print_json_line(scenario, NULL, failure ? failure : json_string("could not set up the component"));
         } else {
@@ -290,7 +222,7 @@ static int simulate_file(const char *path, int as_json)
         return CLI_EXIT_FAILED;
     }
     /* the gate columns only for scenarios that have a gate */
-    int with_gate = gate_watch_current() != NULL;
+    int with_gate = scenario_gate(c, state) != NULL;
     if (!as_json && with_gate)
         printf("%-8s %9s  %-34s %-21s %-8s %s\n", "expect", "time", "step", "gate", "pause", "result");
     else if (!as_json)
@@ -301,21 +233,19 @@ static int simulate_file(const char *path, int as_json)
     size_t i;
     json_t *step;
     json_array_foreach(steps, i, step) {
-        const char *action;
-        json_t *arg;
-        json_int_t repeat;
-        json_t *observed = run_step(c, state, step, &now, &action, &arg, &repeat);
+        step_parts parts;
+        json_t *observed = run_step(c, state, step, &now, &parts);
         if (as_json) {
             char reason[512];
             if (!scenario_step_passes(json_object_get(step, "expect"), observed, reason, sizeof reason))
                 t.mismatched++;
         } else {
-            print_step(&t, with_gate, now, action, arg, repeat, observed, json_object_get(step, "expect"));
+            print_step(&t, with_gate, scenario_gate(c, state), now, &parts, observed,
+                       json_object_get(step, "expect"));
         }
         json_array_append_new(observations, observed);
     }
     c->close(state);
-    gate_watch_stop();
     if (as_json)
         print_json_line(scenario, observations, NULL);
     else

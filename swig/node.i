@@ -10,6 +10,16 @@
 #include <string>
 %}
 
+/* A JavaScript function called when a job of the thread pool below ends
+ * (valid only during the wrapper call; the job keeps its own handle). */
+%typemap(in) respite_node_callback *callback (respite_node_callback respite_callback) {
+    if (!$input->IsFunction()) {
+        SWIG_exception_fail(SWIG_TypeError, "callback must be a function");
+    }
+    respite_callback.fn = v8::Local<v8::Function>::Cast($input);
+    $1 = &respite_callback;
+}
+
 /* Binary payloads: a Buffer (or any Uint8Array) is passed as is, a string as
  * its UTF-8 bytes. Anything else is a TypeError naming what is accepted. */
 %typemap(in) (const char *data, size_t size) (std::string respite_utf8) {
@@ -96,7 +106,28 @@ typedef struct respite_node_bytes {
 } respite_node_bytes;
 %}
 
+%{
+struct respite_node_callback {
+    v8::Local<v8::Function> fn;
+};
+%}
+
 %include "respite.i"
+
+/* Blocking core calls (an HTTP request, a sender's flush and close) run on
+ * threads of the addon's own pool, never on the event loop; the callback
+ * gets (error "<status_name>: <message>" or null, retry_after, result).
+ * bindings/node/src/respite_node_jobs.h has the machinery. */
+%{
+#include "respite_node_jobs.h"
+%}
+void respite_node_request_start(respite_client *client, respite_gate *gate, const char *method, const char *url,
+                                const char *headers, const char *data, size_t size, respite_node_callback *callback);
+void respite_node_sender_flush_start(respite_sender *sender, double timeout_seconds, respite_node_callback *callback);
+void respite_node_sender_close_start(respite_sender *sender, respite_node_callback *callback);
+void respite_node_sender_free_later(respite_sender *sender);
+respite_node_bytes respite_node_response_body(const respite_response *response);
+int respite_node_pool_threads(void);
 
 %{
 /* Called by the core with the gate's lock held: only counts. */
@@ -108,19 +139,6 @@ static void respite_node_count_event(const respite_event *event, void *user_data
 %}
 
 %inline %{
-/* The lean path of Gate#run: one crossing each for "read the clock and
- * admit" and "read the clock and report". */
-int64_t respite_node_admit_now(respite_gate *gate, respite_error *err)
-{
-    return respite_gate_admit(gate, respite_now(), err);
-}
-
-int respite_node_report_now(respite_gate *gate, int64_t permit, int outcome, double retry_after_hint,
-                            respite_error *err)
-{
-    return respite_gate_report(gate, permit, outcome, retry_after_hint, respite_now(), err);
-}
-
 /* Counts every event of this gate into counter[0]. The caller keeps the
  * array alive for as long as the gate lives. */
 int respite_node_watch_events(respite_gate *gate, int32_t *respite_counter, respite_error *err)

@@ -89,18 +89,18 @@ ZEND_TLS double respite_php_call_retry_after_;
 %}
 %inline %{
 
-/* Admits at respite_now() and calls `callable` with no arguments; its value
+/* Admits (respite_gate_admit_now) and calls `callable` with no arguments; its value
  * is the PHP function's value. Refused: the callable is not called and err
  * is the core's refusal (retry_after kept for respite_php_gate_call_retry_after). */
 void respite_php_gate_call(respite_gate *gate, zval *callable, zval *call_result, respite_error *err)
 {
     respite_php_call_permit_ = 0;
-    double now = respite_now();
-    int64_t permit = respite_gate_admit(gate, now, err);
+    /* admit_now reads no clock while the gate is closed (the common case) */
+    int64_t permit = respite_gate_admit_now(gate, err);
     if (permit < 0)
         return;
     if (permit == 0) {
-        double retry_after = respite_gate_retry_after(gate, now, NULL);
+        double retry_after = respite_gate_retry_after(gate, respite_now(), NULL);
         respite_php_call_retry_after_ = retry_after;
         respite_refusal_error(retry_after, err);
         return;
@@ -128,10 +128,10 @@ void respite_php_gate_call(respite_gate *gate, zval *callable, zval *call_result
     respite_php_call_permit_ = permit;
 }
 
-/* Reports success for the last call's permit at respite_now(). */
+/* Reports success for the last call's permit (no clock read while closed). */
 void respite_php_gate_call_done(respite_gate *gate, respite_error *err)
 {
-    respite_gate_report(gate, respite_php_call_permit_, RESPITE_OUTCOME_SUCCESS, 0.0, respite_now(), err);
+    respite_gate_report_now(gate, respite_php_call_permit_, RESPITE_OUTCOME_SUCCESS, 0.0, err);
 }
 
 /* The permit of the last call whose callable ran (0: it was not called). */
@@ -144,5 +144,48 @@ int64_t respite_php_gate_call_permit(void)
 double respite_php_gate_call_retry_after(void)
 {
     return respite_php_call_retry_after_;
+}
+%}
+
+/* HTTP (respite/http.h). The raw exception carries only "<status>: <message>",
+ * so the two calls that can be refused by the gate keep the refusal's
+ * retry_after per thread for the PHP side (respite_php_http_retry_after). */
+%{
+ZEND_TLS double respite_php_http_retry_after_;
+%}
+%inline %{
+
+/* respite_client_request, keeping a refusal's retry_after. */
+respite_response *respite_php_client_request(respite_client *client, const char *method, const char *url,
+                                             const char *headers, const char *data, size_t size,
+                                             respite_error *err)
+{
+    respite_response *response = respite_client_request(client, method, url, headers, data, size, err);
+    if (err->status == RESPITE_E_TEMPORARILY_UNAVAILABLE)
+        respite_php_http_retry_after_ = err->retry_after;
+    return response;
+}
+
+/* respite_sender_flush, keeping a refusal's retry_after. */
+int respite_php_sender_flush(respite_sender *sender, double timeout_seconds, respite_error *err)
+{
+    int rc = respite_sender_flush(sender, timeout_seconds, err);
+    if (err->status == RESPITE_E_TEMPORARILY_UNAVAILABLE)
+        respite_php_http_retry_after_ = err->retry_after;
+    return rc;
+}
+
+/* The retry_after of the last refused request or flush on this thread. */
+double respite_php_http_retry_after(void)
+{
+    return respite_php_http_retry_after_;
+}
+
+/* The response body as a PHP string of exactly body_size bytes
+ * (respite_response_body stops at the first NUL byte for SWIG). */
+void respite_php_response_body(const respite_response *response, const char **bytes, int64_t *length)
+{
+    *bytes = response != NULL ? respite_response_body(response) : "";
+    *length = response != NULL ? respite_response_body_size(response) : 0;
 }
 %}

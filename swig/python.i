@@ -17,6 +17,28 @@
     $result = PyUnicode_FromString($1);
 }
 
+/* A refusal's retry_after (err->retry_after) rides on the raised
+ * RuntimeError as an attribute: respite.translate() reads it, so the
+ * TemporarilyUnavailableError of a refused HTTP call or flush carries the
+ * core's figure. freearg runs on the error path too, after respite.i's
+ * argout typemap set the exception. */
+%typemap(freearg) respite_error *err {
+    if ($1 && $1->status == RESPITE_E_TEMPORARILY_UNAVAILABLE && PyErr_Occurred()) {
+        PyObject *respite_exc_type, *respite_exc_value, *respite_exc_tb;
+        PyErr_Fetch(&respite_exc_type, &respite_exc_value, &respite_exc_tb);
+        PyErr_NormalizeException(&respite_exc_type, &respite_exc_value, &respite_exc_tb);
+        if (respite_exc_value) {
+            PyObject *respite_ra = PyFloat_FromDouble($1->retry_after);
+            if (respite_ra) {
+                PyObject_SetAttrString(respite_exc_value, "retry_after", respite_ra);
+                Py_DECREF(respite_ra);
+            }
+            PyErr_Clear();
+        }
+        PyErr_Restore(respite_exc_type, respite_exc_value, respite_exc_tb);
+    }
+}
+
 /* Binary payloads (const char *data, size_t size) from bytes-like objects. */
 %typemap(in) (const char *data, size_t size) (Py_buffer view, int have_view = 0) {
     if (PyObject_GetBuffer($input, &view, PyBUF_SIMPLE) != 0) {
@@ -43,6 +65,16 @@
     }
 }
 
+/* A response's body comes out as bytes of its exact size (binary-safe). */
+%typemap(out) const char *respite_response_body {
+    if ($1) {
+        $result = PyBytes_FromStringAndSize($1, (Py_ssize_t)respite_response_body_size(arg1));
+    } else {
+        Py_INCREF(Py_None);
+        $result = Py_None;
+    }
+}
+
 /* The GIL is released around every core call (-threads) except these: they
  * take tens of nanoseconds and never block (the gate's closed-state path
  * takes no lock), so releasing and re-taking the GIL would cost more than
@@ -51,6 +83,8 @@
 %nothread respite_now;
 %nothread respite_gate_admit;
 %nothread respite_gate_report;
+%nothread respite_gate_admit_now;
+%nothread respite_gate_report_now;
 %nothread respite_gate_retry_after;
 %nothread respite_gate_check;
 %nothread respite_gate_get_state;
@@ -81,6 +115,20 @@
 %nothread respite_strategy_name;
 %nothread respite_disposition_name;
 %nothread respite_action_name;
+/* Reading a finished response is a field read. Everything else of the HTTP
+ * module (respite_client_request, respite_sender_flush / close / enqueue /
+ * new / free, report_unusable) is NOT listed: those wait on the network or
+ * on the sender's thread, so they run without the GIL. */
+%nothread respite_response_status;
+%nothread respite_response_body;
+%nothread respite_response_free;
+%nothread respite_response_outcome;
+%nothread respite_response_body_size;
+%nothread respite_response_header;
+%nothread respite_response_error;
+%nothread respite_response_retry_after;
+%nothread respite_response_attempts;
+%nothread respite_response_elapsed_seconds;
 
 /* Gate.call's lean path is C (bindings/python/ext/gate_call.c, compiled
  * into this module): admit + call + report without Python frames. */

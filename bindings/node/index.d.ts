@@ -286,6 +286,111 @@ export class DeliveryEngine extends EventEmitter {
   on(event: 'event' | 'unsent_at_close', listener: (event: GateEvent) => void): this;
 }
 
+/** Request headers: an object, a Map, [name, value] pairs, or "Name: value" lines. */
+export type HeadersInit = Record<string, string | number> | Map<string, string | number> | Array<[string, string | number]> | string;
+
+export interface ClientOptions {
+  /** One attempt's bound, connect to last byte (default 2). */
+  timeoutSeconds?: number;
+  userAgent?: string;
+  /** Asked before every attempt; closing it closes the client. */
+  gate?: Gate | null;
+  /** The retries (default: one attempt); closing it closes the client. */
+  backoff?: Backoff | null;
+}
+
+export interface RequestOptions {
+  method?: string;
+  url: string;
+  headers?: HeadersInit;
+  body?: Payload;
+}
+
+/** One call's result (spec C8). */
+export class Response {
+  /** 0 when the transport failed. */
+  readonly status: number;
+  readonly outcome: OutcomeName;
+  readonly ok: boolean;
+  readonly body: Buffer;
+  /** The transport error's text; '' otherwise. */
+  readonly error: string;
+  /** Retry-After of a 429/503 in seconds; 0 when none. */
+  readonly retryAfter: number;
+  readonly attempts: number;
+  /** Seconds, sleeps between attempts included. */
+  readonly elapsed: number;
+  readonly headers: { get(name: string): string | null; has(name: string): boolean };
+  readonly closed: boolean;
+  text(): string;
+  json(): unknown;
+  close(): void;
+}
+
+/** HTTP calls through a gate (spec section 6); the blocking call runs off the event loop. */
+export class Client {
+  constructor(options?: ClientOptions);
+  readonly closed: boolean;
+  readonly gate: Gate | null;
+  /** Rejects with TemporarilyUnavailableError (no I/O) when the gate refuses. */
+  request(options: RequestOptions): Promise<Response>;
+  get(url: string, options?: { headers?: HeadersInit }): Promise<Response>;
+  post(url: string, body?: Payload, options?: { headers?: HeadersInit }): Promise<Response>;
+  /** C4: the caller could not use a 2xx/3xx answer. */
+  reportUnusable(response: Response): void;
+  close(): void;
+}
+
+export interface SenderOptions extends Omit<GateOptions, 'profile'> {
+  url: string;
+  timeoutSeconds?: number;
+  contentType?: string;
+  prefix?: string;
+  separator?: string;
+  suffix?: string;
+  gzip?: boolean;
+  minEntriesPerMessage?: number;
+  maxEntriesPerMessage?: number;
+  closeTimeoutSeconds?: number;
+  /** Queue settings, flat or under `queue`. */
+  overflow?: 'drop_oldest' | 'drop_newest';
+  maxBytes?: number;
+  gate?: GateOptions;
+  queue?: { overflow?: 'drop_oldest' | 'drop_newest'; maxBytes?: number };
+  /** A Policy, its JSON text or object (default @default). */
+  policy?: Policy | string | PolicySpec | Record<string, unknown>;
+  /** Added to every request. */
+  headers?: Record<string, string> | Map<string, string> | Array<[string, string]>;
+  logger?: Logger;
+  /** How often the sender's events are looked for (default 50). */
+  eventIntervalMs?: number;
+}
+
+export interface SenderStats extends QueueStats {
+  queue: QueueStats;
+  engine: EngineStats;
+  gate: GateStats;
+  requests: number;
+  bytesSent: number;
+  paused: boolean;
+  closed: boolean;
+}
+
+/** The background sender (spec section 5). Emits 'event' and each event's type (GateEvent). */
+export class Sender extends EventEmitter {
+  constructor(options: SenderOptions);
+  readonly closed: boolean;
+  addHeader(name: string, value: string): void;
+  /** Never waits for the network. */
+  enqueue(payload: Payload): void;
+  /** Resolves when nothing is pending; TemporarilyUnavailableError at once while paused; TransportError on time out. */
+  flush(timeoutSeconds?: number): Promise<void>;
+  /** Resolves with the number of events not sent; frees the native sender. */
+  close(): Promise<number>;
+  /** After close: the figures at close. */
+  stats(): SenderStats;
+}
+
 export const DISPOSITIONS: Disposition[];
 export const ACTIONS: EngineAction[];
 

@@ -8,6 +8,8 @@ const { retry } = require('./lib/retry');
 const { Policy } = require('./lib/policy');
 const { Queue, Batch, DISPOSITIONS } = require('./lib/queue');
 const { DeliveryEngine, ACTIONS } = require('./lib/engine');
+const { Client, Response } = require('./lib/client');
+const { Sender } = require('./lib/sender');
 const { settingsTable, Settings } = require('./lib/settings');
 const { OUTCOMES, parseOutcome } = require('./lib/outcome');
 
@@ -47,6 +49,9 @@ module.exports = {
   Queue,
   Batch,
   DeliveryEngine,
+  Client,
+  Response,
+  Sender,
   DISPOSITIONS,
   ACTIONS,
   retry,

@@ -3,17 +3,15 @@
  * between threads without a lock; every delay is a pure function of
  * (key, sequence, retry), which is what makes seeded runs portable. */
 #include "internal.h"
+#include "retry_on_list.h"
 #include "rng.h"
 
-#include <ctype.h>
 #include <float.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define STATUS_FIRST 400
-#define STATUS_LAST 599
 #define GOLDEN_GAMMA UINT64_C(0x9E3779B97F4A7C15)
 
 struct respite_backoff {
@@ -23,8 +21,7 @@ struct respite_backoff {
     double max_delay;
     int jitter;
     uint64_t key;
-    unsigned outcome_mask;                                   /* bit per respite_outcome */
-    unsigned char status_listed[STATUS_LAST - STATUS_FIRST + 1];
+    respite_retry_on_list retry_on;
     _Atomic int64_t next_sequence;
 };
 
@@ -40,31 +37,10 @@ static int jitter_from_name(const char *name)
 /* Fills the retry_on sets from the already-validated list text. */
 static int parse_retry_on(respite_backoff *b, const char *text, respite_error *err)
 {
-    char buf[512];
-    if (strlen(text) >= sizeof buf)
-        return respite_fail_setting(err, "retry_on", "retry_on is longer than %zu characters", sizeof buf - 1);
-    respite_copy_text(buf, sizeof buf, text);
-    for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        while (isspace((unsigned char)*item))
-            item++;
-        char *end = item + strlen(item);
-        while (end > item && isspace((unsigned char)end[-1]))
-            *--end = '\0';
-        int outcome = respite_outcome_from_name(item, NULL);
-        if (outcome > RESPITE_OUTCOME_SUCCESS) {
-            b->outcome_mask |= 1u << outcome;
-            continue;
-        }
-        char *stop = NULL;
-        long code = strtol(item, &stop, 10);
-        if (*item && *stop == '\0' && code >= STATUS_FIRST && code <= STATUS_LAST) {
-            b->status_listed[code - STATUS_FIRST] = 1;
-            continue;
-        }
-        return respite_fail_setting(err, "retry_on", "retry_on must be %s (got '%.80s')",
-                                    respite_setting_find("backoff", "retry_on")->accepted, text);
-    }
-    return RESPITE_OK;
+    if (respite_retry_on_list_parse(text, &b->retry_on))
+        return RESPITE_OK;
+    return respite_fail_setting(err, "retry_on", "retry_on must be %s (got '%.80s')",
+                                respite_setting_find("backoff", "retry_on")->accepted, text);
 }
 
 respite_backoff *respite_backoff_new(const respite_settings *settings, respite_error *err)
@@ -222,15 +198,6 @@ static int check_outcome_and_status(int outcome, int http_status, respite_error 
     return RESPITE_OK;
 }
 
-static int retries_on(const respite_backoff *b, int outcome, int http_status)
-{
-    if (outcome == RESPITE_OUTCOME_SUCCESS)
-        return 0;
-    if (b->outcome_mask & (1u << outcome))
-        return 1;
-    return http_status >= STATUS_FIRST && http_status <= STATUS_LAST && b->status_listed[http_status - STATUS_FIRST];
-}
-
 int respite_backoff_retries_on(const respite_backoff *backoff, int outcome, int http_status, respite_error *err)
 {
     if (!backoff) {
@@ -239,7 +206,7 @@ int respite_backoff_retries_on(const respite_backoff *backoff, int outcome, int 
     }
     if (check_outcome_and_status(outcome, http_status, err))
         return -1;
-    return retries_on(backoff, outcome, http_status);
+    return respite_retry_on_list_has(&backoff->retry_on, outcome, http_status);
 }
 
 double respite_backoff_next(const respite_backoff *backoff, int64_t sequence, int attempt, int outcome,
@@ -252,7 +219,7 @@ double respite_backoff_next(const respite_backoff *backoff, int64_t sequence, in
     if (check_sequence_and_retry(sequence, attempt, "attempt", err) ||
         check_outcome_and_status(outcome, http_status, err) || check_hint(retry_after_hint, err))
         return NAN;
-    if (!retries_on(backoff, outcome, http_status) || attempt >= backoff->max_attempts)
+    if (!respite_retry_on_list_has(&backoff->retry_on, outcome, http_status) || attempt >= backoff->max_attempts)
         return RESPITE_RETRY_STOP;
     return delay_with_hint(backoff, sequence, attempt, retry_after_hint);
 }

@@ -25,6 +25,10 @@ int respite_check_time(double t, const char *what, respite_error *err);
  * "inf"): how every message shows a number. Returns buf. */
 char *respite_format_number(double value, char *buf, size_t size);
 
+/* Sleeps for seconds (nothing when not > 0), resuming after signals so the
+ * whole wait is slept. */
+void respite_sleep_seconds(double seconds);
+
 /* Copies at most size-1 bytes of src and terminates. */
 void respite_copy_text(char *dst, size_t size, const char *src);
 

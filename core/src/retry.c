@@ -3,25 +3,9 @@
  * whether and how long to wait before the next one. */
 #include "internal.h"
 
-#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
-#include <time.h>
-
-static void sleep_seconds(double seconds)
-{
-    if (!(seconds > 0.0))
-        return;
-    struct timespec left;
-    left.tv_sec = (time_t)seconds;
-    left.tv_nsec = (long)((seconds - (double)left.tv_sec) * 1e9);
-    if (left.tv_nsec > 999999999L)
-        left.tv_nsec = 999999999L;
-    /* A signal must not shorten the wait: sleep out what is left. */
-    while (nanosleep(&left, &left) != 0 && errno == EINTR) {
-    }
-}
 
 static int check_attempt_result(int outcome, int http_status, double hint, respite_error *err)
 {
@@ -115,6 +99,6 @@ int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_atte
             return err->status;
         if (delay == RESPITE_RETRY_STOP)
             return fail_gave_up(err, backoff, attempt, outcome, http_status);
-        sleep_seconds(delay);
+        respite_sleep_seconds(delay);
     }
 }

@@ -1,5 +1,6 @@
 /* Settings by name: every value is checked against its row of the table and
  * rejected, never clamped, with a message naming setting, value and range. */
+#include "retry_on_list.h"
 #include "settings_table.h"
 
 #include <ctype.h>
@@ -296,31 +297,6 @@ static int choice_allowed(const char *choices, const char *value)
     return 0;
 }
 
-/* retry_on: outcome names other than success, and codes 400-599. */
-static int list_valid(const char *value)
-{
-    char buf[512];
-    if (strlen(value) >= sizeof buf || !*value)
-        return 0;
-    respite_copy_text(buf, sizeof buf, value);
-    for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        while (isspace((unsigned char)*item))
-            item++;
-        char *end = item + strlen(item);
-        while (end > item && isspace((unsigned char)end[-1]))
-            *--end = '\0';
-        int outcome = respite_outcome_from_name(item, NULL);
-        if (outcome > RESPITE_OUTCOME_SUCCESS)
-            continue;
-        /* A status code is three decimal digits: "429", never "429.0" or "4.29e2". */
-        if (strlen(item) == 3 && isdigit((unsigned char)item[0]) && isdigit((unsigned char)item[1]) &&
-            isdigit((unsigned char)item[2]) && atoi(item) >= 400 && atoi(item) <= 599)
-            continue;
-        return 0;
-    }
-    return 1;
-}
-
 /* url: what its accepted text says, an http:// or https:// URL. */
 static int url_valid(const char *value)
 {
@@ -361,7 +337,7 @@ int respite_settings_set_text(respite_settings *settings, const char *name, cons
             return fail_text(err, row, value);
         break;
     case RESPITE_SETTING_LIST:
-        if (!list_valid(value))
+        if (!respite_retry_on_list_parse(value, NULL))
             return fail_text(err, row, value);
         break;
     case RESPITE_SETTING_STRING:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Python binding: builds and installs bindings/python into a fresh-enough
 # virtual environment (${BUILD_ROOT:-build}/python-venv) with pip, runs its
-# pytest suite, then the conformance scenarios through the Python runner
+# pytest suite (the HTTP tests against respite-fault-server), then the conformance scenarios through the Python runner
 # (compared with the C runner when scripts/test.d/10-core.sh built it).
 set -euo pipefail
 root="$(pwd)"
@@ -17,6 +17,15 @@ fi
 # only rebuilds what changed.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \
   --config-settings=build-dir="$build/python-build" ./bindings/python
+
+# The HTTP tests run against the core's fault server (built by 10-core.sh;
+# built here when missing).
+fault_server="$build/release/tools/fault_server/respite-fault-server"
+if [ ! -x "$fault_server" ]; then
+  cmake -S . -B "$build/release" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$build/release" -j2 --target respite-fault-server >/dev/null
+fi
+export RESPITE_FAULT_SERVER="$fault_server"
 
 (cd bindings/python && "$venv/bin/python" -m pytest -q -p no:cacheprovider tests)
 

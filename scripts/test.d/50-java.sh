@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Java binding: Maven builds the JNI library (cmake: core + SWIG wrapper), the
-# jar and runs the JUnit tests; the jar is installed to ~/.m2 for bench/java.
+# jar and runs the JUnit tests (HTTP ones against respite-fault-server); the jar is installed to ~/.m2 for bench/java.
 # Then the conformance runner is compiled and run over every scenario for Java.
 set -euo pipefail
 build="${BUILD_ROOT:-build}"
-mvn -B -q -f bindings/java install
+# The HTTP tests start the core's fault-injecting server (10-core.sh builds it).
+fault_server="$build/release/tools/fault_server/respite-fault-server"
+if [ ! -x "$fault_server" ]; then
+  cmake -S . -B "$build/release" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$build/release" -j2 --target respite-fault-server >/dev/null
+fi
+RESPITE_FAULT_SERVER="$(cd "$(dirname "$fault_server")" && pwd)/respite-fault-server" \
+  mvn -B -q -f bindings/java install
 
 classes="$build/java-conformance"
 rm -rf "$classes"

@@ -6,6 +6,13 @@ set -euo pipefail
 build="${BUILD_ROOT:-build}"
 case "$build" in /*) ;; *) build="$PWD/$build" ;; esac
 export RESPITE_NODE_BUILD_DIR="$build/node"
+# The HTTP tests drive respite-fault-server, built by the core step (10-core.sh).
+server="$build/release/tools/fault_server/respite-fault-server"
+if [ ! -x "$server" ]; then
+  cmake -S . -B "$build/release" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$build/release" --target respite-fault-server -j2
+fi
+export RESPITE_FAULT_SERVER="$server"
 (
   cd bindings/node
   npm install --no-audit --no-fund --no-package-lock

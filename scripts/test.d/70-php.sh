@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # PHP binding: CMake builds the extension (core + SWIG wrapper of swig/php.i)
 # into ${BUILD_ROOT:-build}/php/respite.so, PHPUnit runs bindings/php/tests
-# with it loaded, then the conformance runner (which finds the extension the
+# with it loaded (the HTTP tests against respite-fault-server), then the conformance runner (which finds the extension the
 # same way) runs over every scenario when the driver can select PHP.
 set -euo pipefail
 root="$(pwd)"
@@ -10,8 +10,16 @@ case "$build" in /*) ;; *) build="$root/$build" ;; esac
 cmake -S bindings/php -B "$build/php" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build/php" -j2
 extension="$build/php/respite.so"
-php -n -d extension="$extension" -r 'exit(function_exists("respite_gate_new") ? 0 : 1);'
-php -d extension="$extension" "$(command -v phpunit)" -c bindings/php/phpunit.xml
+php -n -d extension="$extension" -r 'exit(function_exists("respite_gate_new") && function_exists("respite_sender_new") ? 0 : 1);'
+
+# The HTTP tests run against respite-fault-server, which 10-core.sh builds;
+# build just that program when this step runs on its own.
+fault_server="$build/release/tools/fault_server/respite-fault-server"
+if [ ! -x "$fault_server" ]; then
+  cmake -S . -B "$build/release" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$build/release" --target respite-fault-server -j2
+fi
+RESPITE_FAULT_SERVER="$fault_server" php -d extension="$extension" "$(command -v phpunit)" -c bindings/php/phpunit.xml
 
 if [ -x conformance/run ] && conformance/run --help 2>/dev/null | grep -q -- '--lang'; then
   BUILD_ROOT="$build" conformance/run --lang php

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../support/test_support.h"
 #include "fault_server.h"
 #include "respite.h"
 
@@ -58,14 +59,13 @@ static inline respite_settings *settings_of(const char *component, const char *p
     return s;
 }
 
-static inline respite_policy *policy_of(const char *json)
+/* Asserts the recorded request carries header `name` with exactly `value`. */
+static inline void expect_header(const respite_fault_record *rec, const char *name, const char *value)
 {
-    respite_error err;
-    respite_error_clear(&err);
-    respite_policy *p = respite_policy_from_json(json, NULL, &err);
-    if (!p)
-        fail_msg("policy %s: %s", json, err.message);
-    return p;
+    char got[256];
+    if (!respite_fault_record_header(rec, name, got, sizeof got))
+        fail_msg("no %s header in the request", name);
+    assert_string_equal(got, value);
 }
 
 static inline void sleep_for(double seconds)

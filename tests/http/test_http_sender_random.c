@@ -49,7 +49,7 @@ static void test_random_faults_keep_the_accounting(void **state)
     respite_settings *ss = settings_of("sender", pairs);
     respite_settings *gs = settings_of("usage_sharing", "failures_to_enter_recovery=5,recovery_seconds=0.02,"
                                                         "max_recovery_seconds=0.08");
-    respite_policy *policy = policy_of("{\"name\":\"r\",\"maximum_capacity\":100000,\"retry_times\":2,"
+    respite_policy *policy = policy_from("{\"name\":\"r\",\"maximum_capacity\":100000,\"retry_times\":2,"
                                        "\"error_handlers\":[{\"on\":\"server_error\",\"strategy\":\"retry\"},"
                                        "{\"on\":[429],\"strategy\":\"retry\"}]}");
     respite_error err;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../support/test_support.h"
 #include "respite.h"
 
 /* A scripted attempt function: answers[i] for attempt i + 1, the last one repeated. */
@@ -43,20 +44,6 @@ static respite_backoff *make_backoff(int max_attempts, double initial)
     assert_non_null(b);
     respite_settings_free(s);
     return b;
-}
-
-static respite_gate *make_gate(int failures, double recovery_seconds)
-{
-    respite_error err;
-    respite_error_clear(&err);
-    respite_settings *s = respite_settings_new("gate", NULL);
-    assert_int_equal(respite_settings_set_number(s, "failures_to_enter_recovery", failures, NULL), RESPITE_OK);
-    assert_int_equal(respite_settings_set_number(s, "recovery_seconds", recovery_seconds, NULL), RESPITE_OK);
-    respite_gate *g = respite_gate_new(s, &err);
-    if (!g)
-        fail_msg("respite_gate_new: %s", err.message);
-    respite_settings_free(s);
-    return g;
 }
 
 static void test_B12_retries_until_success(void **state)
@@ -151,7 +138,7 @@ static void test_B12_a_refusing_gate_prevents_every_attempt(void **state)
 {
     (void)state;
     respite_backoff *b = make_backoff(3, 0.001);
-    respite_gate *g = make_gate(1, 60);
+    respite_gate *g = gate_with(1, 60);
     assert_int_equal(respite_gate_report(g, RESPITE_NO_PERMIT, RESPITE_OUTCOME_TRANSPORT, 0, respite_now(), NULL),
                      RESPITE_OK);
     const int outcomes[] = {RESPITE_OUTCOME_SUCCESS};
@@ -176,7 +163,7 @@ static void test_B13_each_attempt_is_reported_and_a_trip_stops_the_retries(void 
 {
     (void)state;
     respite_backoff *b = make_backoff(5, 0.001);
-    respite_gate *g = make_gate(2, 60); /* opens on the second failure */
+    respite_gate *g = gate_with(2, 60); /* opens on the second failure */
     const int outcomes[] = {RESPITE_OUTCOME_TRANSPORT};
     script s = {1, outcomes, NULL, NULL, 0, {0}};
     int last = -1, made = -1;
@@ -203,7 +190,7 @@ static void test_B13_a_successful_probe_closes_the_gate(void **state)
 {
     (void)state;
     respite_backoff *b = make_backoff(3, 0.001);
-    respite_gate *g = make_gate(1, 0.02);
+    respite_gate *g = gate_with(1, 0.02);
     assert_int_equal(respite_gate_report(g, RESPITE_NO_PERMIT, RESPITE_OUTCOME_TRANSPORT, 0, respite_now(), NULL),
                      RESPITE_OK);
     assert_int_equal(respite_gate_get_state(g, respite_now(), NULL), RESPITE_GATE_OPEN);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../support/test_support.h"
 #include "respite.h"
 
 /* ------------------------------------------------------------- fixture */
@@ -20,16 +21,6 @@ typedef struct rig {
     respite_gate *gate;
     respite_engine *engine;
 } rig;
-
-static respite_policy *policy_json(const char *json)
-{
-    respite_error err;
-    respite_error_clear(&err);
-    respite_policy *p = respite_policy_from_json(json, NULL, &err);
-    if (!p)
-        fail_msg("policy %s: %s", json, err.message);
-    return p;
-}
 
 /* gate: "usage_sharing" profile with N failures, pause R, multiplier M, max Rmax
  * (R <= 0 disables the gate, G12). */
@@ -55,7 +46,7 @@ static void rig_init(rig *r, const char *policy, const char *overflow, respite_g
 {
     respite_error err;
     respite_error_clear(&err);
-    r->policy = policy ? policy_json(policy) : respite_policy_default(&err);
+    r->policy = policy ? policy_from(policy) : respite_policy_default(&err);
     respite_settings *qs = respite_settings_new("queue", &err);
     if (overflow)
         assert_int_equal(respite_settings_set_text(qs, "overflow", overflow, &err), RESPITE_OK);
@@ -647,7 +638,7 @@ static void test_S_bad_input_is_reported(void **state)
     respite_settings_free(wrong);
     char policy[256];
     snprintf(policy, sizeof policy, RETRY_ALL, 3);
-    respite_policy *p = policy_json(policy);
+    respite_policy *p = policy_from(policy);
     respite_error_clear(&err);
     assert_null(respite_engine_new(q, p, g, NULL, &err));
     assert_string_equal(err.message,

@@ -7,19 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "../support/test_support.h"
 #include "respite.h"
-
-static respite_gate *gate_with(int failures, double recovery_seconds)
-{
-    respite_settings *s = respite_settings_new("gate", NULL);
-    assert_non_null(s);
-    assert_int_equal(respite_settings_set_number(s, "failures_to_enter_recovery", failures, NULL), RESPITE_OK);
-    assert_int_equal(respite_settings_set_number(s, "recovery_seconds", recovery_seconds, NULL), RESPITE_OK);
-    respite_gate *g = respite_gate_new(s, NULL);
-    respite_settings_free(s);
-    assert_non_null(g);
-    return g;
-}
 
 static void test_G1_admit_now_admits_while_closed(void **state)
 {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../support/test_support.h"
 #include "respite.h"
 
 #if defined(__has_feature)
@@ -42,12 +43,7 @@ static respite_policy *policy_of(int capacity, int retry_times, int ttl)
     snprintf(json, sizeof json,
              "{\"name\":\"test\",\"maximum_capacity\":%d,\"error_handlers\":[{\"on\":\"any_error\",\"strategy\":\"%s\"}]%s}",
              capacity, retry_times ? "retry" : "discard", extra);
-    respite_error err;
-    respite_error_clear(&err);
-    respite_policy *p = respite_policy_from_json(json, NULL, &err);
-    if (!p)
-        fail_msg("policy %s: %s", json, err.message);
-    return p;
+    return policy_from(json);
 }
 
 /* A queue with capacity/retry/ttl and optional overflow ("drop_newest") and max_bytes. */

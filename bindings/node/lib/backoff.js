@@ -4,8 +4,7 @@ const native = require('./native');
 const { translate } = require('./errors');
 const { buildSettings } = require('./settings');
 const { parseOutcome } = require('./outcome');
-
-const finalizer = new FinalizationRegistry((handle) => native.respite_backoff_free(handle));
+const { NativeResource, finalizer } = require('./resource');
 
 class Backoff {
   // options: maxAttempts, initialDelaySeconds, multiplier, maxDelaySeconds,
@@ -20,19 +19,33 @@ class Backoff {
     } finally {
       native.respite_settings_free(settings);
     }
-    finalizer.register(this, this._handle, this);
+    // A Client borrows the native back-off: freed only when both let go.
+    this._resource = new NativeResource(this._handle, native.respite_backoff_free);
+    this._clients = new Set();
+    finalizer.register(this, this._resource, this);
   }
 
   get closed() {
     return this._handle === null;
   }
 
+  // Frees the back-off; Clients using it are closed first.
   close() {
     if (this._handle === null) return;
-    const handle = this._handle;
+    for (const client of [...this._clients]) client.close();
     this._handle = null;
     finalizer.unregister(this);
-    native.respite_backoff_free(handle);
+    this._resource.release();
+  }
+
+  // A Client starts or stops using this back-off (lib/client.js).
+  _attachClient(client) {
+    this._clients.add(client);
+    this._resource.attach();
+  }
+
+  _detachClient(client) {
+    if (this._clients.delete(client)) this._resource.detach();
   }
 
   get maxAttempts() {

@@ -194,18 +194,7 @@ class DeliveryEngine extends EventEmitter {
   stats() {
     const raw = new native.respite_engine_stats();
     call(() => native.respite_engine_stats_get(this._handle, raw));
-    const unsent = Number(raw.unsent);
-    return {
-      sends: Number(raw.sends),
-      probes: Number(raw.probes),
-      sendsFailed: Number(raw.sends_failed),
-      refusals: Number(raw.refusals),
-      eventsSent: Number(raw.events_sent),
-      unsent: unsent < 0 ? null : unsent,
-      closing: raw.closing === 1,
-      closedWhilePaused: raw.closed_while_paused === 1,
-      closeDeadline: raw.close_deadline,
-    };
+    return engineStatsOf(raw);
   }
 
   _live() {
@@ -232,4 +221,20 @@ class DeliveryEngine extends EventEmitter {
   }
 }
 
-module.exports = { DeliveryEngine, ACTIONS };
+// A raw respite_engine_stats as an object (also the Sender's).
+function engineStatsOf(raw) {
+  const unsent = Number(raw.unsent);
+  return {
+    sends: Number(raw.sends),
+    probes: Number(raw.probes),
+    sendsFailed: Number(raw.sends_failed),
+    refusals: Number(raw.refusals),
+    eventsSent: Number(raw.events_sent),
+    unsent: unsent < 0 ? null : unsent,
+    closing: raw.closing === 1,
+    closedWhilePaused: raw.closed_while_paused === 1,
+    closeDeadline: raw.close_deadline,
+  };
+}
+
+module.exports = { DeliveryEngine, ACTIONS, engineStatsOf };

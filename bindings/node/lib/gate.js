@@ -173,22 +173,10 @@ class Gate extends EventEmitter {
     } catch (error) {
       throw translate(error);
     }
-    return {
-      admitted: Number(raw.admitted) + this._leanAdmitted,
-      refused: Number(raw.refused),
-      reported: Number(raw.reported) + this._leanReported,
-      countedFailures: Number(raw.counted_failures),
-      late: Number(raw.late),
-      trips: Number(raw.trips),
-      probes: Number(raw.probes),
-      probeTimeouts: Number(raw.probe_timeouts),
-      eventsDropped: Number(raw.events_dropped),
-      generation: Number(raw.generation),
-      windowFailures: raw.window_failures,
-      state: STATES[raw.state],
-      delay: raw.delay,
-      until: raw.until,
-    };
+    const stats = gateStatsOf(raw);
+    stats.admitted += this._leanAdmitted;
+    stats.reported += this._leanReported;
+    return stats;
   }
 
   // Runs `fn` (sync or async) through the gate: refused → a rejected promise
@@ -202,7 +190,7 @@ class Gate extends EventEmitter {
       this._leanAdmitted++;
     } else {
       try {
-        permit = native.respite_node_admit_now(this._handle);
+        permit = native.respite_gate_admit_now(this._handle);
       } catch (error) {
         return Promise.reject(translate(error));
       }
@@ -253,7 +241,7 @@ class Gate extends EventEmitter {
     }
     if (this._handle === null) return;
     this._leanPermit = 0;
-    native.respite_node_report_now(this._handle, permit, outcome, outcome === SUCCESS ? 0 : hintOf(carrier));
+    native.respite_gate_report_now(this._handle, permit, outcome, outcome === SUCCESS ? 0 : hintOf(carrier));
     if (this._counter[0] !== 0) this._drainEvents();
   }
 
@@ -272,4 +260,24 @@ class Gate extends EventEmitter {
   }
 }
 
-module.exports = { Gate, STATES, timeOf, closedError, httpStatusOf };
+// A raw respite_gate_stats as an object (also the Sender's).
+function gateStatsOf(raw) {
+  return {
+    admitted: Number(raw.admitted),
+    refused: Number(raw.refused),
+    reported: Number(raw.reported),
+    countedFailures: Number(raw.counted_failures),
+    late: Number(raw.late),
+    trips: Number(raw.trips),
+    probes: Number(raw.probes),
+    probeTimeouts: Number(raw.probe_timeouts),
+    eventsDropped: Number(raw.events_dropped),
+    generation: Number(raw.generation),
+    windowFailures: raw.window_failures,
+    state: STATES[raw.state],
+    delay: raw.delay,
+    until: raw.until,
+  };
+}
+
+module.exports = { Gate, STATES, timeOf, closedError, httpStatusOf, gateStatsOf };

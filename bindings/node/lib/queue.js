@@ -125,30 +125,7 @@ class Queue {
   stats() {
     const raw = new native.respite_queue_stats();
     call(() => native.respite_queue_stats_get(this._handle, raw));
-    return {
-      accepted: Number(raw.accepted),
-      delivered: Number(raw.delivered),
-      droppedCapacity: Number(raw.dropped_capacity),
-      expired: Number(raw.expired),
-      retriesExhausted: Number(raw.retries_exhausted),
-      discarded: Number(raw.discarded),
-      pending: Number(raw.pending),
-      inFlight: Number(raw.in_flight),
-      refusedFull: Number(raw.refused_full),
-      refusedTooLarge: Number(raw.refused_too_large),
-      refusedClosed: Number(raw.refused_closed),
-      retried: Number(raw.retried),
-      pendingBytes: Number(raw.pending_bytes),
-      inFlightBytes: Number(raw.in_flight_bytes),
-      liveBytes: Number(raw.live_bytes),
-      capacity: Number(raw.capacity),
-      maxBytes: Number(raw.max_bytes),
-      overflow: OVERFLOWS[raw.overflow],
-      retryTimes: raw.retry_times,
-      eventTtl: raw.event_ttl,
-      closed: raw.closed === 1,
-      balanced: native.respite_queue_stats_balanced(raw) === 1,
-    };
+    return queueStatsOf(raw);
   }
 
   // D9 on a fresh snapshot: throws InternalError with every figure when the
@@ -156,6 +133,34 @@ class Queue {
   checkAccounting() {
     call(() => native.respite_queue_check_accounting(this._handle));
   }
+}
+
+// A raw respite_queue_stats as an object (also the Sender's).
+function queueStatsOf(raw) {
+  return {
+    accepted: Number(raw.accepted),
+    delivered: Number(raw.delivered),
+    droppedCapacity: Number(raw.dropped_capacity),
+    expired: Number(raw.expired),
+    retriesExhausted: Number(raw.retries_exhausted),
+    discarded: Number(raw.discarded),
+    pending: Number(raw.pending),
+    inFlight: Number(raw.in_flight),
+    refusedFull: Number(raw.refused_full),
+    refusedTooLarge: Number(raw.refused_too_large),
+    refusedClosed: Number(raw.refused_closed),
+    retried: Number(raw.retried),
+    pendingBytes: Number(raw.pending_bytes),
+    inFlightBytes: Number(raw.in_flight_bytes),
+    liveBytes: Number(raw.live_bytes),
+    capacity: Number(raw.capacity),
+    maxBytes: Number(raw.max_bytes),
+    overflow: OVERFLOWS[raw.overflow],
+    retryTimes: raw.retry_times,
+    eventTtl: raw.event_ttl,
+    closed: raw.closed === 1,
+    balanced: native.respite_queue_stats_balanced(raw) === 1,
+  };
 }
 
 // Events taken together (Queue#take or DeliveryEngine#take), read by index
@@ -261,4 +266,4 @@ class Batch {
   }
 }
 
-module.exports = { Queue, Batch, DISPOSITIONS, call };
+module.exports = { Queue, Batch, DISPOSITIONS, call, queueStatsOf };

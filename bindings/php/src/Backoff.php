@@ -19,6 +19,8 @@ final class Backoff
     private $ptr;
     /** @var array<string, mixed> */
     private array $settings;
+    /** @var list<\WeakReference<Client>> clients that borrow this back-off */
+    private array $borrowers = [];
 
     /** @param array<string, mixed> $settings back-off settings by name */
     public function __construct(array $settings = [])
@@ -39,9 +41,16 @@ final class Backoff
         $this->close();
     }
 
-    /** Frees the back-off; using it afterwards throws ClosedException. Idempotent. */
+    /**
+     * Frees the back-off (and closes clients that borrow it); using it
+     * afterwards throws ClosedException. Idempotent.
+     */
     public function close(): void
     {
+        foreach ($this->borrowers as $ref) {
+            $ref->get()?->close();
+        }
+        $this->borrowers = [];
         $ptr = $this->ptr;
         $this->ptr = null;
         respite_backoff_free($ptr);
@@ -50,6 +59,18 @@ final class Backoff
     public function isClosed(): bool
     {
         return $this->ptr === null;
+    }
+
+    /** @internal the raw handle, for Client */
+    public function raw()
+    {
+        return $this->ptr;
+    }
+
+    /** @internal a client borrows this back-off: closing it closes the client first */
+    public function lend(Client $client): void
+    {
+        $this->borrowers[] = \WeakReference::create($client);
     }
 
     /** @return array<string, mixed> */

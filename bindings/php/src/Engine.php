@@ -235,6 +235,15 @@ final class Engine
         } catch (\Exception $e) {
             throw Errors::translate($e);
         }
+        return self::statsArray($s);
+    }
+
+    /**
+     * @internal the figures of a raw stats struct (also a sender's engine)
+     * @return array<string, mixed>
+     */
+    public static function statsArray(\respite_engine_stats $s): array
+    {
         return [
             'sends' => $s->sends, 'probes' => $s->probes, 'sends_failed' => $s->sends_failed,
             'refusals' => $s->refusals, 'events_sent' => $s->events_sent,

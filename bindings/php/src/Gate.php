@@ -30,7 +30,7 @@ final class Gate
     private array $settings;
     /** @var object|callable|null */
     private $logger;
-    /** @var list<\WeakReference<Engine>> engines that borrow this gate */
+    /** @var list<\WeakReference<Engine|Client>> engines and clients that borrow this gate */
     private array $borrowers = [];
 
     /**
@@ -69,7 +69,7 @@ final class Gate
         $this->close();
     }
 
-    /** Frees the gate (and closes engines that borrow it). Idempotent. */
+    /** Frees the gate (and closes engines and clients that borrow it). Idempotent. */
     public function close(): void
     {
         if ($this->ptr === null) {
@@ -258,6 +258,15 @@ final class Gate
         } catch (\Exception $e) {
             throw Errors::translate($e);
         }
+        return self::statsArray($s);
+    }
+
+    /**
+     * @internal the figures of a raw stats struct (also a sender's gate)
+     * @return array<string, int|float|string>
+     */
+    public static function statsArray(\respite_gate_stats $s): array
+    {
         return [
             'admitted' => $s->admitted, 'refused' => $s->refused, 'reported' => $s->reported,
             'counted_failures' => $s->counted_failures, 'late' => $s->late, 'trips' => $s->trips,
@@ -292,10 +301,10 @@ final class Gate
         return $this->ptr;
     }
 
-    /** @internal an engine borrows this gate: closing the gate closes it first */
-    public function lend(Engine $engine): void
+    /** @internal an engine or client borrows this gate: closing the gate closes it first */
+    public function lend(Engine|Client $borrower): void
     {
-        $this->borrowers[] = \WeakReference::create($engine);
+        $this->borrowers[] = \WeakReference::create($borrower);
     }
 
     /** @internal */

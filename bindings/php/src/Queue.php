@@ -159,6 +159,15 @@ final class Queue
         } catch (\Exception $e) {
             throw Errors::translate($e);
         }
+        return self::statsArray($s);
+    }
+
+    /**
+     * @internal the figures of a raw stats struct (also a sender's queue)
+     * @return array<string, int|float|string|bool>
+     */
+    public static function statsArray(\respite_queue_stats $s): array
+    {
         return [
             'accepted' => $s->accepted, 'delivered' => $s->delivered, 'dropped_capacity' => $s->dropped_capacity,
             'expired' => $s->expired, 'retries_exhausted' => $s->retries_exhausted, 'discarded' => $s->discarded,

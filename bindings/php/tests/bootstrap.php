@@ -10,3 +10,4 @@ if (!extension_loaded('respite')) {
 ini_set('error_log', sys_get_temp_dir() . '/respite-phpunit-error.log');
 require __DIR__ . '/../autoload.php';
 require __DIR__ . '/Support.php';
+require __DIR__ . '/FaultServer.php';

@@ -75,16 +75,15 @@ static PyObject *gate_call(PyObject *gate, PyObject *const *args, Py_ssize_t nar
     respite_error err;
     err.status = RESPITE_OK;
     err.message[0] = '\0';
-    double admitted_at = respite_now();
-    int64_t permit = respite_gate_admit(handle, admitted_at, &err);
+    /* admit_now/report_now read the clock only when the answer depends on
+     * it, so a closed gate's call costs no clock read. */
+    int64_t permit = respite_gate_admit_now(handle, &err);
     if (permit < 0) { /* closed (NULL handle) or an error */
         Py_DECREF(own);
         return raise_core_error(&err);
     }
-    if (permit == 0) { /* refused: the Gate raises TemporarilyUnavailableError */
-        PyObject *at = PyFloat_FromDouble(admitted_at);
-        PyObject *res = at ? PyObject_CallMethodObjArgs(gate, str_refused, own, at, NULL) : NULL;
-        Py_XDECREF(at);
+    if (permit == 0) { /* refused: the Gate raises TemporarilyUnavailableError (retry_after read now) */
+        PyObject *res = PyObject_CallMethodObjArgs(gate, str_refused, own, Py_None, NULL);
         Py_DECREF(own);
         Py_XDECREF(res);
         if (!PyErr_Occurred())
@@ -114,7 +113,7 @@ static PyObject *gate_call(PyObject *gate, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
 
-    if (respite_gate_report(handle, permit, RESPITE_OUTCOME_SUCCESS, 0.0, respite_now(), &err) != RESPITE_OK) {
+    if (respite_gate_report_now(handle, permit, RESPITE_OUTCOME_SUCCESS, 0.0, &err) != RESPITE_OK) {
         Py_DECREF(own);
         Py_DECREF(result);
         return raise_core_error(&err);

@@ -238,4 +238,9 @@ static void backoff_close(void *state)
     free(s);
 }
 
-const component backoff_component = {"backoff", backoff_open, backoff_step, backoff_close};
+static respite_gate *gate_of_backoff(void *state)
+{
+    return ((backoff_state *)state)->gate;
+}
+
+const component backoff_component = {"backoff", backoff_open, backoff_step, backoff_close, gate_of_backoff};

@@ -326,4 +326,9 @@ static void delivery_close(void *state)
     free(s);
 }
 
-const component delivery_component = {"delivery", delivery_open, delivery_step, delivery_close};
+static respite_gate *gate_of_delivery(void *state)
+{
+    return ((delivery_state *)state)->gate;
+}
+
+const component delivery_component = {"delivery", delivery_open, delivery_step, delivery_close, gate_of_delivery};

@@ -213,4 +213,9 @@ static void gate_close(void *state)
     free(s);
 }
 
-const component gate_component = {"gate", gate_open, gate_step, gate_close};
+static respite_gate *gate_of_gate(void *state)
+{
+    return ((gate_state *)state)->gate;
+}
+
+const component gate_component = {"gate", gate_open, gate_step, gate_close, gate_of_gate};

@@ -7,85 +7,17 @@
 #include "runner.h"
 
 #include <dirent.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static const component *const components[] = {
-    &settings_component, &outcome_component,  &gate_component,
-    &backoff_component,  &policy_component,   &delivery_component,
-};
-
-/* Keys of a step that are not its action. */
-static int is_step_modifier(const char *key)
-{
-    return strcmp(key, "at") == 0 || strcmp(key, "repeat") == 0 || strcmp(key, "expect") == 0 ||
-           strcmp(key, "comment") == 0;
-}
-
-static const component *find_component(const char *name)
-{
-    for (size_t i = 0; i < sizeof components / sizeof components[0]; i++)
-        if (strcmp(components[i]->name, name) == 0)
-            return components[i];
-    return NULL;
-}
-
-/* A step's "at": a number, or "nan"/"inf"/"-inf" for the times JSON cannot
- * write (T3 scenarios). 0 when it is neither. */
-static int step_time(json_t *at, double *now)
-{
-    const char *text = json_string_value(at);
-    if (json_is_number(at))
-        *now = json_number_value(at);
-    else if (text && strcmp(text, "nan") == 0)
-        *now = NAN;
-    else if (text && strcmp(text, "inf") == 0)
-        *now = INFINITY;
-    else if (text && strcmp(text, "-inf") == 0)
-        *now = -INFINITY;
-    else
-        return 0;
-    return 1;
-}
-
-static json_t *run_step(const component *c, void *state, json_t *step, double *now)
-{
-    const char *key, *action = NULL;
-    json_t *value, *arg = NULL;
-    json_object_foreach(step, key, value) {
-        if (is_step_modifier(key))
-            continue;
-        if (action)
-            return observe_runner_error("a step has one action (got '%s' and '%s')", action, key);
-        action = key;
-        arg = value;
-    }
-    if (!action)
-        return observe_runner_error("a step needs an action");
-    json_t *at = json_object_get(step, "at");
-    if (at && !step_time(at, now))
-        return observe_runner_error("\"at\" must be a number, \"nan\", \"inf\" or \"-inf\"");
-    json_int_t repeat = json_is_integer(json_object_get(step, "repeat")) ?
-                            json_integer_value(json_object_get(step, "repeat")) : 1;
-    json_t *observed = NULL;
-    for (json_int_t i = 0; i < repeat; i++) {
-        json_decref(observed);
-        observed = c->step(state, action, arg, *now);
-        if (json_object_get(observed, "error"))
-            break; /* a repeated action stops at its first error */
-    }
-    return observed;
-}
 
 static json_t *run_scenario(json_t *scenario)
 {
     json_t *result = json_object();
     json_object_set(result, "id", json_object_get(scenario, "id"));
     const char *name = json_string_value(json_object_get(scenario, "component"));
-    const component *c = name ? find_component(name) : NULL;
+    const component *c = component_named(name);
     json_t *steps = json_object_get(scenario, "steps");
     if (!c || !json_is_array(steps)) {
         json_object_set_new(result, "error", json_string(c ? "no steps" : "unknown component"));
@@ -102,7 +34,7 @@ static json_t *run_scenario(json_t *scenario)
     size_t i;
     json_t *step;
     json_array_foreach(steps, i, step) {
-        json_array_append_new(observed, run_step(c, state, step, &now));
+        json_array_append_new(observed, run_step(c, state, step, &now, NULL));
     }
     c->close(state);
     json_object_set_new(result, "steps", observed);

@@ -168,4 +168,4 @@ static void policy_close(void *state)
     free(s);
 }
 
-const component policy_component = {"policy", policy_open, policy_step, policy_close};
+const component policy_component = {"policy", policy_open, policy_step, policy_close, NULL};

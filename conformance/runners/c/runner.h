@@ -16,6 +16,10 @@ typedef struct component {
     void *(*open)(json_t *scenario, json_t **failure);
     json_t *(*step)(void *state, const char *action, json_t *arg, double now);
     void (*close)(void *state);
+    /* The gate the component made and has not closed, or NULL (also NULL
+     * for components without one): lets `respite simulate` read the gate's
+     * state without driving it. */
+    respite_gate *(*gate)(void *state);
 } component;
 
 extern const component settings_component;
@@ -24,6 +28,24 @@ extern const component gate_component;
 extern const component backoff_component;
 extern const component policy_component;
 extern const component delivery_component;
+
+/* ---------------------------------------------------------- scenarios */
+
+/* The component called name ("gate", ...), or NULL when none is (or name is NULL). */
+const component *component_named(const char *name);
+
+/* What a step asked for, as run_step read it (for showing the step). */
+typedef struct step_parts {
+    const char *action; /* "?" when the step names none */
+    json_t *arg;        /* NULL when none */
+    json_int_t repeat;  /* 1 unless "repeat" says otherwise */
+} step_parts;
+
+/* Runs one step on the component: moves *now to its "at", runs its action
+ * "repeat" times (stopping at the first error) and returns the last
+ * observation (new ref); a malformed step gives a runner error. Fills
+ * *parts when not NULL. */
+json_t *run_step(const component *c, void *state, json_t *step, double *now, step_parts *parts);
 
 /* ------------------------------------------------------ observations */
 

@@ -84,7 +84,7 @@ long respite_http_timeout_ms(double seconds);
 /* Monotonic clock in microseconds. */
 long long respite_http_now_us(void);
 
-/* Sleeps on the monotonic clock; a signal does not shorten it. */
+/* respite_sleep_seconds, capped at a day. */
 void respite_http_sleep(double seconds);
 
 /* ------------------------------------------------------------ batch body */

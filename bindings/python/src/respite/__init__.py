@@ -7,6 +7,10 @@ happens to work that could not be delivered. Python binding of the C core.
         response = session.get(url)
         call.set_status(response.status_code)
 
+    client = respite.Client(gate=gate, timeout_seconds=2.0)   # HTTP through the gate
+    with respite.Sender(url=collector_url) as sender:          # background delivery
+        sender.enqueue('{"event": 1}')
+
 See docs/python.md for a quickstart. The raw SWIG module mirroring the C
 API is ``respite.respite_swig``.
 """
@@ -20,6 +24,7 @@ from ._settings import SettingInfo, Settings, settings_table
 from .backoff import Backoff, retry, retry_call
 from .engine import Engine, EngineStats
 from .gate import Attempt, Decision, Gate, GateStats
+from .http import Client, Response, ResponseHeaders, Sender, SenderStats
 from .policy import Policy
 from .queue import Batch, Queue, QueueStats
 
@@ -31,7 +36,7 @@ del _cls
 __version__ = "0.1.0"
 
 __all__ = [
-    "Attempt", "Backoff", "Batch", "Engine", "EngineStats", "Policy", "Queue", "QueueStats", "ClosedError", "Decision", "ERRORS_BY_STATUS", "Event", "Gate", "GateStats",
+    "Attempt", "Backoff", "Batch", "Client", "Response", "ResponseHeaders", "Sender", "SenderStats", "Engine", "EngineStats", "Policy", "Queue", "QueueStats", "ClosedError", "Decision", "ERRORS_BY_STATUS", "Event", "Gate", "GateStats",
     "InvalidPolicyError", "InvalidSettingError", "Outcome", "Problem", "RespiteError", "SettingInfo",
     "TemporarilyUnavailableError", "Settings", "classify", "failure_of", "outcome_counts", "refusal_message", "retry", "retry_call", "settings_table",
 ] + sorted({cls.__name__ for cls in ERRORS_BY_STATUS.values()} - {"ClosedError", "InvalidPolicyError",

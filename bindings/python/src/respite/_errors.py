@@ -140,7 +140,12 @@ def translate(exc: BaseException) -> BaseException:
     status, sep, message = text.partition(": ")
     if not sep or status not in ERRORS_BY_STATUS:
         return exc
-    return error_for(status, message)
+    err = error_for(status, message)
+    # A refusal's seconds (err->retry_after of the core), set by python.i.
+    retry_after = getattr(exc, "retry_after", None)
+    if retry_after is not None and isinstance(err, TemporarilyUnavailableError):
+        err.retry_after = retry_after
+    return err
 
 
 def refusal_message(retry_after: float) -> str:

@@ -46,6 +46,12 @@ class EngineStats(NamedTuple):
     close_deadline: float
 
 
+def engine_stats_from(out: Any) -> EngineStats:
+    """EngineStats from a raw respite_engine_stats."""
+    return EngineStats(out.sends, out.probes, out.sends_failed, out.refusals, out.events_sent, out.unsent,
+                       bool(out.closing), bool(out.closed_while_paused), out.close_deadline)
+
+
 class Engine:
     """Joins a queue, its policy and a gate. Settings are the sender's
     (``min_entries_per_message``, ``max_entries_per_message``,
@@ -166,8 +172,7 @@ class Engine:
             _c.respite_engine_stats_get((own := self._own).ptr, out)
         except RuntimeError as exc:
             raise translate(exc) from None
-        return EngineStats(out.sends, out.probes, out.sends_failed, out.refusals, out.events_sent, out.unsent,
-                           bool(out.closing), bool(out.closed_while_paused), out.close_deadline)
+        return engine_stats_from(out)
 
     def events(self) -> List[_events.Event]:
         """The engine's own events (unsent_at_close) since the last call;

@@ -17,6 +17,9 @@ from ._settings import make_settings, read_settings
 _now = _c.respite_now
 _admit = _c.respite_gate_admit
 _report = _c.respite_gate_report
+# As admit/report at the core's clock, read only when the answer needs it.
+_admit_now = _c.respite_gate_admit_now
+_report_now = _c.respite_gate_report_now
 _retry_after = _c.respite_gate_retry_after
 _next_event = _c.respite_gate_next_event
 _SUCCESS = 0  # RESPITE_OUTCOME_SUCCESS
@@ -51,6 +54,13 @@ class GateStats(NamedTuple):
     state: str
     delay: float
     until: float
+
+
+def gate_stats_from(out: Any) -> GateStats:
+    """GateStats from a raw respite_gate_stats."""
+    return GateStats(out.admitted, out.refused, out.reported, out.counted_failures, out.late, out.trips,
+                     out.probes, out.probe_timeouts, out.events_dropped, out.generation, out.window_failures,
+                     _c.respite_gate_state_name(out.state), out.delay, out.until)
 
 
 class Gate:
@@ -118,13 +128,12 @@ class Gate:
         """Asks to make a call: returns a permit to report the outcome with,
         or raises TemporarilyUnavailableError (with ``retry_after``)."""
         own = self._own
-        t = _now() if now is None else now
         try:
-            permit = _admit(own.ptr, t)
+            permit = _admit_now(own.ptr) if now is None else _admit(own.ptr, now)
         except RuntimeError as exc:
             raise translate(exc) from None
         if permit <= 0:
-            raise self._refusal(own, t)
+            raise self._refusal(own, now)
         if self._watch:
             self._poll(own)
         return permit
@@ -174,7 +183,10 @@ class Gate:
 
     def _report(self, own: Owned, permit: int, code: int, hint: Optional[float], now: Optional[float]) -> None:
         try:
-            _report(own.ptr, permit, code, 0.0 if hint is None else hint, _now() if now is None else now)
+            if now is None:
+                _report_now(own.ptr, permit, code, 0.0 if hint is None else hint)
+            else:
+                _report(own.ptr, permit, code, 0.0 if hint is None else hint, now)
         except RuntimeError as exc:
             raise translate(exc) from None
         if code != _SUCCESS:
@@ -215,7 +227,7 @@ class Gate:
         returning -> success; fn raising -> a failure of its kind, re-raised."""
         own = self._own
         try:
-            permit = _admit(own.ptr, _now())
+            permit = _admit_now(own.ptr)
         except RuntimeError as exc:
             raise translate(exc) from None
         if permit <= 0:
@@ -226,7 +238,7 @@ class Gate:
             code, _status, hint = failure_of(exc)
             self._report(own, permit, code, hint, None)
             raise
-        _report(own.ptr, permit, _SUCCESS, 0.0, _now())
+        _report_now(own.ptr, permit, _SUCCESS, 0.0)
         if self._watch:
             self._poll(own)
         return result
@@ -238,7 +250,7 @@ class Gate:
         return cast(F, protected)
 
     # The C path of call() (ext/gate_call.c) comes back here for rare cases.
-    def _call_refused(self, own: Owned, t: float) -> None:
+    def _call_refused(self, own: Owned, t: Optional[float]) -> None:
         raise self._refusal(own, t)
 
     def _call_failed(self, own: Owned, permit: int, exc: BaseException) -> None:
@@ -261,9 +273,7 @@ class Gate:
             _c.respite_gate_stats_get(self._own.ptr, out)
         except RuntimeError as exc:
             raise translate(exc) from None
-        return GateStats(out.admitted, out.refused, out.reported, out.counted_failures, out.late, out.trips,
-                         out.probes, out.probe_timeouts, out.events_dropped, out.generation, out.window_failures,
-                         _c.respite_gate_state_name(out.state), out.delay, out.until)
+        return gate_stats_from(out)
 
     def events(self) -> List[_events.Event]:
         """The events (G18) seen since the last call of events(), oldest
@@ -344,9 +354,9 @@ class Attempt:
     def __enter__(self) -> "Attempt":
         gate = self.gate
         own = gate._own
-        t = _now() if self.now is None else self.now
+        t = self.now
         try:
-            permit = _admit(own.ptr, t)
+            permit = _admit_now(own.ptr) if t is None else _admit(own.ptr, t)
         except RuntimeError as exc:
             raise translate(exc) from None
         if permit <= 0:
@@ -363,7 +373,10 @@ class Attempt:
             # the common case, kept short: success
             own = gate._own
             try:
-                _report(own.ptr, self.permit, _SUCCESS, 0.0, _now() if self.now is None else self.now)
+                if self.now is None:
+                    _report_now(own.ptr, self.permit, _SUCCESS, 0.0)
+                else:
+                    _report(own.ptr, self.permit, _SUCCESS, 0.0, self.now)
             except RuntimeError as err:
                 raise translate(err) from None
             if gate._watch:

@@ -161,12 +161,17 @@ class Queue:
             _c.respite_queue_stats_get((own := self._own).ptr, out)
         except RuntimeError as exc:
             raise translate(exc) from None
-        return QueueStats(out.accepted, out.delivered, out.dropped_capacity, out.expired, out.retries_exhausted,
-                          out.discarded, out.pending, out.in_flight, out.refused_full, out.refused_too_large,
-                          out.refused_closed, out.retried, out.pending_bytes, out.in_flight_bytes, out.live_bytes,
-                          out.capacity, out.max_bytes, ("drop_oldest", "drop_newest")[out.overflow],
-                          out.retry_times, out.event_ttl, bool(out.closed),
-                          _c.respite_queue_stats_balanced(out) == 1)
+        return queue_stats_from(out)
+
+
+def queue_stats_from(out: Any) -> QueueStats:
+    """QueueStats from a raw respite_queue_stats."""
+    return QueueStats(out.accepted, out.delivered, out.dropped_capacity, out.expired, out.retries_exhausted,
+                      out.discarded, out.pending, out.in_flight, out.refused_full, out.refused_too_large,
+                      out.refused_closed, out.retried, out.pending_bytes, out.in_flight_bytes, out.live_bytes,
+                      out.capacity, out.max_bytes, ("drop_oldest", "drop_newest")[out.overflow],
+                      out.retry_times, out.event_ttl, bool(out.closed),
+                      _c.respite_queue_stats_balanced(out) == 1)
 
 
 class Batch:

@@ -37,6 +37,11 @@ public final class Backoff implements AutoCloseable {
         return new Builder();
     }
 
+    /** Raw pointer for the HTTP client of this package (0 once closed). */
+    long pointerForClient() {
+        return handle.get();
+    }
+
     /** A new sequence number for one retried call (0, 1, 2, ...). */
     public long start() {
         try {

@@ -14,6 +14,7 @@ import org.respite.swig.respite_event;
 public final class EventLog {
     public static final EventLog GATE = new EventLog("org.respite.Gate");
     public static final EventLog ENGINE = new EventLog("org.respite.Engine");
+    public static final EventLog SENDER = new EventLog("org.respite.Sender");
 
     private final System.Logger logger;
 

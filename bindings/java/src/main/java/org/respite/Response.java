@@ -1,0 +1,121 @@
+package org.respite;
+
+import java.lang.ref.Reference;
+import java.nio.charset.StandardCharsets;
+
+import org.respite.internal.FastNative;
+import org.respite.internal.NativeHandle;
+import org.respite.swig.RespiteNativeJNI;
+
+/**
+ * The answer to one {@link Client} call (spec C8): status (0 when the
+ * transport failed), outcome, headers, body, the transport error's text,
+ * the Retry-After hint, the attempts made and the elapsed seconds of the
+ * whole call. Figures and the body are copied when the call returns; the
+ * headers stay in native memory until {@link #close()} (or until the
+ * response is unreachable).
+ */
+public final class Response implements AutoCloseable {
+    private final NativeHandle handle;
+    private final int status;
+    private final byte[] body;
+    private final String error;
+    private final double retryAfter;
+    private final int attempts;
+    private final double elapsedSeconds;
+    private volatile Outcome outcome;
+
+    Response(long pointer) {
+        this.handle = new NativeHandle(this, pointer, RespiteNativeJNI::respite_response_free);
+        this.status = RespiteNativeJNI.respite_response_status(pointer);
+        this.outcome = Outcome.ofCode(RespiteNativeJNI.respite_response_outcome(pointer));
+        this.body = FastNative.responseBody(pointer);
+        String text = RespiteNativeJNI.respite_response_error(pointer);
+        this.error = text == null ? "" : text;
+        this.retryAfter = RespiteNativeJNI.respite_response_retry_after(pointer);
+        this.attempts = RespiteNativeJNI.respite_response_attempts(pointer);
+        this.elapsedSeconds = RespiteNativeJNI.respite_response_elapsed_seconds(pointer);
+    }
+
+    /** The HTTP status, or 0 when the transport failed. */
+    public int status() {
+        return status;
+    }
+
+    /** The outcome (section 1); {@code unusable} after {@link Client#reportUnusable}. */
+    public Outcome outcome() {
+        return outcome;
+    }
+
+    /** Whether the outcome is {@code success}. */
+    public boolean ok() {
+        return outcome == Outcome.SUCCESS;
+    }
+
+    /** The body's bytes (empty when none). */
+    public byte[] body() {
+        return body.clone();
+    }
+
+    /** The body as UTF-8 text. */
+    public String text() {
+        return new String(body, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The value of a header of the final answer (case-insensitive name; the
+     * last one wins), or null. After {@link #close()}: {@link ClosedException}.
+     */
+    public String header(String name) {
+        long pointer = handle.get();
+        if (pointer == 0) {
+            throw NativeHandle.closed("response");
+        }
+        try {
+            return RespiteNativeJNI.respite_response_header(pointer, name);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** libcurl's text when the transport failed, "" otherwise. */
+    public String error() {
+        return error;
+    }
+
+    /** Retry-After of a 429/503 answer in seconds, 0 when none (C6). */
+    public double retryAfter() {
+        return retryAfter;
+    }
+
+    /** Attempts made, retries included. */
+    public int attempts() {
+        return attempts;
+    }
+
+    /** Seconds the whole call took, sleeps between attempts included. */
+    public double elapsedSeconds() {
+        return elapsedSeconds;
+    }
+
+    /** The native response for reportUnusable (0 once closed). */
+    long pointer() {
+        return handle.get();
+    }
+
+    void markUnusable() {
+        outcome = Outcome.UNUSABLE;
+    }
+
+    /** Drops the native headers (header() then throws ClosedException); figures and body stay readable. Idempotent. */
+    @Override
+    public void close() {
+        handle.close();
+    }
+
+    @Override
+    public String toString() {
+        return "Response[status=" + status + ", outcome=" + outcome + ", attempts=" + attempts + ", bytes="
+                + body.length + "]";
+    }
+}

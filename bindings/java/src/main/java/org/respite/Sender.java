@@ -1,0 +1,450 @@
+package org.respite;
+
+import java.lang.ref.Reference;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.respite.internal.Errors;
+import org.respite.internal.EventLog;
+import org.respite.internal.FastNative;
+import org.respite.internal.NativeHandle;
+import org.respite.internal.NativeSettings;
+import org.respite.swig.RespiteNativeJNI;
+import org.respite.swig.respite_engine_stats;
+import org.respite.swig.respite_event;
+import org.respite.swig.respite_gate_stats;
+import org.respite.swig.respite_queue_stats;
+import org.respite.swig.respite_sender_stats;
+
+/**
+ * A background HTTP sender (spec section 5): producers {@link #enqueue} events,
+ * which never waits for the network; the sender's own native thread batches
+ * them into POSTs, pauses while its gate refuses, probes when a pause ends and
+ * drains the queue after a successful probe.
+ *
+ * <pre>{@code
+ * try (Sender sender = Sender.builder("https://collector.example.com/events")
+ *         .minEntriesPerMessage(1).header("X-Api-Key", key).build()) {
+ *     sender.enqueue("{\"event\":\"started\"}");
+ * }   // close() drains within close_timeout_seconds, or at once while paused
+ * }</pre>
+ *
+ * Events (S6) go to {@code System.Logger} "org.respite.Sender": a warning when
+ * sending pauses, a pause grows, a send fails (with its status and the start
+ * of the body) or events are left unsent at close; information when sending
+ * resumes. They are polled every 50 ms by one shared daemon thread and after
+ * {@link #flush}, {@link #stats} and close.
+ */
+public final class Sender implements AutoCloseable {
+    private static final long POLL_MILLIS = 50;
+    private static final ScheduledExecutorService POLLER = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "respite-sender-events");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    private final NativeHandle handle;
+    private final Consumer<Event> listener;
+    private final respite_event eventBuffer = new respite_event();
+    private final Object eventLock = new Object();
+    private final ScheduledFuture<?> polling;
+    private final Object closeLock = new Object();
+    private volatile boolean closed;
+    private long unsent = -1;
+
+    private Sender(long pointer, Consumer<Event> listener) {
+        this.handle = new NativeHandle(this, pointer, RespiteNativeJNI::respite_sender_free);
+        this.listener = listener;
+        // The task holds the sender only weakly reachable through a lambda of
+        // a static method, so an abandoned sender can still be cleaned.
+        java.lang.ref.WeakReference<Sender> self = new java.lang.ref.WeakReference<>(this);
+        this.polling = POLLER.scheduleWithFixedDelay(() -> pollWeak(self), POLL_MILLIS, POLL_MILLIS,
+                TimeUnit.MILLISECONDS);
+    }
+
+    private static void pollWeak(java.lang.ref.WeakReference<Sender> self) {
+        Sender sender = self.get();
+        if (sender != null) {
+            try {
+                sender.pollEvents();
+            } catch (RuntimeException ignored) {
+                // A failing listener must not stop the polling of other senders.
+            }
+        }
+    }
+
+    /** A builder for a sender posting to {@code url}. */
+    public static Builder builder(String url) {
+        return new Builder().url(url);
+    }
+
+    /** A builder; {@link Builder#url} is required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Queues one event (S1, S10): never waits for the network, whatever the
+     * gate's state. Refused only by capacity ({@link QueueFullException} under
+     * drop_newest), size ({@link TooLargeException}) or after close
+     * ({@link ClosedException}).
+     */
+    public void enqueue(byte[] event) {
+        Objects.requireNonNull(event, "event");
+        try {
+            RespiteNativeJNI.respite_sender_enqueue(handle.get(), event);
+        } catch (RuntimeException e) {
+            throw Errors.translate(e);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** As {@link #enqueue(byte[])} with the text's UTF-8 bytes. */
+    public void enqueue(String event) {
+        enqueue(Objects.requireNonNull(event, "event").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** S7: adds a header to every later request (name an HTTP token, value without line breaks). */
+    public void addHeader(String name, String value) {
+        try {
+            RespiteNativeJNI.respite_sender_add_header(handle.get(), name, value);
+        } catch (RuntimeException e) {
+            throw Errors.translate(e);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
+     * S11: sends what is queued (below min_entries_per_message too) and waits
+     * up to {@code timeoutSeconds} (0-86400) until nothing is pending or in flight.
+     *
+     * @throws TemporarilyUnavailableException at once while paused (events stay queued)
+     * @throws TransportException when the time ran out
+     * @throws ClosedException after close
+     */
+    public void flush(double timeoutSeconds) {
+        try {
+            FastNative.senderFlush(handle.get(), timeoutSeconds);
+        } catch (RuntimeException e) {
+            throw Errors.translate(e);
+        } finally {
+            Reference.reachabilityFence(this);
+            pollEvents();
+        }
+    }
+
+    /** S13: one snapshot of the figures; also after close. */
+    public SenderStats stats() {
+        respite_sender_stats s = new respite_sender_stats();
+        try {
+            RespiteNativeJNI.respite_sender_stats_get(handle.get(), respite_sender_stats.getCPtr(s), s);
+            respite_queue_stats q = s.getQueue();
+            boolean balanced = RespiteNativeJNI.respite_queue_stats_balanced(respite_queue_stats.getCPtr(q), q) == 1;
+            QueueStats queue = new QueueStats(q.getAccepted(), q.getDelivered(), q.getDropped_capacity(),
+                    q.getExpired(), q.getRetries_exhausted(), q.getDiscarded(), q.getPending(), q.getIn_flight(),
+                    q.getRefused_full(), q.getRefused_too_large(), q.getRefused_closed(), q.getRetried(),
+                    q.getPending_bytes(), q.getIn_flight_bytes(), q.getLive_bytes(), q.getCapacity(),
+                    q.getMax_bytes(), Overflow.values()[q.getOverflow()], q.getRetry_times(), q.getEvent_ttl(),
+                    q.getClosed() != 0, balanced);
+            respite_engine_stats e = s.getEngine();
+            EngineStats engine = new EngineStats(e.getSends(), e.getProbes(), e.getSends_failed(), e.getRefusals(),
+                    e.getEvents_sent(), e.getUnsent(), e.getClosing() != 0, e.getClosed_while_paused() != 0,
+                    e.getClose_deadline());
+            respite_gate_stats g = s.getGate();
+            GateStats gate = new GateStats(g.getAdmitted(), g.getRefused(), g.getReported(), g.getCounted_failures(),
+                    g.getLate(), g.getTrips(), g.getProbes(), g.getProbe_timeouts(), g.getEvents_dropped(),
+                    g.getGeneration(), g.getWindow_failures(), GateState.values()[g.getState()], g.getDelay(),
+                    g.getUntil());
+            return new SenderStats(queue, engine, gate, s.getRequests(), s.getBytes_sent(), s.getPaused() != 0,
+                    s.getClosed() != 0);
+        } catch (RuntimeException e) {
+            throw Errors.translate(e);
+        } finally {
+            s.delete();
+            Reference.reachabilityFence(this);
+            pollEvents();
+        }
+    }
+
+    /**
+     * Takes the events waiting in the sender now (its gate's transitions,
+     * send_failed, unsent_at_close), logs them and gives them to the listener,
+     * and returns them.
+     */
+    public List<Event> pollEvents() {
+        List<Event> taken = new ArrayList<>(2);
+        synchronized (eventLock) {
+            try {
+                long events = respite_event.getCPtr(eventBuffer);
+                while (RespiteNativeJNI.respite_sender_next_event(handle.get(), events, eventBuffer) == 1) {
+                    taken.add(EventLog.toEvent(eventBuffer));
+                }
+            } catch (RuntimeException e) {
+                throw Errors.translate(e);
+            } finally {
+                Reference.reachabilityFence(this);
+            }
+            for (Event event : taken) {
+                EventLog.SENDER.log(event);
+                if (listener != null) {
+                    listener.accept(event);
+                }
+            }
+        }
+        return taken;
+    }
+
+    /**
+     * S5, S12: closes and returns the number of events not sent. While paused
+     * it returns at once and sends nothing more; otherwise it drains within
+     * close_timeout_seconds. Later calls return the same count; enqueue and
+     * flush then throw {@link ClosedException} ("sender is closed").
+     */
+    public long closeAndCountUnsent() {
+        synchronized (closeLock) {
+            if (!closed) {
+                try {
+                    unsent = RespiteNativeJNI.respite_sender_close(handle.get());
+                } catch (RuntimeException e) {
+                    throw Errors.translate(e);
+                } finally {
+                    Reference.reachabilityFence(this);
+                }
+                closed = true;
+                polling.cancel(false);
+                pollEvents();
+            }
+            return unsent;
+        }
+    }
+
+    /** As {@link #closeAndCountUnsent()}; the count is also logged (unsent_at_close) when not 0. */
+    @Override
+    public void close() {
+        closeAndCountUnsent();
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Builds a sender; methods are the spec's "sender", "gate" and "queue"
+     * setting names in camel case. The gate starts from the usage_sharing
+     * profile; the policy is {@code @default} unless given.
+     */
+    public static final class Builder extends SettingsBuilder<Builder> {
+        private final Map<String, Object> gateValues = new LinkedHashMap<>();
+        private final Map<String, Object> queueValues = new LinkedHashMap<>();
+        private final Map<String, String> headers = new LinkedHashMap<>();
+        private String gateProfile;
+        private Policy policy;
+        private Consumer<Event> listener;
+
+        private Builder() {}
+
+        // ---- sender
+
+        /** Where batches are POSTed: an http:// or https:// URL (required). */
+        public Builder url(String value) {
+            return set("url", value);
+        }
+
+        /** One send from connecting to the last byte, seconds (greater than 0, at most 86400; default 5). */
+        public Builder timeoutSeconds(double value) {
+            return set("timeout_seconds", value);
+        }
+
+        /** Content-Type of a batch (default application/json). */
+        public Builder contentType(String value) {
+            return set("content_type", value);
+        }
+
+        /** Written before the first event of a batch (default ""). */
+        public Builder prefix(String value) {
+            return set("prefix", value);
+        }
+
+        /** Written between events of a batch (default "\n"). */
+        public Builder separator(String value) {
+            return set("separator", value);
+        }
+
+        /** Written after the last event of a batch (default ""). */
+        public Builder suffix(String value) {
+            return set("suffix", value);
+        }
+
+        /** Gzip the body and send Content-Encoding: gzip (default false). */
+        public Builder gzip(boolean value) {
+            return set("gzip", value);
+        }
+
+        /** A batch is sent once this many events are queued (1-1000000, default 50). */
+        public Builder minEntriesPerMessage(int value) {
+            return set("min_entries_per_message", value);
+        }
+
+        /** The most events in one batch (0-1000000; default 0: derived, S2). */
+        public Builder maxEntriesPerMessage(int value) {
+            return set("max_entries_per_message", value);
+        }
+
+        /** How long close drains a healthy sender, seconds (0-86400, default 5). */
+        public Builder closeTimeoutSeconds(double value) {
+            return set("close_timeout_seconds", value);
+        }
+
+        // ---- gate (usage_sharing profile unless another is given)
+
+        /** The profile the gate's settings start from (default usage_sharing). */
+        public Builder gateProfile(Profile value) {
+            this.gateProfile = Objects.requireNonNull(value, "profile").wireName();
+            return this;
+        }
+
+        /** Sets a "gate" setting by its spec name. */
+        public Builder gateSetting(String name, Object value) {
+            gateValues.put(name, value);
+            return this;
+        }
+
+        public Builder failuresToEnterRecovery(int value) {
+            return gateSetting("failures_to_enter_recovery", value);
+        }
+
+        public Builder failuresWindowSeconds(double value) {
+            return gateSetting("failures_window_seconds", value);
+        }
+
+        public Builder recoverySeconds(double value) {
+            return gateSetting("recovery_seconds", value);
+        }
+
+        public Builder recoveryMultiplier(double value) {
+            return gateSetting("recovery_multiplier", value);
+        }
+
+        public Builder maxRecoverySeconds(double value) {
+            return gateSetting("max_recovery_seconds", value);
+        }
+
+        public Builder probes(int value) {
+            return gateSetting("probes", value);
+        }
+
+        public Builder probeTimeoutSeconds(double value) {
+            return gateSetting("probe_timeout_seconds", value);
+        }
+
+        public Builder recoverNever(boolean value) {
+            return gateSetting("recover_never", value);
+        }
+
+        public Builder countAllFailures(boolean value) {
+            return gateSetting("count_all_failures", value);
+        }
+
+        public Builder honourRetryAfter(boolean value) {
+            return gateSetting("honour_retry_after", value);
+        }
+
+        public Builder jitter(double value) {
+            return gateSetting("jitter", value);
+        }
+
+        public Builder seed(long value) {
+            return gateSetting("seed", value);
+        }
+
+        // ---- queue
+
+        /** Sets a "queue" setting by its spec name. */
+        public Builder queueSetting(String name, Object value) {
+            queueValues.put(name, value);
+            return this;
+        }
+
+        /** At capacity, evict the oldest queued event or refuse the new one (default drop_oldest). */
+        public Builder overflow(Overflow value) {
+            return queueSetting("overflow", value);
+        }
+
+        /** The most payload bytes queued at once; 0 for no byte limit (default). */
+        public Builder maxBytes(long value) {
+            return queueSetting("max_bytes", value);
+        }
+
+        // ---- the rest
+
+        /** The delivery policy (capacity, TTL, retries, handlers per status); default {@code @default}. */
+        public Builder policy(Policy value) {
+            this.policy = value;
+            return this;
+        }
+
+        /** A header on every request (S7); checked by the core when built. */
+        public Builder header(String name, String value) {
+            headers.put(name, value);
+            return this;
+        }
+
+        /** Also gives every event to this listener (called on the thread that polled it). */
+        public Builder onEvent(Consumer<Event> value) {
+            this.listener = value;
+            return this;
+        }
+
+        /** Builds and starts the sender's thread. */
+        public Sender build() {
+            long senderSettings = NativeSettings.make("sender", values);
+            long gateSettings = 0;
+            long queueSettings = 0;
+            try {
+                if (gateProfile != null || !gateValues.isEmpty()) {
+                    gateSettings = NativeSettings.make(gateProfile == null ? Profile.USAGE_SHARING.wireName()
+                            : gateProfile, gateValues);
+                }
+                if (!queueValues.isEmpty()) {
+                    queueSettings = NativeSettings.make("queue", queueValues);
+                }
+                long policyPointer = policy == null ? 0 : policy.pointerForQueue();
+                if (policy != null && policyPointer == 0) {
+                    throw NativeHandle.closed("policy");
+                }
+                long pointer = RespiteNativeJNI.respite_sender_new(senderSettings, gateSettings, queueSettings,
+                        policyPointer);
+                Sender sender = new Sender(pointer, listener);
+                try {
+                    headers.forEach(sender::addHeader);
+                } catch (RuntimeException e) {
+                    sender.closeAndCountUnsent();
+                    throw e;
+                }
+                return sender;
+            } catch (RuntimeException e) {
+                throw Errors.translate(e);
+            } finally {
+                NativeSettings.free(senderSettings);
+                if (gateSettings != 0) {
+                    NativeSettings.free(gateSettings);
+                }
+                if (queueSettings != 0) {
+                    NativeSettings.free(queueSettings);
+                }
+                Reference.reachabilityFence(policy);
+            }
+        }
+    }
+}

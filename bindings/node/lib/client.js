@@ -1,0 +1,237 @@
+'use strict';
+// The HTTP request client (spec section 6) over the core's libcurl client.
+// The core's call blocks (the transfer, sleeps between retries), so it runs
+// on the addon's own threads (src/respite_node_jobs.h) and `request` is a
+// promise: the event loop never waits. A refusal by the gate is answered at
+// once, on this thread, without any I/O (C1).
+const native = require('./native');
+const errors = require('./errors');
+const { buildSettings } = require('./settings');
+const { NativeResource, finalizer } = require('./resource');
+const { OUTCOMES } = require('./outcome');
+
+// Headers as the core wants them: "Name: value" lines joined by "\n".
+// Accepts an object, a Map, an array of [name, value], or the text itself;
+// the core checks each line (C2).
+function headerLines(headers) {
+  if (headers === undefined || headers === null) return '';
+  if (typeof headers === 'string') return headers;
+  let pairs;
+  if (headers instanceof Map || Array.isArray(headers)) pairs = [...headers];
+  else if (typeof headers === 'object') pairs = Object.entries(headers);
+  else throw new TypeError(`respite: headers must be an object, a Map, an array of [name, value] or text (got ${typeof headers})`);
+  return pairs
+    .map(([name, value]) => {
+      const line = `${name}: ${value}`;
+      // A line break would smuggle in another header.
+      if (/[\r\n]/.test(line)) throw new TypeError(`respite: header ${JSON.stringify(String(name))} must not contain a line break`);
+      return line;
+    })
+    .join('\n');
+}
+
+// The raw module's "<status_name>: <message>" as its class; a refusal
+// carries retryAfter (seconds; Infinity under recover_never).
+function errorOf(message, retryAfter) {
+  const error = errors.translate(new Error(message));
+  if (error instanceof errors.TemporarilyUnavailableError) error.retryAfter = retryAfter;
+  return error;
+}
+
+// Frees a response nobody closed.
+const responses = new FinalizationRegistry((raw) => native.respite_response_free(raw));
+
+// A response's headers, looked up by name (case-insensitive; the last one wins).
+class ResponseHeaders {
+  constructor(response) {
+    this._response = response;
+  }
+
+  get(name) {
+    const raw = this._response._raw;
+    if (raw === null) throw new errors.ClosedError('response is closed', 'closed');
+    const value = native.respite_response_header(raw, String(name));
+    return value === undefined ? null : value;
+  }
+
+  has(name) {
+    return this.get(name) !== null;
+  }
+}
+
+// One call's result (C8). Everything but the headers is copied at once;
+// close() (or garbage collection) frees the native response.
+class Response {
+  constructor(raw) {
+    this._raw = raw;
+    this.status = native.respite_response_status(raw); // 0: the transport failed
+    this._outcome = native.respite_response_outcome(raw);
+    this.body = native.respite_node_response_body(raw) || Buffer.alloc(0);
+    this.error = native.respite_response_error(raw) || ''; // the transport error's text
+    this.retryAfter = native.respite_response_retry_after(raw); // seconds, 0: none
+    this.attempts = native.respite_response_attempts(raw);
+    this.elapsed = native.respite_response_elapsed_seconds(raw); // seconds, sleeps included
+    this.headers = new ResponseHeaders(this);
+    responses.register(this, raw, this);
+  }
+
+  // 'success', 'request_error', 'throttled', 'server_error', 'unusable', 'transport'.
+  get outcome() {
+    return OUTCOMES[this._outcome];
+  }
+
+  get ok() {
+    return this._outcome === 0;
+  }
+
+  text() {
+    return this.body.toString('utf8');
+  }
+
+  json() {
+    return JSON.parse(this.text());
+  }
+
+  get closed() {
+    return this._raw === null;
+  }
+
+  close() {
+    if (this._raw === null) return;
+    const raw = this._raw;
+    this._raw = null;
+    responses.unregister(this);
+    native.respite_response_free(raw);
+  }
+}
+
+class Client {
+  // options: the "client" settings in camelCase (timeoutSeconds, userAgent),
+  // gate (a Gate: every attempt asks it first) and backoff (a Backoff: the
+  // retries). Both are borrowed: they stay alive while the client is, and
+  // closing one closes the client.
+  constructor(options = {}) {
+    const { gate = null, backoff = null } = options;
+    // Checked here to avoid a circular require (gate.js needs nothing of ours).
+    if (gate !== null && !(gate instanceof require('./gate').Gate)) {
+      throw new TypeError('respite: gate must be a Gate, or absent for none');
+    }
+    if (backoff !== null && !(backoff instanceof require('./backoff').Backoff)) {
+      throw new TypeError('respite: backoff must be a Backoff, or absent for one attempt');
+    }
+    if ((gate && gate.closed) || (backoff && backoff.closed)) {
+      throw (gate && gate.closed ? errors.closedError(() => gate.stats()) : errors.closedError(() => backoff.start()));
+    }
+    const settings = buildSettings('client', options, ['gate', 'backoff']);
+    let handle;
+    try {
+      handle = native.respite_client_new(settings, gate ? gate._handle : null, backoff ? backoff._handle : null);
+    } catch (error) {
+      throw errors.translate(error);
+    } finally {
+      native.respite_settings_free(settings);
+    }
+    this._handle = handle;
+    this._gate = gate;
+    this._backoff = backoff;
+    if (gate) gate._attachEngine(this); // turns off the gate's lean path: our reports can open it
+    if (backoff) backoff._attachClient(this);
+    // Freed when closed (or collected) AND no request is in flight; then it
+    // lets go of the gate and back-off.
+    this._resource = new NativeResource(handle, (raw) => {
+      native.respite_client_free(raw);
+      if (gate) gate._resource.detach();
+      if (backoff) backoff._resource.detach();
+    });
+    finalizer.register(this, this._resource, this);
+  }
+
+  get closed() {
+    return this._handle === null;
+  }
+
+  get gate() {
+    return this._gate;
+  }
+
+  // Later requests raise ClosedError; requests in flight finish first.
+  close() {
+    if (this._handle === null) return;
+    this._handle = null;
+    finalizer.unregister(this);
+    // Our borrow of the gate/back-off ends with the native client (above).
+    if (this._gate) this._gate._engines.delete(this);
+    if (this._backoff) this._backoff._clients.delete(this);
+    if (this._gate && this._gate._engines.size === 0) this._gate._leanAllowed = !this._gate._probesZero;
+    this._resource.release();
+  }
+
+  // One call: {method, url, headers, body}. Resolves with a Response, also
+  // for an error status or a failed transport (see response.outcome);
+  // rejects with TemporarilyUnavailableError when the gate refuses (no I/O),
+  // InvalidArgumentError for a bad method, URL or header, ClosedError.
+  request({ method = 'GET', url, headers, body } = {}) {
+    let lines;
+    try {
+      lines = headerLines(headers);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const resource = this._resource;
+    const gate = this._gate;
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      const done = (message, retryAfter, raw) => {
+        if (answered) return;
+        answered = true;
+        resource.detach();
+        if (gate) gate._drainEvents();
+        if (message !== null) reject(errorOf(message, retryAfter));
+        else resolve(new Response(raw));
+      };
+      resource.attach();
+      try {
+        native.respite_node_request_start(
+          this._handle,
+          gate ? gate._handle : null,
+          String(method),
+          url === undefined || url === null ? '' : String(url),
+          lines,
+          body === undefined || body === null ? '' : body,
+          done,
+        );
+      } catch (error) {
+        // Argument conversion (e.g. a body that is not a string or Buffer).
+        if (!answered) {
+          answered = true;
+          resource.detach();
+          reject(errors.translate(error));
+        }
+      }
+    });
+  }
+
+  get(url, { headers } = {}) {
+    return this.request({ method: 'GET', url, headers });
+  }
+
+  post(url, body, { headers } = {}) {
+    return this.request({ method: 'POST', url, headers, body });
+  }
+
+  // The caller could not use a 2xx/3xx answer (C4): the gate counts one
+  // `unusable` failure and response.outcome becomes 'unusable'.
+  reportUnusable(response) {
+    if (!(response instanceof Response)) throw new TypeError('respite: reportUnusable takes a Response');
+    if (response._raw === null) throw new errors.ClosedError('response is closed', 'closed');
+    try {
+      native.respite_client_report_unusable(this._handle, response._raw);
+    } catch (error) {
+      throw errors.translate(error);
+    }
+    response._outcome = native.respite_response_outcome(response._raw);
+    if (this._gate) this._gate._drainEvents();
+  }
+}
+
+module.exports = { Client, Response, headerLines, errorOf };

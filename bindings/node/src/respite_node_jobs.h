@@ -1,0 +1,338 @@
+/*
+ * respite_node_jobs.h - runs the core's blocking calls off the event loop.
+ *
+ * respite_client_request (libcurl, retries with sleeps), respite_sender_flush
+ * and respite_sender_close can wait for seconds; Node must never wait. Each
+ * such call becomes a job for the addon's own pool of threads (not libuv's
+ * four shared threads, which fs and dns need: an HTTP call that hangs must
+ * not stall them). The pool grows while every thread is busy, up to 64
+ * threads, and idle threads wait for the next job. A finished job wakes its
+ * event loop with a uv_async_t and the loop calls the JavaScript callback.
+ *
+ * A worker thread that ends while a job runs: the environment's cleanup hook
+ * closes the handle and marks the job abandoned; the pool thread then frees
+ * the result instead of waking a loop that is gone. Who frees the job is
+ * counted (the pool thread and the loop each hold one reference).
+ *
+ * Included by the SWIG wrapper (swig/node.i): SWIG_NewPointerObj and the
+ * type table are defined before it.
+ */
+#ifndef RESPITE_NODE_JOBS_H
+#define RESPITE_NODE_JOBS_H
+
+#include <node.h>
+#include <uv.h>
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+
+enum respite_node_job_kind { RESPITE_NODE_REQUEST, RESPITE_NODE_FLUSH, RESPITE_NODE_CLOSE, RESPITE_NODE_FREE_SENDER };
+
+struct respite_node_job {
+    respite_node_job_kind kind;
+    /* inputs, copied: JavaScript's buffers are gone when the call returns */
+    respite_client *client = nullptr;
+    respite_sender *sender = nullptr;
+    std::string method, url, headers, body;
+    bool has_headers = false;
+    double timeout = 0;
+    /* outputs */
+    respite_response *response = nullptr;
+    int64_t value = 0;
+    respite_error err;
+    /* delivery on the loop's thread */
+    v8::Isolate *isolate = nullptr;
+    v8::Global<v8::Context> context;
+    v8::Global<v8::Function> callback;
+    uv_async_t async;
+    std::mutex lock;
+    bool abandoned = false; /* the environment ended first */
+    int refs = 0;
+};
+
+/* ------------------------------------------------------------------ pool */
+
+struct respite_node_pool {
+    std::mutex lock;
+    std::condition_variable wake;
+    std::deque<respite_node_job *> jobs;
+    int threads = 0;
+    int idle = 0;
+};
+
+static const int respite_node_pool_max = 64;
+
+/* Never destroyed: idle threads still wait on it while the process exits. */
+static respite_node_pool *respite_node_the_pool()
+{
+    static respite_node_pool *pool = new respite_node_pool();
+    return pool;
+}
+
+static void respite_node_job_release(respite_node_job *job)
+{
+    int left;
+    {
+        std::lock_guard<std::mutex> guard(job->lock);
+        left = --job->refs;
+    }
+    if (left > 0)
+        return;
+    respite_response_free(job->response); /* not delivered: nobody else has it */
+    delete job;
+}
+
+static void respite_node_job_run(respite_node_job *job)
+{
+    job->err.status = RESPITE_OK;
+    job->err.setting[0] = '\0';
+    job->err.message[0] = '\0';
+    job->err.retry_after = 0;
+    switch (job->kind) {
+    case RESPITE_NODE_REQUEST:
+        job->response = respite_client_request(job->client, job->method.c_str(), job->url.c_str(),
+                                               job->has_headers ? job->headers.c_str() : nullptr, job->body.data(),
+                                               job->body.size(), &job->err);
+        break;
+    case RESPITE_NODE_FLUSH:
+        job->value = respite_sender_flush(job->sender, job->timeout, &job->err);
+        break;
+    case RESPITE_NODE_CLOSE:
+        job->value = respite_sender_close(job->sender, &job->err);
+        break;
+    case RESPITE_NODE_FREE_SENDER:
+        respite_sender_free(job->sender);
+        delete job; /* no loop waits for it */
+        return;
+    }
+    {
+        std::lock_guard<std::mutex> guard(job->lock);
+        if (!job->abandoned)
+            uv_async_send(&job->async);
+    }
+    respite_node_job_release(job);
+}
+
+static void respite_node_pool_thread()
+{
+    respite_node_pool *pool = respite_node_the_pool();
+    for (;;) {
+        respite_node_job *job;
+        {
+            std::unique_lock<std::mutex> guard(pool->lock);
+            pool->idle++;
+            pool->wake.wait(guard, [pool] { return !pool->jobs.empty(); });
+            pool->idle--;
+            job = pool->jobs.front();
+            pool->jobs.pop_front();
+        }
+        respite_node_job_run(job);
+    }
+}
+
+static void respite_node_pool_push(respite_node_job *job)
+{
+    respite_node_pool *pool = respite_node_the_pool();
+    bool grow = false;
+    {
+        std::lock_guard<std::mutex> guard(pool->lock);
+        pool->jobs.push_back(job);
+        /* Every waiting job needs an idle thread, or it waits for a call. */
+        if ((int)pool->jobs.size() > pool->idle && pool->threads < respite_node_pool_max) {
+            pool->threads++;
+            grow = true;
+        }
+    }
+    if (grow) {
+        try {
+            std::thread(respite_node_pool_thread).detach();
+        } catch (...) {
+            /* no thread: the job waits for a busy one */
+            std::lock_guard<std::mutex> guard(pool->lock);
+            pool->threads--;
+        }
+    }
+    pool->wake.notify_one();
+}
+
+int respite_node_pool_threads(void)
+{
+    respite_node_pool *pool = respite_node_the_pool();
+    std::lock_guard<std::mutex> guard(pool->lock);
+    return pool->threads;
+}
+
+/* -------------------------------------------------------- loop's side */
+
+static void respite_node_async_closed(uv_handle_t *handle)
+{
+    respite_node_job_release((respite_node_job *)handle->data);
+}
+
+/* The worker (environment) ends before the job: never call into it. */
+static void respite_node_env_cleanup(void *arg)
+{
+    respite_node_job *job = (respite_node_job *)arg;
+    {
+        std::lock_guard<std::mutex> guard(job->lock);
+        job->abandoned = true;
+    }
+    job->callback.Reset();
+    job->context.Reset();
+    uv_close((uv_handle_t *)&job->async, respite_node_async_closed);
+}
+
+/* Calls callback(error message or null, retry_after, result). */
+static void respite_node_call_back(v8::Isolate *isolate, v8::Local<v8::Context> context, v8::Local<v8::Function> fn,
+                                   const respite_error *err, v8::Local<v8::Value> result, bool asynchronous)
+{
+    v8::Local<v8::Value> argv[3];
+    if (err->status != RESPITE_OK) {
+        char message[RESPITE_ERROR_MESSAGE_MAX + 64];
+        respite_swig_format_error(err, message, sizeof message);
+        argv[0] = v8::String::NewFromUtf8(isolate, message).ToLocalChecked();
+    } else {
+        argv[0] = v8::Null(isolate);
+    }
+    argv[1] = v8::Number::New(isolate, err->retry_after);
+    argv[2] = result;
+    if (asynchronous) {
+        /* MakeCallback runs the microtasks and nextTicks the callback queued. */
+        /* An exception there is Node's uncaughtException; nothing to do here. */
+        if (node::MakeCallback(isolate, context->Global(), fn, 3, argv, node::async_context{0, 0}).IsEmpty())
+            return;
+    } else {
+        /* An exception there propagates to the caller's JavaScript. */
+        if (fn->Call(context, v8::Undefined(isolate), 3, argv).IsEmpty())
+            return;
+    }
+}
+
+static v8::Local<v8::Value> respite_node_job_result(v8::Isolate *isolate, respite_node_job *job)
+{
+    if (job->kind == RESPITE_NODE_REQUEST) {
+        if (!job->response)
+            return v8::Null(isolate);
+        respite_response *response = job->response;
+        job->response = nullptr; /* JavaScript owns it now */
+        return SWIG_NewPointerObj((void *)response, SWIGTYPE_p_respite_response, 0);
+    }
+    return v8::Number::New(isolate, (double)job->value);
+}
+
+static void respite_node_async_done(uv_async_t *handle)
+{
+    respite_node_job *job = (respite_node_job *)handle->data;
+    v8::Isolate *isolate = job->isolate;
+    node::RemoveEnvironmentCleanupHook(isolate, respite_node_env_cleanup, job);
+    {
+        v8::HandleScope scope(isolate);
+        v8::Local<v8::Context> context = job->context.Get(isolate);
+        v8::Context::Scope context_scope(context);
+        v8::Local<v8::Function> fn = job->callback.Get(isolate);
+        job->callback.Reset();
+        job->context.Reset();
+        respite_node_call_back(isolate, context, fn, &job->err, respite_node_job_result(isolate, job), true);
+    }
+    uv_close((uv_handle_t *)handle, respite_node_async_closed);
+}
+
+static void respite_node_submit(respite_node_job *job, respite_node_callback *callback)
+{
+    v8::Isolate *isolate = v8::Isolate::GetCurrent();
+    job->isolate = isolate;
+    job->context.Reset(isolate, isolate->GetCurrentContext());
+    job->callback.Reset(isolate, callback->fn);
+    job->refs = 2; /* the pool thread's and the loop's */
+    uv_async_init(node::GetCurrentEventLoop(isolate), &job->async, respite_node_async_done);
+    job->async.data = job;
+    node::AddEnvironmentCleanupHook(isolate, respite_node_env_cleanup, job);
+    respite_node_pool_push(job);
+}
+
+/* ------------------------------------------------------------ the calls */
+
+/* Refusals are answered here, at once: when the gate refuses for longer than
+ * this, the core's own request (which asks the gate first and refuses
+ * without any I/O, C1) runs on the caller's thread. Only a pause that ends
+ * within this margin could admit the call meanwhile; those go to the pool. */
+static const double respite_node_refusal_margin = 0.05;
+
+void respite_node_request_start(respite_client *client, respite_gate *gate, const char *method, const char *url,
+                                const char *headers, const char *data, size_t size, respite_node_callback *callback)
+{
+    v8::Isolate *isolate = v8::Isolate::GetCurrent();
+    bool refused = false;
+    if (client && gate) {
+        respite_error probe_err;
+        probe_err.status = RESPITE_OK;
+        double retry_after = respite_gate_retry_after(gate, respite_now(), &probe_err);
+        refused = probe_err.status == RESPITE_OK && retry_after > respite_node_refusal_margin;
+    }
+    if (!client || refused) {
+        respite_error err;
+        err.status = RESPITE_OK;
+        err.message[0] = '\0';
+        err.retry_after = 0;
+        respite_response *response = respite_client_request(client, method, url, headers && headers[0] ? headers : nullptr,
+                                                            data, size, &err);
+        v8::Local<v8::Value> result = v8::Null(isolate);
+        if (response)
+            result = SWIG_NewPointerObj((void *)response, SWIGTYPE_p_respite_response, 0);
+        respite_node_call_back(isolate, isolate->GetCurrentContext(), callback->fn, &err, result, false);
+        return;
+    }
+    respite_node_job *job = new respite_node_job();
+    job->kind = RESPITE_NODE_REQUEST;
+    job->client = client;
+    job->method = method ? method : "";
+    job->url = url ? url : "";
+    job->has_headers = headers && headers[0];
+    if (job->has_headers)
+        job->headers = headers;
+    job->body.assign(data ? data : "", size);
+    respite_node_submit(job, callback);
+}
+
+void respite_node_sender_flush_start(respite_sender *sender, double timeout_seconds, respite_node_callback *callback)
+{
+    respite_node_job *job = new respite_node_job();
+    job->kind = RESPITE_NODE_FLUSH;
+    job->sender = sender;
+    job->timeout = timeout_seconds;
+    respite_node_submit(job, callback);
+}
+
+void respite_node_sender_close_start(respite_sender *sender, respite_node_callback *callback)
+{
+    respite_node_job *job = new respite_node_job();
+    job->kind = RESPITE_NODE_CLOSE;
+    job->sender = sender;
+    respite_node_submit(job, callback);
+}
+
+/* For a finalizer: freeing closes first, which may wait close_timeout. */
+void respite_node_sender_free_later(respite_sender *sender)
+{
+    if (!sender)
+        return;
+    respite_node_job *job = new respite_node_job();
+    job->kind = RESPITE_NODE_FREE_SENDER;
+    job->sender = sender;
+    respite_node_pool_push(job);
+}
+
+respite_node_bytes respite_node_response_body(const respite_response *response)
+{
+    respite_node_bytes bytes = {0, 0};
+    if (!response)
+        return bytes;
+    bytes.data = respite_response_body(response);
+    bytes.size = respite_response_body_size(response);
+    return bytes;
+}
+
+#endif /* RESPITE_NODE_JOBS_H */

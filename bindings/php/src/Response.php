@@ -1,0 +1,90 @@
+<?php
+declare(strict_types=1);
+
+namespace Respite;
+
+/**
+ * The answer to one Client::request() (spec C8): the final attempt's status
+ * (0 when the transport failed), outcome, headers, body, the transport
+ * error's text, the Retry-After hint, the attempts made and the seconds the
+ * whole call took, sleeps between attempts included.
+ *
+ * The figures are read once; the native response is kept (until this
+ * object goes away) for header() and Client::reportUnusable().
+ */
+final class Response
+{
+    /** HTTP status of the last attempt; 0 when it did not complete. */
+    public readonly int $status;
+    /** The body as bytes ("" when none). */
+    public readonly string $body;
+    /** libcurl's text when the transport failed, "" otherwise. */
+    public readonly string $error;
+    /** Seconds from a Retry-After header of a 429/503 answer; 0 when none. */
+    public readonly float $retryAfter;
+    /** Attempts made, retries included. */
+    public readonly int $attempts;
+    /** Seconds the whole call took. */
+    public readonly float $elapsed;
+    private Outcome $outcome;
+    /** @var mixed the raw response */
+    private $ptr;
+
+    /** @internal from a raw response, which this object now owns */
+    public function __construct($raw)
+    {
+        $this->ptr = $raw;
+        $this->status = respite_response_status($raw);
+        $this->outcome = Outcome::fromCode(respite_response_outcome($raw));
+        $this->body = (string) respite_php_response_body($raw);
+        $this->error = (string) respite_response_error($raw);
+        $this->retryAfter = respite_response_retry_after($raw);
+        $this->attempts = respite_response_attempts($raw);
+        $this->elapsed = respite_response_elapsed_seconds($raw);
+    }
+
+    public function __destruct()
+    {
+        $ptr = $this->ptr;
+        $this->ptr = null;
+        if ($ptr !== null) {
+            respite_response_free($ptr);
+        }
+    }
+
+    /** success, request_error, throttled, server_error, transport, or unusable after Client::reportUnusable(). */
+    public function outcome(): Outcome
+    {
+        return $this->outcome;
+    }
+
+    /** True for a 2xx/3xx answer nobody reported unusable. */
+    public function isSuccess(): bool
+    {
+        return $this->outcome === Outcome::Success;
+    }
+
+    /** The value of a header of the final answer (name case-insensitive, the last one wins), or null. */
+    public function header(string $name): ?string
+    {
+        return respite_response_header($this->ptr, $name);
+    }
+
+    /** The body decoded as JSON (associative arrays); JsonException when it is not JSON. */
+    public function json(): mixed
+    {
+        return json_decode($this->body, true, 512, JSON_THROW_ON_ERROR);
+    }
+
+    /** @internal */
+    public function raw()
+    {
+        return $this->ptr;
+    }
+
+    /** @internal after a report of unusable */
+    public function refresh(): void
+    {
+        $this->outcome = Outcome::fromCode(respite_response_outcome($this->ptr));
+    }
+}

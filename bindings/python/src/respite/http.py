@@ -1,0 +1,469 @@
+"""HTTP through the gate (spec sections 5 and 6), with the core's libcurl
+module: a request :class:`Client` and a background :class:`Sender`.
+
+Every network wait happens in C without the GIL, so other Python threads
+run during a slow request, a flush or a close.
+"""
+from __future__ import annotations
+
+import collections
+import json as _json
+import threading
+import weakref
+from typing import Any, Deque, Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple, Union
+
+from . import _respite_swig as _c
+from . import respite_swig as _raw
+from . import _events
+from ._errors import ERRORS_BY_STATUS, translate
+from ._handle import CLOSED, Owned
+from ._outcome import Outcome, outcome_from_code
+from ._settings import make_settings, read_settings, settings_table
+from .backoff import Backoff
+from .engine import EngineStats, engine_stats_from
+from .gate import Gate, GateStats, gate_stats_from
+from .policy import Policy
+from .queue import QueueStats, queue_stats_from
+
+Body = Union[bytes, bytearray, memoryview, str, None]
+Headers = Union[Mapping[str, str], Iterable[Tuple[str, str]], str, None]
+
+_SUCCESS = Outcome.SUCCESS
+
+
+def _body_bytes(body: Body) -> Any:
+    if body is None:
+        return b""
+    return body.encode("utf-8") if isinstance(body, str) else body
+
+
+def _header_text(headers: Headers) -> Optional[str]:
+    """``{"Accept": "text/plain"}`` -> ``"Accept: text/plain"`` lines. The
+    core checks every line (C2). A line break inside a name or value becomes
+    two CRs, which the core refuses as a malformed line, so a value can never
+    smuggle in a header of its own."""
+    if headers is None:
+        return None
+    if isinstance(headers, str):
+        return headers
+    pairs = headers.items() if isinstance(headers, Mapping) else headers
+    return "\n".join(f"{name}: {value}".replace("\n", "\r\r") for name, value in pairs)
+
+
+def _closed_error() -> BaseException:
+    code = next(cls.code for cls in ERRORS_BY_STATUS.values() if cls.status == "closed")
+    return ERRORS_BY_STATUS["closed"](_c.respite_strerror(code))
+
+
+# ----------------------------------------------------------------- response
+
+
+class ResponseHeaders:
+    """The final answer's headers, looked up by name (case-insensitive; the
+    last one wins when repeated). The core keeps no list, so a lookup is by
+    name only: ``response.headers["Content-Type"]``, ``.get(name)``, ``in``."""
+
+    __slots__ = ("_response",)
+
+    def __init__(self, response: "Response") -> None:
+        self._response = response
+
+    def get(self, name: str, default: Optional[str] = None) -> Optional[str]:
+        own = self._response._own
+        if own is CLOSED:
+            raise _closed_error()
+        value = _c.respite_response_header(own.ptr, name)
+        return default if value is None else value
+
+    def __getitem__(self, name: str) -> str:
+        value = self.get(name)
+        if value is None:
+            raise KeyError(name)
+        return value
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.get(name) is not None
+
+
+class Response:
+    """One HTTP call's result (C8): also a failed call (``outcome`` says
+    how; ``status`` is 0 when the transport failed and ``error`` says why).
+    A call the gate refused raises TemporarilyUnavailableError instead."""
+
+    __slots__ = ("_own", "status", "body", "error", "retry_after", "attempts", "elapsed", "_outcome",
+                 "__weakref__")
+
+    def __init__(self, ptr: Any) -> None:
+        self._own = Owned(ptr, _c.respite_response_free)
+        self.status: int = _c.respite_response_status(ptr)                #: 0 when the transport failed
+        self.body: bytes = _c.respite_response_body(ptr) or b""
+        self.error: str = _c.respite_response_error(ptr) or ""              #: transport error text
+        self.retry_after: float = _c.respite_response_retry_after(ptr)      #: Retry-After seconds (0: none)
+        self.attempts: int = _c.respite_response_attempts(ptr)              #: attempts made, retries included
+        self.elapsed: float = _c.respite_response_elapsed_seconds(ptr)      #: seconds, sleeps included
+        self._outcome = outcome_from_code(_c.respite_response_outcome(ptr))
+
+    @property
+    def outcome(self) -> Outcome:
+        """``success``, ``request_error``, ``throttled``, ``server_error``,
+        ``transport``, or ``unusable`` after :meth:`Client.report_unusable`."""
+        own = self._own
+        if own is not CLOSED:
+            self._outcome = outcome_from_code(_c.respite_response_outcome(own.ptr))
+        return self._outcome
+
+    @property
+    def ok(self) -> bool:
+        """The call succeeded (a 2xx/3xx answer not reported unusable)."""
+        return self.outcome is _SUCCESS
+
+    @property
+    def headers(self) -> ResponseHeaders:
+        return ResponseHeaders(self)
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", errors="replace")
+
+    def json(self) -> Any:
+        return _json.loads(self.body)
+
+    def close(self) -> None:
+        """Frees the response's headers (the other fields stay readable)."""
+        self._own = CLOSED
+
+    def __enter__(self) -> "Response":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        what = f"status {self.status}" if self.status else f"transport failure: {self.error}"
+        return f"<respite.Response {what}, {self.outcome.value}, {self.attempts} attempt(s)>"
+
+
+# ------------------------------------------------------------------- client
+
+
+class Client:
+    """HTTP calls through a gate, with retries by a back-off (section 6)::
+
+        gate = respite.Gate(failures_to_enter_recovery=5, recovery_seconds=30)
+        with respite.Client(gate=gate, backoff=respite.Backoff(max_attempts=3),
+                            timeout_seconds=2.0) as client:
+            response = client.get("https://api.example.com/items")
+
+    Settings: ``timeout_seconds`` (per attempt) and ``user_agent``. The gate
+    and back-off are optional (none: every call admitted; one attempt); the
+    client keeps their handles alive. Safe to share between threads.
+    """
+
+    __slots__ = ("_own", "_parts", "gate", "backoff", "_settings", "__weakref__")
+
+    def __init__(self, *, gate: Optional[Gate] = None, backoff: Optional[Backoff] = None, **settings: Any) -> None:
+        self._own = CLOSED
+        self.gate, self.backoff = gate, backoff
+        raw_settings = make_settings("client", settings)
+        try:
+            self._settings = read_settings(raw_settings, "client")
+            parts = (gate._own if gate is not None else CLOSED, backoff._own if backoff is not None else CLOSED)
+            ptr = _c.respite_client_new(raw_settings, parts[0].ptr, parts[1].ptr)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        finally:
+            _c.respite_settings_free(raw_settings)
+        self._parts = parts  # the borrowed gate and back-off outlive the client
+        self._own = Owned(ptr, _c.respite_client_free)
+
+    def close(self) -> None:
+        """Frees the client and its connections. Further use raises ClosedError."""
+        self._own = CLOSED
+
+    @property
+    def closed(self) -> bool:
+        return self._own is CLOSED
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    @property
+    def settings(self) -> Dict[str, Any]:
+        return dict(self._settings)
+
+    def request(self, method: str, url: str, headers: Headers = None, body: Body = None) -> Response:
+        """One call: ``method`` ("GET", "POST", ...), ``headers`` as a mapping,
+        pairs or "Name: value" lines, ``body`` as bytes or str (UTF-8).
+        Returns the last attempt's Response, also for an error status or a
+        transport failure. Raises TemporarilyUnavailableError (with
+        ``retry_after``) when the gate refuses, without any network I/O."""
+        own = self._own
+        try:
+            ptr = _c.respite_client_request(own.ptr, method, url, _header_text(headers), _body_bytes(body))
+        except RuntimeError as exc:
+            self._poll_gate()
+            raise translate(exc) from None
+        self._poll_gate()
+        return Response(ptr)
+
+    def get(self, url: str, headers: Headers = None) -> Response:
+        return self.request("GET", url, headers)
+
+    def post(self, url: str, body: Body = None, headers: Headers = None) -> Response:
+        return self.request("POST", url, headers, body)
+
+    def put(self, url: str, body: Body = None, headers: Headers = None) -> Response:
+        return self.request("PUT", url, headers, body)
+
+    def delete(self, url: str, headers: Headers = None) -> Response:
+        return self.request("DELETE", url, headers)
+
+    def report_unusable(self, response: Response) -> None:
+        """C4: the answer was a success but its body cannot be used: the gate
+        counts one ``unusable`` failure and ``response.outcome`` becomes
+        ``unusable``. Only a success can be reported so; twice is a no-op."""
+        try:
+            _c.respite_client_report_unusable(self._own.ptr, response._own.ptr)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        response.outcome  # refresh the cached outcome
+        self._poll_gate()
+
+    def _poll_gate(self) -> None:
+        # The core reports to the gate; its events go to the gate's log.
+        gate, gate_own = self.gate, self._parts[0] if self._own is not CLOSED else CLOSED
+        if gate is not None and gate_own is not CLOSED:
+            gate._poll(gate_own)
+
+
+# ------------------------------------------------------------------- sender
+
+
+class SenderStats(NamedTuple):
+    """S13: the queue's D9 figures, the engine's and the gate's, and the sender's own."""
+
+    queue: QueueStats
+    engine: EngineStats
+    gate: GateStats
+    requests: int    #: HTTP requests made, probes included
+    bytes_sent: int  #: request body bytes, after gzip
+    paused: bool     #: the gate would refuse a send now
+    closed: bool
+
+    @property
+    def accepted(self) -> int:
+        return self.queue.accepted
+
+    @property
+    def delivered(self) -> int:
+        return self.queue.delivered
+
+    @property
+    def balanced(self) -> bool:
+        """D9: accepted = delivered + dropped_capacity + expired +
+        retries_exhausted + discarded + pending + in_flight."""
+        return self.queue.balanced
+
+
+_COMPONENT_OF = {info.name: info.component for c in ("sender", "gate", "queue") for info in settings_table(c)}
+
+#: seconds between looks at the sender's events (they are logged as they come)
+EVENT_POLL_SECONDS = 0.1
+
+
+class Sender:
+    """Sends events in the background (section 5): ``enqueue`` never waits
+    for the network; a thread of the core batches, posts and retries them
+    through a gate, pausing while the service is failing::
+
+        with respite.Sender(url="https://collector.example.com/v1/events",
+                            min_entries_per_message=1, recovery_seconds=60,
+                            headers={"X-Api-Key": key}) as sender:
+            sender.enqueue('{"event": "started"}')
+
+    Settings by the spec's names, each routed to its component: sender
+    (``url``, ``timeout_seconds``, ``gzip``, ``min_entries_per_message``,
+    ``close_timeout_seconds``, ...), gate (``failures_to_enter_recovery``,
+    ``recovery_seconds``, ``max_recovery_seconds``, ...; over the
+    ``gate_profile``, ``usage_sharing`` by default) and queue (``overflow``,
+    ``max_bytes``). ``policy`` (a Policy; ``@default`` when None) settles
+    failed events. Events go to the ``respite`` logger: warnings when sending
+    pauses, a pause grows, a send fails (status and the start of the body)
+    or events are left unsent at close; information when sending resumes.
+    """
+
+    __slots__ = ("_own", "name", "policy", "_settings", "_recent", "_events_lock", "_stop", "_poller",
+                 "_unsent", "final_stats", "__weakref__")
+
+    def __init__(self, url: Optional[str] = None, *, policy: Optional[Policy] = None, headers: Headers = None,
+                 gate_profile: str = "usage_sharing", name: Optional[str] = None, **settings: Any) -> None:
+        self._own = CLOSED
+        self.name, self.policy = name, policy
+        self._unsent: Optional[int] = None
+        self.final_stats: Optional[SenderStats] = None  #: the statistics when close() finished
+        self._recent: Deque[_events.Event] = collections.deque(maxlen=256)
+        self._events_lock = threading.Lock()
+        if url is not None:
+            settings["url"] = url
+        parts: Dict[str, Dict[str, Any]] = {"sender": {}, "gate": {}, "queue": {}}
+        for key, value in settings.items():
+            # an unknown name goes to the sender, whose settings name it in the core's error
+            parts[_COMPONENT_OF.get(key, "sender")][key] = value
+        raws: List[Any] = []
+        try:
+            raws.append(make_settings("sender", parts["sender"]))
+            raws.append(make_settings(gate_profile, parts["gate"]))
+            raws.append(make_settings("queue", parts["queue"]))
+            self._settings = {**read_settings(raws[0], "sender"), **read_settings(raws[1], "gate"),
+                              **read_settings(raws[2], "queue")}
+            ptr = _c.respite_sender_new(raws[0], raws[1], raws[2], policy._ptr() if policy is not None else None)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        finally:
+            for raw in raws:
+                _c.respite_settings_free(raw)
+        own = Owned(ptr, _c.respite_sender_free)
+        if headers is not None:
+            pairs = headers.items() if isinstance(headers, Mapping) else headers
+            if isinstance(pairs, str):
+                raise TypeError("headers must be a mapping or (name, value) pairs")
+            try:
+                for header_name, value in pairs:
+                    _c.respite_sender_add_header(own.ptr, header_name, value)
+            except RuntimeError as exc:
+                raise translate(exc) from None  # own is dropped: the sender is freed
+        self._own = own
+        self._stop = threading.Event()
+        self._poller = threading.Thread(target=_poll_events, args=(weakref.ref(self), self._stop),
+                                        name=f"respite-sender-events{'-' + name if name else ''}", daemon=True)
+        self._poller.start()
+
+    # ------------------------------------------------------------ producing
+
+    def enqueue(self, event: Union[bytes, bytearray, memoryview, str]) -> None:
+        """Queues one event (bytes, or str as UTF-8) and returns at once,
+        whatever the service does (S1). Raises QueueFullError (capacity under
+        drop_newest), TooLargeError, ClosedError after close."""
+        try:
+            _c.respite_sender_enqueue((own := self._own).ptr,
+                                      event.encode("utf-8") if isinstance(event, str) else event)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+
+    def add_header(self, name: str, value: str) -> None:
+        """A header for every later request (from the next batch)."""
+        try:
+            _c.respite_sender_add_header((own := self._own).ptr, name, value)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+
+    def flush(self, timeout: float = 5.0) -> None:
+        """S11: sends what is queued, even below min_entries_per_message, and
+        waits up to ``timeout`` seconds until nothing is pending or in flight.
+        Raises TemporarilyUnavailableError at once while sending is paused
+        (``retry_after``; the events stay queued), TransportError when the
+        time runs out, ClosedError after close."""
+        try:
+            _c.respite_sender_flush((own := self._own).ptr, timeout)
+        except RuntimeError as exc:
+            self._poll()
+            raise translate(exc) from None
+        self._poll()
+
+    def close(self) -> int:
+        """S12: stops the sender and returns the number of events not sent.
+        While paused it returns at once (nothing more is sent); otherwise it
+        drains within close_timeout_seconds. Frees the sender; a second
+        close returns the same number; any other use raises ClosedError."""
+        own = self._own
+        if own is CLOSED:
+            if self._unsent is None:  # never opened
+                raise _closed_error()
+            return self._unsent
+        try:
+            unsent = _c.respite_sender_close(own.ptr)
+            self.final_stats = self._stats(own)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+        self._unsent = int(unsent)
+        self._stop.set()
+        self._poll()
+        self._own = CLOSED  # freed once no other thread is inside a call
+        return self._unsent
+
+    @property
+    def closed(self) -> bool:
+        return self._own is CLOSED
+
+    def __enter__(self) -> "Sender":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        label = f" {self.name!r}" if self.name else ""
+        return f"<respite.Sender{label} to {self._settings.get('url')!r} {'closed' if self.closed else 'open'}>"
+
+    # --------------------------------------------------------------- insight
+
+    @property
+    def settings(self) -> Dict[str, Any]:
+        """Every sender, gate and queue setting's value."""
+        return dict(self._settings)
+
+    def stats(self) -> SenderStats:
+        """S13 statistics (after close: ClosedError; see ``final_stats``)."""
+        try:
+            return self._stats(self._own)
+        except RuntimeError as exc:
+            raise translate(exc) from None
+
+    @staticmethod
+    def _stats(own: Owned) -> SenderStats:
+        out = _raw.respite_sender_stats()
+        _c.respite_sender_stats_get(own.ptr, out)
+        return SenderStats(queue_stats_from(out.queue), engine_stats_from(out.engine), gate_stats_from(out.gate),
+                           out.requests, out.bytes_sent, bool(out.paused), bool(out.closed))
+
+    def events(self) -> List[_events.Event]:
+        """The events seen since the last call (at most the last 256), oldest
+        first. They are also logged as they are seen."""
+        if self._own is CLOSED and self._unsent is None:
+            raise _closed_error()
+        self._poll()
+        with self._events_lock:
+            out = list(self._recent)
+            self._recent.clear()
+        return out
+
+    def _poll(self) -> None:
+        own = self._own
+        if own is CLOSED:
+            return
+        with self._events_lock:  # one reader at a time keeps the log in order
+            try:
+                events = _events.drain(_c.respite_sender_next_event, own.ptr)
+            except RuntimeError as exc:
+                raise translate(exc) from None
+            if events:
+                self._recent.extend(events)
+                _events.log(events, self.name)
+
+
+def _poll_events(ref: "weakref.ReferenceType[Sender]", stop: threading.Event) -> None:
+    """The sender's thread is in C; this one logs its events as they come.
+    It holds the Sender only weakly, so an abandoned sender is still freed."""
+    while not stop.wait(EVENT_POLL_SECONDS):
+        sender = ref()
+        if sender is None:
+            return
+        try:
+            sender._poll()
+        except Exception:  # closed meanwhile: nothing more to log
+            return
+        finally:
+            del sender
