@@ -53,11 +53,8 @@ respite_backoff *respite_backoff_new(const respite_settings *settings, respite_e
         settings = defaults;
     }
     respite_backoff *b = NULL;
-    const char *component = respite_settings_component(settings);
-    if (strcmp(component, "backoff") != 0) {
-        respite_fail_setting(err, "component", "a back-off needs backoff settings (got %s settings)", component);
+    if (respite_settings_expect(settings, "backoff", "settings", err) != RESPITE_OK)
         goto done;
-    }
     if (respite_settings_validate(settings, err))
         goto done;
     b = calloc(1, sizeof *b);

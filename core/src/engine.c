@@ -52,12 +52,8 @@ respite_engine *respite_engine_new(respite_queue *queue, const respite_policy *p
         return respite_fail(err, RESPITE_E_CLOSED, "gate is closed"), NULL;
     respite_settings *own_settings = NULL;
     if (settings) {
-        const char *component = respite_settings_component(settings);
-        if (!component || strcmp(component, "sender") != 0) {
-            respite_fail(err, RESPITE_E_INVALID_SETTING, "an engine takes \"sender\" settings (got \"%s\" settings)",
-                         component ? component : "(none)");
+        if (respite_settings_expect(settings, "sender", "settings", err) != RESPITE_OK)
             return NULL;
-        }
         if (respite_settings_validate(settings, err) != RESPITE_OK)
             return NULL;
     } else if (!(settings = own_settings = respite_settings_new("sender", err))) {

@@ -258,13 +258,8 @@ respite_gate *respite_gate_new(const respite_settings *settings, respite_error *
             return NULL;
         settings = defaults;
     }
-    const char *component = respite_settings_component(settings);
-    if (!component || strcmp(component, "gate") != 0) {
+    if (respite_settings_expect(settings, "gate", "settings", err) != RESPITE_OK) {
         respite_settings_free(defaults);
-        respite_fail_setting(err, "component",
-                             "settings for a gate must be made for component gate or a gate profile "
-                             "(cloud_request, usage_sharing) (got %s)",
-                             component ? component : "(none)");
         return NULL;
     }
     if (respite_settings_validate(settings, err) != RESPITE_OK) {

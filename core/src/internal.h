@@ -29,6 +29,12 @@ char *respite_format_number(double value, char *buf, size_t size);
  * whole wait is slept. */
 void respite_sleep_seconds(double seconds);
 
+/* RESPITE_OK when settings (NULL: defaults) are for `component`; otherwise
+ * invalid_setting "<argument> must be <component> settings (got <other>
+ * settings)", the one wording every constructor uses. */
+int respite_settings_expect(const respite_settings *settings, const char *component, const char *argument,
+                            respite_error *err);
+
 /* Copies at most size-1 bytes of src and terminates. */
 void respite_copy_text(char *dst, size_t size, const char *src);
 

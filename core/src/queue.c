@@ -148,12 +148,8 @@ respite_queue *respite_queue_new(const respite_policy *policy, const respite_set
     respite_queue *q = NULL;
 
     if (settings) {
-        const char *component = respite_settings_component(settings);
-        if (!component || strcmp(component, "queue") != 0) {
-            respite_fail(err, RESPITE_E_INVALID_SETTING,
-                         "a queue takes \"queue\" settings (got \"%s\" settings)", component ? component : "(none)");
+        if (respite_settings_expect(settings, "queue", "settings", err) != RESPITE_OK)
             return NULL;
-        }
         if (respite_settings_validate(settings, err) != RESPITE_OK)
             return NULL;
     } else if (!(settings = own_settings = respite_settings_new("queue", err))) {

@@ -410,3 +410,12 @@ int respite_settings_validate(const respite_settings *settings, respite_error *e
     }
     return RESPITE_OK;
 }
+
+int respite_settings_expect(const respite_settings *settings, const char *component, const char *argument,
+                            respite_error *err)
+{
+    if (!settings || strcmp(settings->component, component) == 0)
+        return RESPITE_OK;
+    return respite_fail_setting(err, "component", "%s must be %s settings (got %s settings)", argument, component,
+                                settings->component);
+}

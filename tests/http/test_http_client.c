@@ -348,11 +348,11 @@ static void test_bad_input(void **state)
     respite_error_clear(&err);
     assert_null(respite_client_request(r.client, "GET", "ftp://example.com/", NULL, NULL, 0, &err));
     assert_int_equal(err.status, RESPITE_E_INVALID_ARGUMENT);
-    assert_string_equal(err.message, "url must be an http:// or https:// URL (got \"ftp://example.com/\")");
+    assert_string_equal(err.message, "url must be an http:// or https:// URL (got 'ftp://example.com/')");
 
     respite_error_clear(&err);
     assert_null(respite_client_request(r.client, "GE T", url, NULL, NULL, 0, &err));
-    assert_string_equal(err.message, "method must be an HTTP method such as GET or POST (got \"GE T\")");
+    assert_string_equal(err.message, "method must be an HTTP method such as GET or POST (got 'GE T')");
 
     respite_error_clear(&err);
     assert_null(respite_client_request(r.client, "GET", url, "X-Good: 1\nno colon here", NULL, 0, &err));
@@ -368,7 +368,7 @@ static void test_bad_input(void **state)
     respite_error_clear(&err);
     assert_null(respite_client_new(wrong, NULL, NULL, &err));
     assert_int_equal(err.status, RESPITE_E_INVALID_SETTING);
-    assert_string_equal(err.message, "a client takes \"client\" settings (got \"sender\" settings)");
+    assert_string_equal(err.message, "settings must be client settings (got sender settings)");
     respite_settings_free(wrong);
 
     /* No gate, no back-off: a plain call. */

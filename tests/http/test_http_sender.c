@@ -271,12 +271,12 @@ static void test_bad_input(void **state)
     assert_null(respite_sender_new(NULL, NULL, NULL, NULL, &err));
     assert_int_equal(err.status, RESPITE_E_INVALID_SETTING);
     assert_string_equal(err.setting, "url");
-    assert_string_equal(err.message, "url must be an http:// or https:// URL (got \"\")");
+    assert_string_equal(err.message, "url must be an http:// or https:// URL (got '')");
 
     respite_settings *wrong = respite_settings_new("client", &err);
     respite_error_clear(&err);
     assert_null(respite_sender_new(wrong, NULL, NULL, NULL, &err));
-    assert_string_equal(err.message, "sender_settings must be \"sender\" settings (got \"client\" settings)");
+    assert_string_equal(err.message, "sender_settings must be sender settings (got client settings)");
     respite_settings_free(wrong);
 
     respite_fault_server *server = server_start("healthy");

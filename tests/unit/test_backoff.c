@@ -565,7 +565,7 @@ static void test_B11_new_needs_valid_backoff_settings(void **state)
     assert_null(respite_backoff_new(g, &err));
     assert_int_equal(err.status, RESPITE_E_INVALID_SETTING);
     assert_string_equal(err.setting, "component");
-    assert_string_equal(err.message, "a back-off needs backoff settings (got gate settings)");
+    assert_string_equal(err.message, "settings must be backoff settings (got gate settings)");
     respite_settings_free(g);
     /* NULL settings: the defaults */
     respite_backoff *b = respite_backoff_new(NULL, &err);

@@ -634,7 +634,7 @@ static void test_S_bad_input_is_reported(void **state)
     respite_error_clear(&err);
     assert_null(respite_engine_new(q, NULL, g, wrong, &err));
     assert_int_equal(err.status, RESPITE_E_INVALID_SETTING);
-    assert_string_equal(err.message, "an engine takes \"sender\" settings (got \"queue\" settings)");
+    assert_string_equal(err.message, "settings must be sender settings (got queue settings)");
     respite_settings_free(wrong);
     char policy[256];
     snprintf(policy, sizeof policy, RETRY_ALL, 3);

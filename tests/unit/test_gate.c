@@ -1115,7 +1115,7 @@ static void test_G3_settings_checked_at_new(void **state)
     assert_null(respite_gate_new(s, &err));
     assert_int_equal(err.status, RESPITE_E_INVALID_SETTING);
     assert_string_equal(err.setting, "component");
-    assert_non_null(strstr(err.message, "(got backoff)"));
+    assert_non_null(strstr(err.message, "settings must be gate settings (got backoff settings)"));
     respite_settings_free(s);
 
     respite_gate *g = respite_gate_new(NULL, &err); /* cloud_request defaults */

@@ -703,7 +703,7 @@ static void test_Q8_settings_and_policy_defaults(void **state)
     respite_error_clear(&err);
     assert_null(respite_queue_new(NULL, gate, &err));
     assert_int_equal(err.status, RESPITE_E_INVALID_SETTING);
-    assert_string_equal(err.message, "a queue takes \"queue\" settings (got \"gate\" settings)");
+    assert_string_equal(err.message, "settings must be queue settings (got gate settings)");
     respite_settings_free(gate);
 }
 

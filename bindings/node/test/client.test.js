@@ -165,11 +165,11 @@ test("bad arguments are the core's invalid_argument errors", async () => {
   try {
     await assert.rejects(client.request({ method: 'GE T', url: server.url }), {
       name: 'InvalidArgumentError',
-      message: 'method must be an HTTP method such as GET or POST (got "GE T")',
+      message: "method must be an HTTP method such as GET or POST (got 'GE T')",
     });
     await assert.rejects(client.get('ftp://example.com/'), {
       name: 'InvalidArgumentError',
-      message: 'url must be an http:// or https:// URL (got "ftp://example.com/")',
+      message: "url must be an http:// or https:// URL (got 'ftp://example.com/')",
     });
     await assert.rejects(client.get(server.url, { headers: 'X-A: 1\nno colon here' }), {
       message: 'headers must be "Name: value" lines separated by \\n (line 2 is "no colon here")',

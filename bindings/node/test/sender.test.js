@@ -214,7 +214,7 @@ test('random faults: accepted equals the D9 sum and every delivered event arrive
 });
 
 test('settings by spec names; errors are the core\'s', async () => {
-  assert.throws(() => new respite.Sender({}), { name: 'InvalidSettingError', setting: 'url', message: 'url must be an http:// or https:// URL (got "")' });
+  assert.throws(() => new respite.Sender({}), { name: 'InvalidSettingError', setting: 'url', message: "url must be an http:// or https:// URL (got '')" });
   assert.throws(() => new respite.Sender({ url: server.url, minEntriesPerMessage: 0 }), { name: 'InvalidSettingError', setting: 'min_entries_per_message' });
   assert.throws(() => new respite.Sender({ url: server.url, failuresToEnterRecovery: 0 }), { name: 'InvalidSettingError', setting: 'failures_to_enter_recovery' });
   assert.throws(() => new respite.Sender({ url: server.url, overflow: 'sideways' }), { name: 'InvalidSettingError', setting: 'overflow' });

@@ -165,8 +165,8 @@ final class ClientTest extends TestCase
     {
         $client = new Client();
         $cases = [
-            ['GE T', self::$server->url, [], 'method must be an HTTP method such as GET or POST (got "GE T")'],
-            ['GET', 'ftp://example.com/', [], 'url must be an http:// or https:// URL (got "ftp://example.com/")'],
+            ['GE T', self::$server->url, [], "method must be an HTTP method such as GET or POST (got 'GE T')"],
+            ['GET', 'ftp://example.com/', [], "url must be an http:// or https:// URL (got 'ftp://example.com/')"],
             ['GET', self::$server->url, ['X-Ok: 1', 'no colon here'],
                 'headers must be "Name: value" lines separated by \n (line 2 is "no colon here")'],
         ];

@@ -287,7 +287,7 @@ final class SenderTest extends TestCase
             self::fail('a sender without a url was made');
         } catch (InvalidSettingException $e) {
             self::assertSame('url', $e->getSetting());
-            self::assertSame('url must be an http:// or https:// URL (got "")', $e->getMessage());
+            self::assertSame("url must be an http:// or https:// URL (got '')", $e->getMessage());
         }
         try {
             new Sender(['url' => self::$server->url], gate: ['failures_to_enter_recovery' => 0]);

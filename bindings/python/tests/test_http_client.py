@@ -125,10 +125,10 @@ def test_arguments_are_checked_by_the_core(server):
     client = respite.Client()
     with pytest.raises(respite.InvalidArgumentError) as info:
         client.request("GE T", server.url)
-    assert str(info.value) == 'method must be an HTTP method such as GET or POST (got "GE T")'
+    assert str(info.value) == "method must be an HTTP method such as GET or POST (got 'GE T')"
     with pytest.raises(respite.InvalidArgumentError) as info:
         client.get("ftp://example.com/")
-    assert str(info.value) == 'url must be an http:// or https:// URL (got "ftp://example.com/")'
+    assert str(info.value) == "url must be an http:// or https:// URL (got 'ftp://example.com/')"
     with pytest.raises(respite.InvalidArgumentError) as info:
         client.get(server.url, headers="X-Ok: 1\nno colon here")
     assert str(info.value) == 'headers must be "Name: value" lines separated by \\n (line 2 is "no colon here")'
@@ -232,3 +232,15 @@ def test_a_timing_out_request_releases_the_gil(server):
         assert client.get(server.url).outcome is respite.Outcome.TRANSPORT
         end = time.perf_counter()
     assert ticker.within(start, end) > 50
+
+
+def test_python_i_keeps_the_gil_only_for_quick_calls():
+    """The HTTP calls that wait must not be %nothread in swig/python.i."""
+    from conftest import _REPO
+    text = (_REPO / "swig/python.i").read_text()
+    kept = {line.split()[1].rstrip(";") for line in text.splitlines() if line.startswith("%nothread ")}
+    waiting = {"respite_client_request", "respite_client_report_unusable", "respite_client_new",
+               "respite_client_free", "respite_sender_new", "respite_sender_free", "respite_sender_enqueue",
+               "respite_sender_flush", "respite_sender_close", "respite_sender_stats_get",
+               "respite_sender_next_event", "respite_sender_add_header"}
+    assert kept and not kept & waiting, kept & waiting

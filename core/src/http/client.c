@@ -53,12 +53,8 @@ respite_client *respite_client_new(const respite_settings *settings, respite_gat
         return NULL;
     respite_settings *own = NULL;
     if (settings) {
-        const char *component = respite_settings_component(settings);
-        if (!component || strcmp(component, "client") != 0) {
-            respite_fail_setting(err, "component", "a client takes \"client\" settings (got \"%s\" settings)",
-                                 component ? component : "(none)");
+        if (respite_settings_expect(settings, "client", "settings", err) != RESPITE_OK)
             return NULL;
-        }
         if (respite_settings_validate(settings, err) != RESPITE_OK)
             return NULL;
     } else if (!(settings = own = respite_settings_new("client", err))) {
@@ -151,10 +147,10 @@ static int check_arguments(const char *method, const char *url, const char *data
 {
     if (!method_valid(method))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
-                            "method must be an HTTP method such as GET or POST (got \"%.40s\")",
+                            "method must be an HTTP method such as GET or POST (got '%.40s')",
                             method ? method : "(null)");
     if (!respite_http_url_valid(url))
-        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "url must be an http:// or https:// URL (got \"%.200s\")",
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "url must be an http:// or https:// URL (got '%.200s')",
                             url ? url : "(null)");
     if (!data && size > 0)
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "data must not be NULL when size is %zu", size);

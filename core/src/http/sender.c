@@ -113,17 +113,6 @@ static char *copy_setting(const respite_settings *settings, const char *name, in
     return copy;
 }
 
-static int check_component(const respite_settings *settings, const char *want, const char *what, respite_error *err)
-{
-    if (!settings)
-        return RESPITE_OK;
-    const char *component = respite_settings_component(settings);
-    if (!component || strcmp(component, want) != 0)
-        return respite_fail_setting(err, "component", "%s must be \"%s\" settings (got \"%s\" settings)", what, want,
-                                    component ? component : "(none)");
-    return RESPITE_OK;
-}
-
 static void *sender_main(void *arg);
 
 respite_sender *respite_sender_new(const respite_settings *sender_settings, const respite_settings *gate_settings,
@@ -132,8 +121,9 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
 {
     if (respite_http_global_init(err) != RESPITE_OK)
         return NULL;
-    if (check_component(sender_settings, "sender", "sender_settings", err) != RESPITE_OK ||
-        check_component(queue_settings, "queue", "queue_settings", err) != RESPITE_OK)
+    if (respite_settings_expect(sender_settings, "sender", "sender_settings", err) != RESPITE_OK ||
+        respite_settings_expect(gate_settings, "gate", "gate_settings", err) != RESPITE_OK ||
+        respite_settings_expect(queue_settings, "queue", "queue_settings", err) != RESPITE_OK)
         return NULL;
     respite_settings *own_sender = NULL, *own_gate = NULL;
     if (!sender_settings && !(sender_settings = own_sender = respite_settings_new("sender", err)))
@@ -165,7 +155,7 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
         goto fail;
     }
     if (!respite_http_url_valid(s->url)) {
-        respite_fail_setting(err, "url", "url must be an http:// or https:// URL (got \"%.200s\")", s->url);
+        respite_fail_setting(err, "url", "url must be an http:// or https:// URL (got '%.200s')", s->url);
         goto fail;
     }
     s->timeout = respite_settings_get_number(sender_settings, "timeout_seconds", NULL);
@@ -272,7 +262,7 @@ int respite_sender_add_header(respite_sender *sender, const char *name, const ch
         return fail_closed(err);
     if (!header_name_valid(name))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
-                            "name must be a header name: letters, digits and !#$%%&'*+-.^_`|~ (got \"%.80s\")",
+                            "name must be a header name: letters, digits and !#$%%&'*+-.^_`|~ (got '%.80s')",
                             name ? name : "(null)");
     if (!value || strpbrk(value, "\r\n"))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,

@@ -64,7 +64,7 @@ def describe(event: Event, source: Optional[str]) -> str:
         text = "gate reset; sending resumed"
     elif kind == "send_failed":
         status = f"status {event.http_status}" if event.http_status else "transport failure"
-        text = f"send failed ({status}): {event.detail}"
+        text = f"send failed ({status}): {event.detail.rstrip()}"  # a body often ends in a newline
     elif kind == "unsent_at_close":
         text = f"{event.count} events were not sent at close"
     else:

@@ -136,10 +136,10 @@ class ClientTest {
     @Test
     void badArgumentsAreRefusedWithTheCoresMessagesAndNothingIsSent() {
         try (Client client = Client.builder().build()) {
-            assertEquals("method must be an HTTP method such as GET or POST (got \"GE T\")",
+            assertEquals("method must be an HTTP method such as GET or POST (got 'GE T')",
                     assertThrows(InvalidArgumentException.class, () -> client.request("GE T", server.url, null,
                             (byte[]) null)).getMessage());
-            assertEquals("url must be an http:// or https:// URL (got \"ftp://example.com/\")",
+            assertEquals("url must be an http:// or https:// URL (got 'ftp://example.com/')",
                     assertThrows(InvalidArgumentException.class, () -> client.get("ftp://example.com/")).getMessage());
             assertEquals(0, server.requests());
         }

@@ -271,7 +271,7 @@ class SenderTest {
     void badSettingsAndHeadersAreRefusedByTheCore() {
         InvalidSettingException noUrl = assertThrows(InvalidSettingException.class, () -> Sender.builder().build());
         assertEquals("url", noUrl.getSetting());
-        assertEquals("url must be an http:// or https:// URL (got \"\")", noUrl.getMessage());
+        assertEquals("url must be an http:// or https:// URL (got '')", noUrl.getMessage());
         assertThrows(InvalidArgumentException.class,
                 () -> Sender.builder(server.url).header("Bad Name", "v").build());
         try (Sender sender = Sender.builder(server.url).build()) {
