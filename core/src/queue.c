@@ -496,6 +496,10 @@ int respite_queue_wait(respite_queue *queue, int64_t min_pending, double timeout
         min_pending = 1;
     struct timespec deadline;
     clock_gettime(CLOCK_MONOTONIC, &deadline);
+    /* A timeout past a century would overflow time_t and end the wait at
+     * once; waiting a century is the same as waiting longer. */
+    if (timeout_seconds > 3.2e9)
+        timeout_seconds = 3.2e9;
     double whole = floor(timeout_seconds);
     deadline.tv_sec += (time_t)whole;
     deadline.tv_nsec += (long)((timeout_seconds - whole) * 1e9);

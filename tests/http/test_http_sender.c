@@ -1,6 +1,8 @@
 /* The background sender (spec section 5, S1-S12) against the fault server. */
 #include "http_test_util.h"
 
+#include <pthread.h>
+
 #define RETRY_POLICY                                                                                     \
     "{\"name\":\"t\",\"maximum_capacity\":10000,\"retry_times\":100,"                                      \
     "\"error_handlers\":[{\"on\":\"server_error\",\"strategy\":\"retry\"}]}"
@@ -36,6 +38,19 @@ static void enqueue_text(respite_sender *sender, const char *text)
         fail_msg("enqueue %s: %s", text, err.message);
 }
 
+/* Asserts the server has seen exactly `want` requests while the pause that
+ * began at `at` (the sender's clock) for `pause` seconds still runs. A test
+ * thread the machine kept waiting until after the pause can only check that
+ * none was lost: the next probe may have gone out by then. */
+static void expect_requests_in_pause(respite_fault_server *server, int64_t want, double at, double pause)
+{
+    int64_t seen = respite_fault_server_requests(server);
+    if (respite_now() < at + pause)
+        assert_int_equal(seen, want);
+    else
+        assert_true(seen >= want);
+}
+
 /* S3, S4, G3, G9, seed usage-sharing-backoff-java items 2, 3 and 5: N failed
  * sends pause sending; each pause ends with one probe; a failed probe grows
  * the pause up to the maximum; after a successful probe the queue drains
@@ -55,12 +70,16 @@ static void test_pause_probe_grow_then_drain(void **state)
     }
     event_log log = {0};
     assert_true(events_wait(sender, &log, RESPITE_EVENT_RECOVERY_STARTED, 1, 5.0));
-    assert_int_equal(respite_fault_server_requests(server), 3);
     const respite_event *started = events_nth(&log, RESPITE_EVENT_RECOVERY_STARTED, 0);
+    expect_requests_in_pause(server, 3, started->at, started->pause);
     assert_true(started->pause == 0.1);
     assert_int_equal(started->failures, 3);
-    /* S6: each failed send is an event with its status and body. */
-    assert_int_equal(events_count(&log, RESPITE_EVENT_SEND_FAILED), 3);
+    /* S6: each failed send is an event with its status and body, before
+     * the gate event it causes. */
+    int failed_before = 0;
+    for (int i = 0; log.events[i].type != RESPITE_EVENT_RECOVERY_STARTED; i++)
+        failed_before += log.events[i].type == RESPITE_EVENT_SEND_FAILED;
+    assert_int_equal(failed_before, 3);
     assert_int_equal(events_nth(&log, RESPITE_EVENT_SEND_FAILED, 0)->http_status, 503);
     assert_string_equal(events_nth(&log, RESPITE_EVENT_SEND_FAILED, 0)->detail, "503\n");
 
@@ -68,24 +87,30 @@ static void test_pause_probe_grow_then_drain(void **state)
     const double pauses[] = {0.2, 0.4, 0.4};
     for (int k = 0; k < 3; k++) {
         assert_true(events_wait(sender, &log, RESPITE_EVENT_RECOVERY_EXTENDED, k + 1, 5.0));
-        assert_true(events_nth(&log, RESPITE_EVENT_RECOVERY_EXTENDED, k)->pause == pauses[k]);
-        assert_int_equal(respite_fault_server_requests(server), 3 + k + 1);
+        const respite_event *extended = events_nth(&log, RESPITE_EVENT_RECOVERY_EXTENDED, k);
+        assert_true(extended->pause == pauses[k]);
+        expect_requests_in_pause(server, 3 + k + 1, extended->at, extended->pause);
     }
     /* No request at all during a pause. */
+    const respite_event *last = events_nth(&log, RESPITE_EVENT_RECOVERY_EXTENDED, 2);
     sleep_for(0.25);
-    assert_int_equal(respite_fault_server_requests(server), 6);
     respite_sender_stats st = sender_stats(sender);
-    assert_int_equal(st.engine.probes, 3);
-    assert_int_equal(st.paused, 1);
-    assert_int_equal(st.queue.pending, 5);
+    expect_requests_in_pause(server, 6, last->at, last->pause);
+    if (respite_now() < last->at + last->pause) {
+        assert_int_equal(st.engine.probes, 3);
+        assert_int_equal(st.paused, 1);
+    }
+    assert_int_equal(st.queue.pending + st.queue.in_flight, 5);
 
     server_script(server, "healthy");
     assert_true(events_wait(sender, &log, RESPITE_EVENT_RECOVERED, 1, 5.0));
     assert_true(WAIT_UNTIL(sender_stats(sender).queue.delivered == 5, 5.0));
-    assert_int_equal(respite_fault_server_requests(server), 6 + 5);
     st = sender_stats(sender);
-    assert_int_equal(st.engine.probes, 4);
-    assert_int_equal(st.requests, 11);
+    /* 3 failures, the failed probes, then 5 sends of which the first is the
+     * successful probe: 4 failed probes only if the test thread was late. */
+    assert_true(st.engine.probes >= 4);
+    assert_int_equal(st.requests, 3 + (st.engine.probes - 1) + 5);
+    assert_int_equal(respite_fault_server_requests(server), st.requests);
     assert_int_equal(st.paused, 0);
     assert_int_equal(st.queue.accepted, 5);
     assert_int_equal(respite_sender_close(sender, NULL), 0);
@@ -114,8 +139,10 @@ static void test_producers_never_block(void **state)
     double total = respite_now() - start;
     print_message("10,000 enqueues while the service hangs: %.1f ms in all, slowest %.3f ms\n", total * 1e3,
                   worst * 1e3);
-    assert_true(worst < 0.02);
-    assert_true(total < 1.0);
+    /* A blocked enqueue would wait for the 30 s send timeout; the bounds leave
+     * room for a loaded machine descheduling the test thread. */
+    assert_true(worst < 0.5);
+    assert_true(total < 5.0);
     /* S11: flush gives up when its time runs out. */
     respite_error err;
     respite_error_clear(&err);
@@ -125,7 +152,7 @@ static void test_producers_never_block(void **state)
     double t0 = respite_now();
     int64_t unsent = respite_sender_close(sender, NULL);
     double took = respite_now() - t0;
-    assert_true(took < 1.0);
+    assert_true(took < 2.0); /* close_timeout_seconds 0.2; the hung send alone would take 30 s */
     assert_true(unsent > 0);
     respite_sender_stats st = sender_stats(sender);
     assert_int_equal(st.closed, 1);
@@ -156,7 +183,7 @@ static void test_close_while_paused(void **state)
     int64_t unsent = respite_sender_close(sender, &err);
     double took = respite_now() - t0;
     print_message("close while paused took %.2f ms\n", took * 1e3);
-    assert_true(took < 0.1);
+    assert_true(took < 1.0); /* at once: not the 60 s pause, nor close_timeout_seconds (5 s) */
     assert_int_equal(unsent, 7);
     assert_int_equal(respite_fault_server_requests(server), 1);
     assert_true(events_wait(sender, &log, RESPITE_EVENT_UNSENT_AT_CLOSE, 1, 1.0));
@@ -256,8 +283,49 @@ static void test_retry_after_lengthens_the_pause(void **state)
     assert_int_equal(events_nth(&log, RESPITE_EVENT_SEND_FAILED, 0)->http_status, 429);
     enqueue_text(sender, "b");
     sleep_for(0.3); /* R alone (0.1 s) would have ended the pause by now */
-    assert_int_equal(respite_fault_server_requests(server), 1);
-    assert_int_equal(sender_stats(sender).paused, 1);
+    const respite_event *started = events_nth(&log, RESPITE_EVENT_RECOVERY_STARTED, 0);
+    int paused = sender_stats(sender).paused;
+    expect_requests_in_pause(server, 1, started->at, started->pause);
+    if (respite_now() < started->at + started->pause)
+        assert_int_equal(paused, 1);
+    respite_sender_free(sender);
+    respite_fault_server_stop(server);
+}
+
+typedef struct flush_call {
+    respite_sender *sender;
+    int status;
+    respite_error err;
+} flush_call;
+
+static void *flush_in_thread(void *arg)
+{
+    flush_call *c = arg;
+    respite_error_clear(&c->err);
+    c->status = respite_sender_flush(c->sender, 5.0, &c->err);
+    return NULL;
+}
+
+/* S11, S12: a flush waiting when close begins ends with closed, not with a
+ * claim that its time ran out. */
+static void test_close_ends_a_waiting_flush(void **state)
+{
+    (void)state;
+    respite_fault_server *server = server_start("hang");
+    respite_sender *sender =
+        sender_of(server, "min_entries_per_message=1,timeout_seconds=30,close_timeout_seconds=0.2", NULL, NULL);
+    enqueue_text(sender, "stuck");
+    assert_true(WAIT_UNTIL(respite_fault_server_requests(server) == 1, 5.0));
+    flush_call call = {sender, -1, {0}};
+    pthread_t thread;
+    pthread_create(&thread, NULL, flush_in_thread, &call);
+    sleep_for(0.05); /* the flush is waiting for the hung send */
+    double t0 = respite_now();
+    assert_int_equal(respite_sender_close(sender, NULL), 0); /* the hung send is abandoned and discarded */
+    pthread_join(thread, NULL);
+    assert_true(respite_now() - t0 < 2.0); /* not the flush's 5 s */
+    assert_int_equal(call.status, RESPITE_E_CLOSED);
+    assert_string_equal(call.err.message, "sender is closed");
     respite_sender_free(sender);
     respite_fault_server_stop(server);
 }
@@ -312,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_close_while_healthy_delivers_everything),
         cmocka_unit_test(test_gzip_framing_and_headers),
         cmocka_unit_test(test_retry_after_lengthens_the_pause),
+        cmocka_unit_test(test_close_ends_a_waiting_flush),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

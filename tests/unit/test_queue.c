@@ -726,6 +726,10 @@ static void test_Q9_wait_returns_when_enough_are_pending_or_on_timeout(void **st
     assert_int_equal(respite_queue_wait(q, 2, 5.0, NULL), 1);
     pthread_join(t, NULL);
     assert_int_equal(respite_queue_pending(q, NULL), 2);
+    /* A huge (finite) timeout waits too, not returning 0 at once. */
+    pthread_create(&t, NULL, late_producer, q);
+    assert_int_equal(respite_queue_wait(q, 4, 1e300, NULL), 1);
+    pthread_join(t, NULL);
     respite_error err;
     respite_error_clear(&err);
     assert_int_equal(respite_queue_wait(q, 1, -1, &err), -1);

@@ -475,7 +475,11 @@ int respite_sender_flush(respite_sender *sender, double timeout_seconds, respite
             rc = respite_refusal_error(respite_gate_retry_after(sender->gate, now, NULL), err);
             break;
         }
-        if (now >= deadline || sender->closing) {
+        if (sender->closing) { /* close began while flush waited (S11) */
+            rc = fail_closed(err);
+            break;
+        }
+        if (now >= deadline) {
             char text[40];
             rc = respite_fail(err, RESPITE_E_TRANSPORT, "flush ran out of time after %ss with %lld events not sent",
                               respite_format_number(timeout_seconds, text, sizeof text),
