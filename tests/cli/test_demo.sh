@@ -26,7 +26,7 @@ expect_out "now times out: requests hang" "the timeouts phase"
 expect_out "now answers 503" "the 5xx phase"
 expect_out "healthy again" "the recovery phase"
 expect_out "warning   requests: recovery started: 4 failures within" "recovery started, as a warning"
-expect_out "info      requests: recovered: the service answered the probe" "recovered, as information"
+expect_out "info      requests: recovered: the service answered" "recovered, as information"
 grep -qE 'calls? refused, no request' "$out" || fail "no refused-calls row"
 
 # the summary's figures agree

@@ -77,8 +77,8 @@ expect_out "discarded            1" "@default discards the failed event"
 expect_out "pending              2 (not sent at close: 2)" "the rest stays unsent"
 expect_out "accounting           balanced" "D9 still holds"
 expect_out "result               some events were NOT delivered" "the result"
-expect_err "warning: recovery started: 1 failures within 100s; requests paused for 30.0s" "the pause, as a warning"
-expect_err "warning: closed while paused: 2 events not sent" "unsent at close"
+expect_err "warning: recovery started: 1 failure within 100s; requests paused for 30s" "the pause, as a warning"
+expect_err "warning: closed with 2 events not sent" "unsent at close"
 [ "$(server_says "s['requests']")" = 1 ] || fail "nothing is sent while paused"
 stop_server
 

@@ -4,7 +4,7 @@ const native = require('./native');
 const { translate } = require('./errors');
 const { buildSettings } = require('./settings');
 const { parseOutcome } = require('./outcome');
-const { NativeResource, finalizer } = require('./resource');
+const { NativeResource, Borrowers, finalizer } = require('./resource');
 
 class Backoff {
   // options: maxAttempts, initialDelaySeconds, multiplier, maxDelaySeconds,
@@ -21,7 +21,7 @@ class Backoff {
     }
     // A Client borrows the native back-off: freed only when both let go.
     this._resource = new NativeResource(this._handle, native.respite_backoff_free);
-    this._clients = new Set();
+    this._clients = new Borrowers(this._resource);
     finalizer.register(this, this._resource, this);
   }
 
@@ -32,7 +32,7 @@ class Backoff {
   // Frees the back-off; Clients using it are closed first.
   close() {
     if (this._handle === null) return;
-    for (const client of [...this._clients]) client.close();
+    this._clients.closeAll();
     this._handle = null;
     finalizer.unregister(this);
     this._resource.release();
@@ -41,11 +41,10 @@ class Backoff {
   // A Client starts or stops using this back-off (lib/client.js).
   _attachClient(client) {
     this._clients.add(client);
-    this._resource.attach();
   }
 
   _detachClient(client) {
-    if (this._clients.delete(client)) this._resource.detach();
+    this._clients.forget(client);
   }
 
   get maxAttempts() {

@@ -160,9 +160,8 @@ class Client {
     this._handle = null;
     finalizer.unregister(this);
     // Our borrow of the gate/back-off ends with the native client (above).
-    if (this._gate) this._gate._engines.delete(this);
-    if (this._backoff) this._backoff._clients.delete(this);
-    if (this._gate && this._gate._engines.size === 0) this._gate._leanAllowed = !this._gate._probesZero;
+    if (this._gate) this._gate._detachEngine(this);
+    if (this._backoff) this._backoff._detachClient(this);
     this._resource.release();
   }
 

@@ -18,7 +18,7 @@ const { NativeResource, finalizer } = require('./resource');
 const { Gate, timeOf } = require('./gate');
 const { Queue, Batch, call } = require('./queue');
 const { Policy } = require('./policy');
-const { eventObject, log } = require('./events');
+const { forwardEvents } = require('./events');
 
 const ACTIONS = [];
 for (let i = 0; native.respite_action_name(i); i++) ACTIONS.push(native.respite_action_name(i));
@@ -211,13 +211,7 @@ class DeliveryEngine extends EventEmitter {
   _drainEvents() {
     if (this._gate._handle !== null) this._gate._drainEvents();
     if (this._handle === null) return;
-    const raw = this._rawEvent;
-    while (native.respite_engine_next_event(this._handle, raw) === 1) {
-      const event = eventObject(raw);
-      log(this._logger, event);
-      this.emit(event.type, event);
-      this.emit('event', event);
-    }
+    forwardEvents(this, this._logger, native.respite_engine_next_event, this._handle, this._rawEvent);
   }
 }
 

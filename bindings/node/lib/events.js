@@ -59,4 +59,16 @@ function log(logger, event) {
   }
 }
 
-module.exports = { eventObject, describe, log };
+// Takes every event waiting in a native handle (`nextEvent(handle, raw)`
+// answers 1 while there is one), logs it and emits it on `emitter` under its
+// type and as 'event'.
+function forwardEvents(emitter, logger, nextEvent, handle, raw) {
+  while (nextEvent(handle, raw) === 1) {
+    const event = eventObject(raw);
+    log(logger, event);
+    emitter.emit(event.type, event);
+    emitter.emit('event', event);
+  }
+}
+
+module.exports = { eventObject, describe, log, forwardEvents };

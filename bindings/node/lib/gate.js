@@ -5,8 +5,8 @@ const native = require('./native');
 const { translate, refusal, closedError } = require('./errors');
 const { buildSettings } = require('./settings');
 const { SUCCESS, parseOutcome, classifyValue, classifyError, hintOf, httpStatusOf } = require('./outcome');
-const { eventObject, log } = require('./events');
-const { NativeResource, finalizer } = require('./resource');
+const { forwardEvents } = require('./events');
+const { NativeResource, Borrowers, finalizer } = require('./resource');
 
 const STATES = ['closed', 'open', 'probing'];
 
@@ -54,7 +54,7 @@ class Gate extends EventEmitter {
     // (its reports may open it), and with probes = 0 (G11: after a pause a
     // success must reach the core to reset the delay).
     this._probesZero = probes === 0;
-    this._engines = new Set();
+    this._engines = new Borrowers(this._resource);
     this._leanAllowed = !this._probesZero;
     this._leanPermit = 0;
     this._leanHandlers = null;
@@ -72,7 +72,7 @@ class Gate extends EventEmitter {
   // Engines using this gate are closed first.
   close() {
     if (this._handle === null) return;
-    for (const engine of [...this._engines]) engine.close();
+    this._engines.closeAll();
     this._handle = null;
     this._leanPermit = 0;
     finalizer.unregister(this);
@@ -82,15 +82,13 @@ class Gate extends EventEmitter {
   // A DeliveryEngine starts or stops using this gate (lib/engine.js).
   _attachEngine(engine) {
     this._engines.add(engine);
-    this._resource.attach();
     this._leanAllowed = false;
     this._leanPermit = 0;
   }
 
   _detachEngine(engine) {
-    if (!this._engines.delete(engine)) return;
+    if (!this._engines.forget(engine)) return;
     this._leanAllowed = this._engines.size === 0 && !this._probesZero;
-    this._resource.detach();
   }
 
   // {allowed, probe, permit, retryAfter}: whether a call may be made now.
@@ -250,13 +248,7 @@ class Gate extends EventEmitter {
     if (this._counter[0] === 0 || this._handle === null) return;
     this._counter[0] = 0;
     this._leanPermit = 0; // something happened: ask the core again
-    const raw = this._rawEvent;
-    while (native.respite_gate_next_event(this._handle, raw) === 1) {
-      const event = eventObject(raw);
-      log(this._logger, event);
-      this.emit(event.type, event);
-      this.emit('event', event);
-    }
+    forwardEvents(this, this._logger, native.respite_gate_next_event, this._handle, this._rawEvent);
   }
 }
 

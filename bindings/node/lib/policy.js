@@ -4,7 +4,7 @@
 const native = require('./native');
 const { translate, InvalidPolicyError } = require('./errors');
 
-const { NativeResource, finalizer } = require('./resource');
+const { NativeResource, Borrowers, finalizer } = require('./resource');
 
 function problemsOf(raw) {
   const problems = [];
@@ -37,7 +37,7 @@ class Policy {
     if (!handle) throw new TypeError('use Policy.fromJSON, Policy.build or Policy.default');
     this._handle = handle;
     this._resource = new NativeResource(handle, native.respite_policy_free);
-    this._engines = new Set(); // DeliveryEngines borrowing this policy
+    this._engines = new Borrowers(this._resource); // DeliveryEngines borrowing this policy
     finalizer.register(this, this._resource, this);
   }
 
@@ -92,7 +92,7 @@ class Policy {
   // it keep working (they copied its numbers).
   close() {
     if (this._handle === null) return;
-    for (const engine of [...this._engines]) engine.close();
+    this._engines.closeAll();
     finalizer.unregister(this);
     this._handle = null;
     this._resource.release();
@@ -100,11 +100,10 @@ class Policy {
 
   _attachEngine(engine) {
     this._engines.add(engine);
-    this._resource.attach();
   }
 
   _detachEngine(engine) {
-    if (this._engines.delete(engine)) this._resource.detach();
+    this._engines.forget(engine);
   }
 
   _live() {

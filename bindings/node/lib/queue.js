@@ -4,7 +4,7 @@
 const native = require('./native');
 const { translate } = require('./errors');
 const { buildSettings } = require('./settings');
-const { NativeResource, finalizer } = require('./resource');
+const { NativeResource, Borrowers, finalizer } = require('./resource');
 const { timeOf } = require('./gate');
 const { Policy } = require('./policy');
 
@@ -49,7 +49,7 @@ class Queue {
     // The policy the queue was made from: a DeliveryEngine uses the same one.
     this.policy = policy;
     this._resource = new NativeResource(handle, native.respite_queue_free);
-    this._engines = new Set();
+    this._engines = new Borrowers(this._resource);
     finalizer.register(this, this._resource, this);
   }
 
@@ -62,7 +62,7 @@ class Queue {
   // ClosedError). Later calls raise ClosedError. Idempotent.
   close() {
     if (this._handle === null) return;
-    for (const engine of [...this._engines]) engine.close();
+    this._engines.closeAll();
     this._handle = null;
     finalizer.unregister(this);
     this._resource.release();
@@ -70,11 +70,10 @@ class Queue {
 
   _attachEngine(engine) {
     this._engines.add(engine);
-    this._resource.attach();
   }
 
   _detachEngine(engine) {
-    if (this._engines.delete(engine)) this._resource.detach();
+    this._engines.forget(engine);
   }
 
   // Queues one event: a string (as UTF-8) or a Buffer/Uint8Array, copied in.

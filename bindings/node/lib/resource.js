@@ -37,7 +37,35 @@ class NativeResource {
   }
 }
 
+// The objects (engines, clients) borrowing an owner's resource. Each holds
+// it until it lets go; closing the owner closes them first.
+class Borrowers {
+  constructor(resource) {
+    this._resource = resource;
+    this._users = new Set();
+  }
+
+  get size() {
+    return this._users.size;
+  }
+
+  add(user) {
+    this._users.add(user);
+    this._resource.attach();
+  }
+
+  // `user` closed; whether it was borrowing. Its hold on the resource ends
+  // when its own native handle is freed (which detaches), not here.
+  forget(user) {
+    return this._users.delete(user);
+  }
+
+  closeAll() {
+    for (const user of [...this._users]) user.close();
+  }
+}
+
 // Frees the resource of an owner that was garbage-collected unclosed.
 const finalizer = new FinalizationRegistry((resource) => resource.release());
 
-module.exports = { NativeResource, finalizer };
+module.exports = { NativeResource, Borrowers, finalizer };

@@ -12,7 +12,7 @@ const { Policy } = require('./policy');
 const { queueStatsOf } = require('./queue');
 const { engineStatsOf } = require('./engine');
 const { gateStatsOf } = require('./gate');
-const { eventObject, log } = require('./events');
+const { forwardEvents } = require('./events');
 const { errorOf } = require('./client');
 
 // Options of the Sender itself; every other key is a setting.
@@ -273,13 +273,7 @@ class Sender extends EventEmitter {
   // logger.warn, the rest to logger.info.
   _drainEvents() {
     if (this._handle === null) return;
-    const raw = this._rawEvent;
-    while (native.respite_sender_next_event(this._handle, raw) === 1) {
-      const event = eventObject(raw);
-      log(this._logger, event);
-      this.emit(event.type, event);
-      this.emit('event', event);
-    }
+    forwardEvents(this, this._logger, native.respite_sender_next_event, this._handle, this._rawEvent);
   }
 }
 

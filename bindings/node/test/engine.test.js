@@ -129,6 +129,23 @@ function collector() {
   return require('node:vm').runInNewContext('gc');
 }
 
+test('closing one of two engines keeps the other one\'s hold on the queue, gate and policy', () => {
+  const s = setup();
+  const second = new respite.DeliveryEngine({ queue: s.queue, gate: s.gate });
+  const holds = () => [s.queue, s.gate, s.policy].map((owner) => owner._resource._users);
+  try {
+    assert.deepEqual(holds(), [2, 2, 2]);
+    s.engine.close();
+    assert.deepEqual(holds(), [1, 1, 1]);
+    s.queue.enqueue('e1', 0);
+    assert.equal(second.next(0), 'idle');
+  } finally {
+    second.close();
+    s.close();
+  }
+  assert.deepEqual(holds().map((n) => n >= 0), [true, true, true]);
+});
+
 test('engines, queues and gates left to the garbage collector are freed in any order', async () => {
   const gc = collector();
   let collected = 0;

@@ -4,6 +4,8 @@ declare(strict_types=1);
 namespace Respite;
 
 use Respite\Internal\Errors;
+use Respite\Internal\Lender;
+use Respite\Internal\WithSettings;
 
 /**
  * A schedule of delays between attempts of one call (spec section 3).
@@ -15,30 +17,18 @@ use Respite\Internal\Errors;
  */
 final class Backoff
 {
-    /** @var mixed the raw handle; null once closed */
-    private $ptr;
+    use Lender;
+
     /** @var array<string, mixed> */
     private array $settings;
-    /** @var list<\WeakReference<Client>> clients that borrow this back-off */
-    private array $borrowers = [];
 
     /** @param array<string, mixed> $settings back-off settings by name */
     public function __construct(array $settings = [])
     {
-        $raw = Settings::make('backoff', $settings);
-        try {
+        $this->ptr = WithSettings::make('backoff', $settings, function ($raw) {
             $this->settings = Settings::read($raw, 'backoff');
-            $this->ptr = respite_backoff_new($raw);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        } finally {
-            respite_settings_free($raw);
-        }
-    }
-
-    public function __destruct()
-    {
-        $this->close();
+            return respite_backoff_new($raw);
+        });
     }
 
     /**
@@ -47,30 +37,13 @@ final class Backoff
      */
     public function close(): void
     {
-        foreach ($this->borrowers as $ref) {
-            $ref->get()?->close();
-        }
-        $this->borrowers = [];
-        $ptr = $this->ptr;
-        $this->ptr = null;
-        respite_backoff_free($ptr);
-    }
-
-    public function isClosed(): bool
-    {
-        return $this->ptr === null;
-    }
-
-    /** @internal the raw handle, for Client */
-    public function raw()
-    {
-        return $this->ptr;
+        $this->release('respite_backoff_free');
     }
 
     /** @internal a client borrows this back-off: closing it closes the client first */
     public function lend(Client $client): void
     {
-        $this->borrowers[] = \WeakReference::create($client);
+        $this->addBorrower($client);
     }
 
     /** @return array<string, mixed> */

@@ -4,6 +4,7 @@ declare(strict_types=1);
 namespace Respite;
 
 use Respite\Internal\Errors;
+use Respite\Internal\WithSettings;
 
 /**
  * HTTP calls through a gate, with libcurl (spec section 6).
@@ -45,15 +46,10 @@ final class Client
                 $borrowed instanceof Gate ? $borrowed->stats() : $borrowed->start(); // ClosedException
             }
         }
-        $raw = Settings::make('client', $settings);
-        try {
+        $this->ptr = WithSettings::make('client', $settings, function ($raw) use ($gate, $backoff) {
             $this->settings = Settings::read($raw, 'client');
-            $this->ptr = respite_client_new($raw, $gate?->raw(), $backoff?->raw());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        } finally {
-            respite_settings_free($raw);
-        }
+            return respite_client_new($raw, $gate?->raw(), $backoff?->raw());
+        });
         $gate?->lend($this);
         $backoff?->lend($this);
     }

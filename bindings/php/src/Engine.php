@@ -5,6 +5,7 @@ namespace Respite;
 
 use Respite\Internal\Errors;
 use Respite\Internal\Log;
+use Respite\Internal\WithSettings;
 
 /**
  * The delivery engine (spec section 5): a sender's decisions on the
@@ -56,14 +57,11 @@ final class Engine
                 $borrowed instanceof Policy ? $borrowed->toJson() : $borrowed->stats(); // ClosedException
             }
         }
-        $raw = Settings::make('sender', $settings);
-        try {
-            $this->ptr = respite_engine_new($queue->raw(), $policy?->raw(), $gate->raw(), $raw);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        } finally {
-            respite_settings_free($raw);
-        }
+        $this->ptr = WithSettings::make(
+            'sender',
+            $settings,
+            static fn ($raw) => respite_engine_new($queue->raw(), $policy?->raw(), $gate->raw(), $raw),
+        );
         $queue->lend($this);
         $gate->lend($this);
         $policy?->lend($this);

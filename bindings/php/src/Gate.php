@@ -4,7 +4,9 @@ declare(strict_types=1);
 namespace Respite;
 
 use Respite\Internal\Errors;
+use Respite\Internal\Lender;
 use Respite\Internal\Log;
+use Respite\Internal\WithSettings;
 
 /**
  * One recovery gate protecting one service (spec section 2).
@@ -20,8 +22,8 @@ use Respite\Internal\Log;
  */
 final class Gate
 {
-    /** @var mixed the raw handle; null once closed (the core then answers "gate is closed") */
-    private $ptr;
+    use Lender;
+
     /** True while a transition may be pending: poll events after calls. */
     private bool $watch = false;
     /** @var list<Event> seen, not yet taken by takeEvents() (at most 64) */
@@ -30,8 +32,6 @@ final class Gate
     private array $settings;
     /** @var object|callable|null */
     private $logger;
-    /** @var list<\WeakReference<Engine|Client>> engines and clients that borrow this gate */
-    private array $borrowers = [];
 
     /**
      * @param array<string, mixed> $settings gate settings by name
@@ -47,15 +47,10 @@ final class Gate
     ) {
         Log::check($logger);
         $this->logger = $logger;
-        $raw = Settings::make($profile ?? 'gate', $settings);
-        try {
+        $this->ptr = WithSettings::make($profile ?? 'gate', $settings, function ($raw) {
             $this->settings = Settings::read($raw, 'gate');
-            $this->ptr = respite_gate_new($raw);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        } finally {
-            respite_settings_free($raw);
-        }
+            return respite_gate_new($raw);
+        });
     }
 
     /** A gate with a profile's defaults ("cloud_request", "usage_sharing") and these settings. */
@@ -64,34 +59,19 @@ final class Gate
         return new self($settings, $profile, $logger, $name);
     }
 
-    public function __destruct()
-    {
-        $this->close();
-    }
-
     /** Frees the gate (and closes engines and clients that borrow it). Idempotent. */
     public function close(): void
     {
         if ($this->ptr === null) {
             return;
         }
-        foreach ($this->borrowers as $ref) {
-            $ref->get()?->close();
-        }
-        $this->borrowers = [];
+        $this->closeBorrowers();
         try {
             $this->poll();
         } catch (\Throwable) {
             // a logger failing at close must not leak the gate
         }
-        $ptr = $this->ptr;
-        $this->ptr = null;
-        respite_gate_free($ptr);
-    }
-
-    public function isClosed(): bool
-    {
-        return $this->ptr === null;
+        $this->release('respite_gate_free');
     }
 
     /** @return array<string, mixed> every gate setting's value, defaults and profile included */
@@ -295,16 +275,10 @@ final class Gate
 
     // --------------------------------------------------------------- internals
 
-    /** @internal the raw handle, for Engine and Backoff::run */
-    public function raw()
-    {
-        return $this->ptr;
-    }
-
     /** @internal an engine or client borrows this gate: closing the gate closes it first */
     public function lend(Engine|Client $borrower): void
     {
-        $this->borrowers[] = \WeakReference::create($borrower);
+        $this->addBorrower($borrower);
     }
 
     /** @internal */

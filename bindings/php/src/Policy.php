@@ -4,6 +4,7 @@ declare(strict_types=1);
 namespace Respite;
 
 use Respite\Internal\Errors;
+use Respite\Internal\Lender;
 
 /**
  * A delivery policy (spec section 4): what happens to an event whose
@@ -15,10 +16,7 @@ use Respite\Internal\Errors;
  */
 final class Policy
 {
-    /** @var mixed the raw handle; null once closed */
-    private $ptr;
-    /** @var list<\WeakReference<Engine>> */
-    private array $borrowers = [];
+    use Lender;
 
     /** @internal use fromJson(), builder() or default() */
     public function __construct($raw)
@@ -55,29 +53,10 @@ final class Policy
         return new PolicyBuilder($name, $maximumCapacity);
     }
 
-    public function __destruct()
-    {
-        $this->close();
-    }
-
     /** Frees the policy (and closes engines that borrow it). Idempotent. */
     public function close(): void
     {
-        if ($this->ptr === null) {
-            return;
-        }
-        foreach ($this->borrowers as $ref) {
-            $ref->get()?->close();
-        }
-        $this->borrowers = [];
-        $ptr = $this->ptr;
-        $this->ptr = null;
-        respite_policy_free($ptr);
-    }
-
-    public function isClosed(): bool
-    {
-        return $this->ptr === null;
+        $this->release('respite_policy_free');
     }
 
     public function name(): string
@@ -151,15 +130,9 @@ final class Policy
     }
 
     /** @internal */
-    public function raw()
-    {
-        return $this->ptr;
-    }
-
-    /** @internal */
     public function lend(Engine $engine): void
     {
-        $this->borrowers[] = \WeakReference::create($engine);
+        $this->addBorrower($engine);
     }
 
     /** The handle, or ClosedException worded by the core (its accessors answer NULL quietly). */

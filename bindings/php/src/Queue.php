@@ -4,6 +4,8 @@ declare(strict_types=1);
 namespace Respite;
 
 use Respite\Internal\Errors;
+use Respite\Internal\Lender;
+use Respite\Internal\WithSettings;
 
 /**
  * The bounded delivery queue (spec section 4): byte payloads, copied in,
@@ -21,10 +23,7 @@ final class Queue
         'discarded' => RESPITE_DISPOSITION_DISCARDED, 'retries_exhausted' => RESPITE_DISPOSITION_RETRIES_EXHAUSTED,
     ];
 
-    /** @var mixed the raw handle; null once closed */
-    private $ptr;
-    /** @var list<\WeakReference<Engine>> */
-    private array $borrowers = [];
+    use Lender;
 
     /**
      * @param Policy|null $policy null for "@default" (D8); the queue copies what it needs
@@ -35,39 +34,17 @@ final class Queue
         if ($policy !== null && $policy->isClosed()) {
             $policy->toJson(); // throws ClosedException worded by the core
         }
-        $raw = Settings::make('queue', $settings);
-        try {
-            $this->ptr = respite_queue_new($policy?->raw(), $raw);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        } finally {
-            respite_settings_free($raw);
-        }
-    }
-
-    public function __destruct()
-    {
-        $this->close();
+        $this->ptr = WithSettings::make(
+            'queue',
+            $settings,
+            static fn ($raw) => respite_queue_new($policy?->raw(), $raw),
+        );
     }
 
     /** Frees the queue and its pending events (and closes engines that borrow it). Idempotent. */
     public function close(): void
     {
-        if ($this->ptr === null) {
-            return;
-        }
-        foreach ($this->borrowers as $ref) {
-            $ref->get()?->close();
-        }
-        $this->borrowers = [];
-        $ptr = $this->ptr;
-        $this->ptr = null;
-        respite_queue_free($ptr);
-    }
-
-    public function isClosed(): bool
-    {
-        return $this->ptr === null;
+        $this->release('respite_queue_free');
     }
 
     /**
@@ -192,15 +169,9 @@ final class Queue
     }
 
     /** @internal */
-    public function raw()
-    {
-        return $this->ptr;
-    }
-
-    /** @internal */
     public function lend(Engine $engine): void
     {
-        $this->borrowers[] = \WeakReference::create($engine);
+        $this->addBorrower($engine);
     }
 
     /** @internal a disposition's number from its name (or number; the core checks it). */

@@ -4,6 +4,7 @@ declare(strict_types=1);
 namespace Respite;
 
 use Respite\Internal\Errors;
+use Respite\Internal\WithSettings;
 
 /**
  * Settings by the spec's names, as associative arrays:
@@ -70,8 +71,7 @@ final class Settings
     /** The default value of one setting of a component or profile (the core words unknown names). */
     public static function get(string $componentOrProfile, string $name): mixed
     {
-        $raw = self::make($componentOrProfile, []);
-        try {
+        return WithSettings::make($componentOrProfile, [], static function ($raw) use ($name): mixed {
             $info = respite_setting_find(respite_settings_component($raw), $name);
             $type = $info === null ? 'number' : (self::TYPES[$info->type] ?? 'number');
             return match ($type) {
@@ -80,11 +80,7 @@ final class Settings
                 'choice', 'string', 'list' => respite_settings_get_text($raw, $name),
                 default => respite_settings_get_number($raw, $name),
             };
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        } finally {
-            respite_settings_free($raw);
-        }
+        });
     }
 
     /**

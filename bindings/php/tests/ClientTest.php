@@ -17,22 +17,7 @@ use Respite\TemporarilyUnavailableException;
 /** Respite\Client against respite-fault-server (spec section 6). */
 final class ClientTest extends TestCase
 {
-    private static FaultServer $server;
-
-    public static function setUpBeforeClass(): void
-    {
-        self::$server = new FaultServer();
-    }
-
-    public static function tearDownAfterClass(): void
-    {
-        self::$server->stop();
-    }
-
-    protected function setUp(): void
-    {
-        self::$server->reset();
-    }
+    use UsesFaultServer;
 
     public function testAnswerCarriesStatusHeadersBodyAndFigures(): void
     {

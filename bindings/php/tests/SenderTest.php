@@ -18,22 +18,7 @@ final class SenderTest extends TestCase
     private const RETRY_POLICY = '{"name": "t", "maximum_capacity": 10000, "retry_times": 100,
         "error_handlers": [{"on": "server_error", "strategy": "retry"}]}'; // a transport failure matches as 503
 
-    private static FaultServer $server;
-
-    public static function setUpBeforeClass(): void
-    {
-        self::$server = new FaultServer();
-    }
-
-    public static function tearDownAfterClass(): void
-    {
-        self::$server->stop();
-    }
-
-    protected function setUp(): void
-    {
-        self::$server->reset();
-    }
+    use UsesFaultServer;
 
     public function testPausesProbesGrowsThePauseAndDrainsAfterASuccessfulProbe(): void
     {

@@ -11,3 +11,4 @@ ini_set('error_log', sys_get_temp_dir() . '/respite-phpunit-error.log');
 require __DIR__ . '/../autoload.php';
 require __DIR__ . '/Support.php';
 require __DIR__ . '/FaultServer.php';
+require __DIR__ . '/UsesFaultServer.php';

@@ -7,6 +7,7 @@ import time
 import pytest
 
 import respite
+from ticker import Ticker
 
 
 def test_a_healthy_call_returns_status_headers_and_body(server):
@@ -182,34 +183,6 @@ def test_a_client_is_shared_by_threads(server):
     # 20 calls of 50 ms each in 4 threads: concurrent, so well under 20 * 50 ms
     assert elapsed < 0.8, elapsed
     assert server.requests() == 20
-
-
-class Ticker:
-    """Records when a Python thread runs; no stamp can fall inside a call
-    that held the GIL."""
-
-    def __init__(self):
-        self.stamps = []
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
-
-    def run(self):
-        while not self.stop.is_set():
-            self.stamps.append(time.perf_counter())
-            time.sleep(0.001)
-
-    def __enter__(self):
-        self.thread.start()
-        while not self.stamps:
-            time.sleep(0.001)
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        self.thread.join()
-
-    def within(self, start, end):
-        return sum(1 for t in self.stamps if start < t < end)
 
 
 def test_a_slow_request_releases_the_gil(server):

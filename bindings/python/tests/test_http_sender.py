@@ -214,7 +214,7 @@ def test_flush_that_runs_out_of_time_says_so(server):
 
 
 def test_close_and_flush_release_the_gil(server):
-    from test_http_client import Ticker
+    from ticker import Ticker
     server.script("200 delay=0.3")
     sender = respite.Sender(url=server.url, min_entries_per_message=1)
     sender.enqueue("one")

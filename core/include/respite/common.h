@@ -151,6 +151,13 @@ typedef struct respite_event {
  * "send_failed", "unsent_at_close"; NULL for a value that is not a type. */
 const char *respite_event_type_name(int type);
 
+/* The event in words, one line, as every binding and the command log it:
+ * "recovery started: 10 failures within 100s; requests paused for 60s",
+ * "send failed: HTTP 503: <start of the body>", ... (docs/spec.md, G18).
+ * Written into buf (always NUL-terminated); returns the length it needed,
+ * like snprintf. */
+size_t respite_event_message(const respite_event *event, char *buf, size_t size);
+
 /* 1 when a binding should log the event as a warning (sending pauses or a
  * pause grows, a send failed, events left unsent), 0 for information. */
 int respite_event_is_warning(int type);

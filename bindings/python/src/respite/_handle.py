@@ -9,7 +9,7 @@ running call still uses, and never crashes.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, TypeVar
 
 
 class Owned:
@@ -31,3 +31,27 @@ class Owned:
 
 #: the owner of a closed object: a NULL handle for the core
 CLOSED = Owned(None, None)
+
+
+_H = TypeVar("_H", bound="OwnsHandle")
+
+
+class OwnsHandle:
+    """What every object that owns a handle in ``self._own`` shares: ``closed``
+    and ``with`` (which closes it on the way out)."""
+
+    __slots__ = ()
+    _own: Owned
+
+    def close(self) -> Any:
+        raise NotImplementedError
+
+    @property
+    def closed(self) -> bool:
+        return self._own is CLOSED
+
+    def __enter__(self: _H) -> _H:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()

@@ -5,7 +5,7 @@ bad value raises InvalidSettingError worded exactly as in every language.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, Mapping, NamedTuple, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterator, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _respite_swig as _c
 from ._errors import translate
@@ -142,3 +142,16 @@ class Settings:
         raw, self._raw = self._raw, None
         if raw is not None:
             _c.respite_settings_free(raw)
+
+
+def new_with_settings(component_or_profile: str, values: Mapping[str, Any], component: str,
+                      new: Callable[[Any], Any]) -> Tuple[Dict[str, Any], Any]:
+    """Every setting's value of ``component`` and ``new(raw)`` for settings by
+    name; the raw settings are freed whatever happens."""
+    raw = make_settings(component_or_profile, values)
+    try:
+        return read_settings(raw, component), new(raw)
+    except RuntimeError as exc:
+        raise translate(exc) from None
+    finally:
+        _c.respite_settings_free(raw)

@@ -7,9 +7,9 @@ from typing import Any, Callable, Dict, List, Optional, TypeVar, Union, cast, ov
 
 from . import _respite_swig as _c
 from ._errors import RespiteError, translate
-from ._handle import CLOSED, Owned
+from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import OutcomeLike, classify, failure_of, outcome_code, outcome_from_code
-from ._settings import make_settings, read_settings
+from ._settings import new_with_settings
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -17,7 +17,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 _SUCCESS = 0
 
 
-class Backoff:
+class Backoff(OwnsHandle):
     """A schedule of delays between attempts of one call. Settings are
     keyword arguments with the spec's names::
 
@@ -31,29 +31,12 @@ class Backoff:
 
     def __init__(self, **settings: Any) -> None:
         self._own = CLOSED
-        raw_settings = make_settings("backoff", settings)
-        try:
-            self._settings = read_settings(raw_settings, "backoff")
-            ptr = _c.respite_backoff_new(raw_settings)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        finally:
-            _c.respite_settings_free(raw_settings)
+        self._settings, ptr = new_with_settings("backoff", settings, "backoff", _c.respite_backoff_new)
         self._own = Owned(ptr, _c.respite_backoff_free)
 
     def close(self) -> None:
         """Frees the back-off. Further use raises ClosedError."""
         self._own = CLOSED
-
-    @property
-    def closed(self) -> bool:
-        return self._own is CLOSED
-
-    def __enter__(self) -> "Backoff":
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<respite.Backoff {'closed' if self.closed else self._settings}>"

@@ -23,8 +23,8 @@ from . import _respite_swig as _c
 from . import respite_swig as _raw
 from . import _events
 from ._errors import refusal, translate
-from ._handle import CLOSED, Owned
-from ._settings import make_settings, read_settings
+from ._handle import CLOSED, Owned, OwnsHandle
+from ._settings import new_with_settings
 from .gate import Gate
 from .policy import Policy
 from .queue import Batch, Queue
@@ -52,7 +52,7 @@ def engine_stats_from(out: Any) -> EngineStats:
                        bool(out.closing), bool(out.closed_while_paused), out.close_deadline)
 
 
-class Engine:
+class Engine(OwnsHandle):
     """Joins a queue, its policy and a gate. Settings are the sender's
     (``min_entries_per_message``, ``max_entries_per_message``,
     ``close_timeout_seconds``). The engine keeps its queue, policy and gate
@@ -65,31 +65,18 @@ class Engine:
         self._own = CLOSED
         self.queue, self.gate, self.policy, self.name = queue, gate, policy, name
         self._recent: List[_events.Event] = []
-        raw_settings = make_settings("sender", settings)
-        try:
-            self._settings = read_settings(raw_settings, "sender")
-            parts = (queue._own, gate._own, policy._own if policy is not None else CLOSED)
-            ptr = _c.respite_engine_new(parts[0].ptr, parts[2].ptr, parts[1].ptr, raw_settings)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        finally:
-            _c.respite_settings_free(raw_settings)
-        self._parts = parts  # the borrowed handles outlive the engine
+
+        def new(raw: Any) -> Any:
+            self._parts = (queue._own, gate._own, policy._own if policy is not None else CLOSED)
+            parts = self._parts  # the borrowed handles outlive the engine
+            return _c.respite_engine_new(parts[0].ptr, parts[2].ptr, parts[1].ptr, raw)
+
+        self._settings, ptr = new_with_settings("sender", settings, "sender", new)
         self._own = Owned(ptr, _c.respite_engine_free)
 
     def close(self) -> None:
         """Frees the engine (a batch in flight goes back to the queue)."""
         self._own = CLOSED
-
-    @property
-    def closed(self) -> bool:
-        return self._own is CLOSED
-
-    def __enter__(self) -> "Engine":
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
 
     def next(self, now: Optional[float] = None) -> str:
         """``"send"``, ``"wait"`` (see wait_seconds), ``"idle"`` or ``"done"``."""

@@ -10,9 +10,9 @@ from . import _respite_swig as _c
 from . import respite_swig as _raw
 from . import _events
 from ._errors import TemporarilyUnavailableError, refusal, translate
-from ._handle import CLOSED, Owned
+from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, OutcomeLike, classify, failure_of, outcome_code, outcome_from_code
-from ._settings import make_settings, read_settings
+from ._settings import new_with_settings
 
 _now = _c.respite_now
 _admit = _c.respite_gate_admit
@@ -63,7 +63,7 @@ def gate_stats_from(out: Any) -> GateStats:
                      _c.respite_gate_state_name(out.state), out.delay, out.until)
 
 
-class Gate:
+class Gate(OwnsHandle):
     """One recovery gate protecting one service, shared by every thread.
 
     Settings are keyword arguments with the spec's names; ``profile`` picks
@@ -81,14 +81,7 @@ class Gate:
     def __init__(self, profile: Optional[str] = None, *, name: Optional[str] = None, **settings: Any) -> None:
         self._own = CLOSED
         self.name = name
-        raw_settings = make_settings(profile or "gate", settings)
-        try:
-            self._settings = read_settings(raw_settings, "gate")
-            ptr = _c.respite_gate_new(raw_settings)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        finally:
-            _c.respite_settings_free(raw_settings)
+        self._settings, ptr = new_with_settings(profile or "gate", settings, "gate", _c.respite_gate_new)
         self._own = Owned(ptr, _c.respite_gate_free)
         self._watch = False  # True while a transition may be pending: poll events after calls
         self._recent: Deque[_events.Event] = collections.deque(maxlen=64)
@@ -102,16 +95,6 @@ class Gate:
             return
         self._poll(own)
         self._own = CLOSED
-
-    @property
-    def closed(self) -> bool:
-        return self._own is CLOSED
-
-    def __enter__(self) -> "Gate":
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
@@ -352,18 +335,7 @@ class Attempt:
         self.set_outcome(Outcome.UNUSABLE)
 
     def __enter__(self) -> "Attempt":
-        gate = self.gate
-        own = gate._own
-        t = self.now
-        try:
-            permit = _admit_now(own.ptr) if t is None else _admit(own.ptr, t)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        if permit <= 0:
-            raise gate._refusal(own, t)
-        if gate._watch:
-            gate._poll(own)
-        self.permit = permit
+        self.permit = self.gate.acquire(self.now)
         return self
 
     def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException], tb: Any) -> None:

@@ -16,9 +16,9 @@ from . import _respite_swig as _c
 from . import respite_swig as _raw
 from . import _events
 from ._errors import ERRORS_BY_STATUS, translate
-from ._handle import CLOSED, Owned
+from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, outcome_from_code
-from ._settings import make_settings, read_settings, settings_table
+from ._settings import make_settings, new_with_settings, read_settings, settings_table
 from .backoff import Backoff
 from .engine import EngineStats, engine_stats_from
 from .gate import Gate, GateStats, gate_stats_from
@@ -146,7 +146,7 @@ class Response:
 # ------------------------------------------------------------------- client
 
 
-class Client:
+class Client(OwnsHandle):
     """HTTP calls through a gate, with retries by a back-off (section 6)::
 
         gate = respite.Gate(failures_to_enter_recovery=5, recovery_seconds=30)
@@ -164,31 +164,18 @@ class Client:
     def __init__(self, *, gate: Optional[Gate] = None, backoff: Optional[Backoff] = None, **settings: Any) -> None:
         self._own = CLOSED
         self.gate, self.backoff = gate, backoff
-        raw_settings = make_settings("client", settings)
-        try:
-            self._settings = read_settings(raw_settings, "client")
-            parts = (gate._own if gate is not None else CLOSED, backoff._own if backoff is not None else CLOSED)
-            ptr = _c.respite_client_new(raw_settings, parts[0].ptr, parts[1].ptr)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        finally:
-            _c.respite_settings_free(raw_settings)
-        self._parts = parts  # the borrowed gate and back-off outlive the client
+
+        def new(raw: Any) -> Any:
+            self._parts = (gate._own if gate is not None else CLOSED, backoff._own if backoff is not None else CLOSED)
+            parts = self._parts  # the borrowed gate and back-off outlive the client
+            return _c.respite_client_new(raw, parts[0].ptr, parts[1].ptr)
+
+        self._settings, ptr = new_with_settings("client", settings, "client", new)
         self._own = Owned(ptr, _c.respite_client_free)
 
     def close(self) -> None:
         """Frees the client and its connections. Further use raises ClosedError."""
         self._own = CLOSED
-
-    @property
-    def closed(self) -> bool:
-        return self._own is CLOSED
-
-    def __enter__(self) -> "Client":
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
 
     @property
     def settings(self) -> Dict[str, Any]:
@@ -274,7 +261,7 @@ _COMPONENT_OF = {info.name: info.component for c in ("sender", "gate", "queue") 
 EVENT_POLL_SECONDS = 0.1
 
 
-class Sender:
+class Sender(OwnsHandle):
     """Sends events in the background (section 5): ``enqueue`` never waits
     for the network; a thread of the core batches, posts and retries them
     through a gate, pausing while the service is failing::
@@ -393,16 +380,6 @@ class Sender:
         self._poll()
         self._own = CLOSED  # freed once no other thread is inside a call
         return self._unsent
-
-    @property
-    def closed(self) -> bool:
-        return self._own is CLOSED
-
-    def __enter__(self) -> "Sender":
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""

@@ -7,7 +7,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from . import _respite_swig as _c
 from ._errors import InvalidPolicyError, Problem, translate
-from ._handle import CLOSED, Owned
+from ._handle import CLOSED, Owned, OwnsHandle
 
 # `(own := self._own).ptr` keeps the handle alive for the whole call, which
 # runs without the GIL: a close() in another thread meanwhile cannot free it.
@@ -35,7 +35,7 @@ def _make(build: Any) -> Any:
         _c.respite_problems_free(problems)
 
 
-class Policy:
+class Policy(OwnsHandle):
     """A validated delivery policy (Astarte's trigger delivery policy)::
 
         policy = Policy.from_json('{"name": "p", "maximum_capacity": 100, ...}')
@@ -102,16 +102,6 @@ class Policy:
 
     def close(self) -> None:
         self._own = CLOSED
-
-    @property
-    def closed(self) -> bool:
-        return self._own is CLOSED
-
-    def __enter__(self) -> "Policy":
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
 
     def _ptr(self) -> Any:
         own = self._own

@@ -11,8 +11,8 @@ from typing import Any, List, NamedTuple, Optional, Union
 from . import _respite_swig as _c
 from . import respite_swig as _raw
 from ._errors import translate
-from ._handle import CLOSED, Owned
-from ._settings import make_settings, read_settings
+from ._handle import CLOSED, Owned, OwnsHandle
+from ._settings import new_with_settings
 from .policy import Policy
 
 # `(own := self._own).ptr` keeps the handle alive for the whole call, which
@@ -57,7 +57,7 @@ def _bytes(payload: Payload) -> Any:
     return payload.encode("utf-8") if isinstance(payload, str) else payload
 
 
-class Queue:
+class Queue(OwnsHandle):
     """Events waiting for delivery under a policy (``None``: ``@default``)::
 
         queue = Queue(policy, overflow="drop_newest", max_bytes=1 << 20)
@@ -69,30 +69,17 @@ class Queue:
     def __init__(self, policy: Optional[Policy] = None, **settings: Any) -> None:
         self._own = CLOSED
         self.policy = policy
-        raw_settings = make_settings("queue", settings)
-        try:
-            self._settings = read_settings(raw_settings, "queue")
+
+        def new(raw: Any) -> Any:
             policy_own = policy._own if policy is not None else None  # alive for the call
-            ptr = _c.respite_queue_new(policy._ptr() if policy is not None else None, raw_settings)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        finally:
-            _c.respite_settings_free(raw_settings)
+            return _c.respite_queue_new(policy._ptr() if policy is not None else None, raw)
+
+        self._settings, ptr = new_with_settings("queue", settings, "queue", new)
         self._own = Owned(ptr, _c.respite_queue_free)
 
     def close(self) -> None:
         """Frees the queue and every pending event. Further use raises ClosedError."""
         self._own = CLOSED
-
-    @property
-    def closed(self) -> bool:
-        return self._own is CLOSED
-
-    def __enter__(self) -> "Queue":
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
 
     @property
     def settings(self) -> dict:
@@ -174,7 +161,7 @@ def queue_stats_from(out: Any) -> QueueStats:
                       _c.respite_queue_stats_balanced(out) == 1)
 
 
-class Batch:
+class Batch(OwnsHandle):
     """Events taken together. Settle each (or all) with a disposition:
     ``"delivered"``, ``"retry"``, ``"discarded"``, ``"retries_exhausted"``.
     A batch from :meth:`Queue.take` is freed by :meth:`close` (or ``with``),
@@ -189,16 +176,6 @@ class Batch:
     def close(self) -> None:
         self._own = CLOSED
         self._keep = None
-
-    @property
-    def closed(self) -> bool:
-        return self._own is CLOSED
-
-    def __enter__(self) -> "Batch":
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
 
     def __len__(self) -> int:
         return _c.respite_batch_count((own := self._own).ptr)

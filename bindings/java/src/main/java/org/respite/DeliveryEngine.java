@@ -249,9 +249,7 @@ public final class DeliveryEngine implements AutoCloseable {
         respite_engine_stats s = new respite_engine_stats();
         try {
             RespiteNativeJNI.respite_engine_stats_get(handle.get(), respite_engine_stats.getCPtr(s), s);
-            return new EngineStats(s.getSends(), s.getProbes(), s.getSends_failed(), s.getRefusals(),
-                    s.getEvents_sent(), s.getUnsent(), s.getClosing() != 0, s.getClosed_while_paused() != 0,
-                    s.getClose_deadline());
+            return NativeStats.engine(s);
         } catch (RuntimeException e) {
             throw Errors.translate(e);
         } finally {
@@ -278,12 +276,7 @@ public final class DeliveryEngine implements AutoCloseable {
                 throw Errors.translate(e);
             }
         }
-        for (Event event : taken) {
-            EventLog.ENGINE.log(event);
-            if (listener != null) {
-                listener.accept(event);
-            }
-        }
+        EventLog.ENGINE.forward(taken, listener);
         if (!gate.isClosed()) {
             gate.pollEvents();
         }

@@ -330,10 +330,7 @@ public final class Gate implements AutoCloseable {
         respite_gate_stats s = new respite_gate_stats();
         try {
             RespiteNativeJNI.respite_gate_stats_get(handle.get(), respite_gate_stats.getCPtr(s), s);
-            return new GateStats(s.getAdmitted(), s.getRefused(), s.getReported(), s.getCounted_failures(),
-                    s.getLate(), s.getTrips(), s.getProbes(), s.getProbe_timeouts(), s.getEvents_dropped(),
-                    s.getGeneration(), s.getWindow_failures(), GateState.values()[s.getState()], s.getDelay(),
-                    s.getUntil());
+            return NativeStats.gate(s);
         } catch (RuntimeException e) {
             throw Errors.translate(e);
         } finally {
@@ -365,12 +362,7 @@ public final class Gate implements AutoCloseable {
                 Reference.reachabilityFence(this);
             }
             watching = inRecovery;
-            for (Event event : taken) {
-                EventLog.GATE.log(event);
-                if (listener != null) {
-                    listener.accept(event);
-                }
-            }
+            EventLog.GATE.forward(taken, listener);
         }
         return taken;
     }

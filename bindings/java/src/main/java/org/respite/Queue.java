@@ -160,13 +160,7 @@ public final class Queue implements AutoCloseable {
         respite_queue_stats s = new respite_queue_stats();
         try {
             RespiteNativeJNI.respite_queue_stats_get(handle.get(), respite_queue_stats.getCPtr(s), s);
-            boolean balanced = RespiteNativeJNI.respite_queue_stats_balanced(respite_queue_stats.getCPtr(s), s) == 1;
-            return new QueueStats(s.getAccepted(), s.getDelivered(), s.getDropped_capacity(), s.getExpired(),
-                    s.getRetries_exhausted(), s.getDiscarded(), s.getPending(), s.getIn_flight(),
-                    s.getRefused_full(), s.getRefused_too_large(), s.getRefused_closed(), s.getRetried(),
-                    s.getPending_bytes(), s.getIn_flight_bytes(), s.getLive_bytes(), s.getCapacity(),
-                    s.getMax_bytes(), Overflow.values()[s.getOverflow()], s.getRetry_times(), s.getEvent_ttl(),
-                    s.getClosed() != 0, balanced);
+            return NativeStats.queue(s);
         } catch (RuntimeException e) {
             throw Errors.translate(e);
         } finally {

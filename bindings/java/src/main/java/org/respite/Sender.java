@@ -19,10 +19,7 @@ import org.respite.internal.FastNative;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
 import org.respite.swig.RespiteNativeJNI;
-import org.respite.swig.respite_engine_stats;
 import org.respite.swig.respite_event;
-import org.respite.swig.respite_gate_stats;
-import org.respite.swig.respite_queue_stats;
 import org.respite.swig.respite_sender_stats;
 
 /**
@@ -149,24 +146,8 @@ public final class Sender implements AutoCloseable {
         respite_sender_stats s = new respite_sender_stats();
         try {
             RespiteNativeJNI.respite_sender_stats_get(handle.get(), respite_sender_stats.getCPtr(s), s);
-            respite_queue_stats q = s.getQueue();
-            boolean balanced = RespiteNativeJNI.respite_queue_stats_balanced(respite_queue_stats.getCPtr(q), q) == 1;
-            QueueStats queue = new QueueStats(q.getAccepted(), q.getDelivered(), q.getDropped_capacity(),
-                    q.getExpired(), q.getRetries_exhausted(), q.getDiscarded(), q.getPending(), q.getIn_flight(),
-                    q.getRefused_full(), q.getRefused_too_large(), q.getRefused_closed(), q.getRetried(),
-                    q.getPending_bytes(), q.getIn_flight_bytes(), q.getLive_bytes(), q.getCapacity(),
-                    q.getMax_bytes(), Overflow.values()[q.getOverflow()], q.getRetry_times(), q.getEvent_ttl(),
-                    q.getClosed() != 0, balanced);
-            respite_engine_stats e = s.getEngine();
-            EngineStats engine = new EngineStats(e.getSends(), e.getProbes(), e.getSends_failed(), e.getRefusals(),
-                    e.getEvents_sent(), e.getUnsent(), e.getClosing() != 0, e.getClosed_while_paused() != 0,
-                    e.getClose_deadline());
-            respite_gate_stats g = s.getGate();
-            GateStats gate = new GateStats(g.getAdmitted(), g.getRefused(), g.getReported(), g.getCounted_failures(),
-                    g.getLate(), g.getTrips(), g.getProbes(), g.getProbe_timeouts(), g.getEvents_dropped(),
-                    g.getGeneration(), g.getWindow_failures(), GateState.values()[g.getState()], g.getDelay(),
-                    g.getUntil());
-            return new SenderStats(queue, engine, gate, s.getRequests(), s.getBytes_sent(), s.getPaused() != 0,
+            return new SenderStats(NativeStats.queue(s.getQueue()), NativeStats.engine(s.getEngine()),
+                    NativeStats.gate(s.getGate()), s.getRequests(), s.getBytes_sent(), s.getPaused() != 0,
                     s.getClosed() != 0);
         } catch (RuntimeException e) {
             throw Errors.translate(e);
@@ -195,12 +176,7 @@ public final class Sender implements AutoCloseable {
             } finally {
                 Reference.reachabilityFence(this);
             }
-            for (Event event : taken) {
-                EventLog.SENDER.log(event);
-                if (listener != null) {
-                    listener.accept(event);
-                }
-            }
+            EventLog.SENDER.forward(taken, listener);
         }
         return taken;
     }

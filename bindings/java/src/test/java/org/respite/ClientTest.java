@@ -8,29 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class ClientTest {
-    private static FaultServer server;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = new FaultServer("healthy");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
-
-    @BeforeEach
-    void resetServer() {
-        server.reset();
-    }
-
+class ClientTest extends FaultServerTest {
     @Test
     void tenTimeoutsOpenRecoveryAndARefusedCallIsCheapAndSilent() {
         server.script("hang for=5");

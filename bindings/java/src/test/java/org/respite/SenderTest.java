@@ -16,29 +16,9 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class SenderTest {
-    private static FaultServer server;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = new FaultServer("healthy");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
-
-    @BeforeEach
-    void resetServer() {
-        server.reset();
-    }
-
+class SenderTest extends FaultServerTest {
     private static Policy retrying() {
         return Policy.builder("retry", 10000).handler("any_error", Strategy.RETRY).retryTimes(100).build();
     }

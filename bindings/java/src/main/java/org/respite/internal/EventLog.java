@@ -1,7 +1,9 @@
 package org.respite.internal;
 
 import java.lang.System.Logger.Level;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 import org.respite.Event;
 import org.respite.swig.RespiteNativeJNI;
@@ -29,6 +31,16 @@ public final class EventLog {
         return new Event(RespiteNativeJNI.respite_event_type_name(type), raw.getAt(), raw.getFailures(),
                 raw.getWindow(), raw.getPause(), raw.getHttp_status(), raw.getCount(), detail == null ? "" : detail,
                 RespiteNativeJNI.respite_event_is_warning(type) == 1);
+    }
+
+    /** Logs each event, then gives it to the listener (may be null), in order. */
+    public void forward(List<Event> events, Consumer<Event> listener) {
+        for (Event event : events) {
+            log(event);
+            if (listener != null) {
+                listener.accept(event);
+            }
+        }
     }
 
     public void log(Event event) {

@@ -1,0 +1,94 @@
+/* G18: events in words, produced once by the core for every language. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "respite.h"
+
+static const char *message_of(respite_event e)
+{
+    static char buf[512];
+    respite_event_message(&e, buf, sizeof buf);
+    return buf;
+}
+
+static void test_G18_each_event_type_in_words(void **state)
+{
+    (void)state;
+    respite_event e = {0};
+    e.type = RESPITE_EVENT_RECOVERY_STARTED;
+    e.failures = 10;
+    e.window = 100.0;
+    e.pause = 60.0;
+    assert_string_equal(message_of(e), "recovery started: 10 failures within 100s; requests paused for 60s");
+    e.failures = 1;
+    e.pause = 0.30000000000000004;
+    assert_string_equal(message_of(e), "recovery started: 1 failure within 100s; requests paused for 0.3s");
+    e.pause = INFINITY;
+    assert_string_equal(message_of(e), "recovery started: 1 failure within 100s; requests paused until a reset");
+
+    respite_event x = {0};
+    x.type = RESPITE_EVENT_RECOVERY_EXTENDED;
+    x.pause = 120.0;
+    assert_string_equal(message_of(x), "recovery extended: the probe failed; requests paused for 120s");
+    x.type = RESPITE_EVENT_PROBING;
+    assert_string_equal(message_of(x), "recovery period ended: the next request is a probe");
+    x.type = RESPITE_EVENT_RECOVERED;
+    assert_string_equal(message_of(x), "recovered: the service answered; requests resume");
+    x.type = RESPITE_EVENT_RESET;
+    assert_string_equal(message_of(x), "gate reset: requests resume");
+}
+
+static void test_S6_failed_sends_and_unsent_events_in_words(void **state)
+{
+    (void)state;
+    respite_event e = {0};
+    e.type = RESPITE_EVENT_SEND_FAILED;
+    e.http_status = 503;
+    strcpy(e.detail, "busy\r\nretry later\n");
+    assert_string_equal(message_of(e), "send failed: HTTP 503: busy  retry later");
+    e.http_status = 0;
+    strcpy(e.detail, "Connection refused");
+    assert_string_equal(message_of(e), "send failed: Connection refused");
+    e.detail[0] = '\0';
+    assert_string_equal(message_of(e), "send failed: the request did not complete");
+
+    respite_event u = {0};
+    u.type = RESPITE_EVENT_UNSENT_AT_CLOSE;
+    u.count = 1;
+    assert_string_equal(message_of(u), "closed with 1 event not sent");
+    u.count = 7;
+    assert_string_equal(message_of(u), "closed with 7 events not sent");
+}
+
+static void test_E10_message_never_overflows_and_reports_its_length(void **state)
+{
+    (void)state;
+    respite_event e = {0};
+    e.type = RESPITE_EVENT_PROBING;
+    char small[8];
+    size_t needed = respite_event_message(&e, small, sizeof small);
+    assert_int_equal(needed, strlen("recovery period ended: the next request is a probe"));
+    assert_int_equal(strlen(small), sizeof small - 1);
+    assert_int_equal(respite_event_message(&e, NULL, 0), needed);
+    e.type = 99;
+    char buf[64];
+    respite_event_message(&e, buf, sizeof buf);
+    assert_string_equal(buf, "event of unknown type 99");
+    respite_event_message(NULL, buf, sizeof buf);
+    assert_string_equal(buf, "no event");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_G18_each_event_type_in_words),
+        cmocka_unit_test(test_S6_failed_sends_and_unsent_events_in_words),
+        cmocka_unit_test(test_E10_message_never_overflows_and_reports_its_length),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
