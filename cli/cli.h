@@ -52,10 +52,6 @@ int cli_parse_option(int argc, char **argv, int i, int bare_is_true(const char *
  * "  --failures-to-enter-recovery N  counted failures ... (an integer from 1 to 1000; default 10)". */
 void cli_print_settings_help(FILE *out, const char *component, const respite_settings *defaults);
 
-/* One gate or sender event in words: "recovery started: 10 failures within
- * 100s; sending paused for 2.00s". */
-void cli_describe_event(const respite_event *event, char *buf, size_t size);
-
 /* "warning" or "info" for an event (respite_event_is_warning), as the
  * bindings log it. */
 const char *cli_event_level(const respite_event *event);

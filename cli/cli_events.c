@@ -1,14 +1,9 @@
-/* Gate and sender events in words (G18, S6), with the level a binding logs
- * them at: a warning when sending pauses or a pause grows, information when
- * it resumes. */
+/* The level an event is logged at, as the bindings log it: a warning when
+ * sending pauses or a pause grows, information when it resumes. The words
+ * are the core's (respite_event_message). */
 #include "cli.h"
 
 #include <string.h>
-
-void cli_describe_event(const respite_event *e, char *buf, size_t size)
-{
-    respite_event_message(e, buf, size);
-}
 
 const char *cli_event_level(const respite_event *event)
 {

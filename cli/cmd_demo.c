@@ -206,7 +206,7 @@ static void describe_gate(demo *d, char *state, size_t state_size, char *pause, 
 static void print_event(demo *d, const char *who, const respite_event *e)
 {
     char text[512], line[600];
-    cli_describe_event(e, text, sizeof text);
+    respite_event_message(e, text, sizeof text);
     snprintf(line, sizeof line, "%s %s", who, text);
     demo_timeline_note(&d->timeline, e->at - d->t0, cli_event_level(e), line);
 }

@@ -77,7 +77,7 @@ static void print_events(respite_sender *sender)
     respite_event event;
     while (respite_sender_next_event(sender, &event, NULL) == 1) {
         char text[512];
-        cli_describe_event(&event, text, sizeof text);
+        respite_event_message(&event, text, sizeof text);
         fprintf(stderr, "%s: %s\n", cli_event_level(&event), text);
     }
 }

@@ -31,4 +31,24 @@ SWIG_JAVABODY_TYPEWRAPPER(public, public, public, SWIGTYPE)
 %typemap(newfree) char * "respite_free_string($1);";
 %newobject respite_policy_to_json;
 
+/* Functions that fill a caller's text buffer (char *buf, size_t size)
+ * return the text as a String instead of the length it needed. */
+%typemap(in, numinputs=0) (char *buf, size_t size) (char temp[1024]) {
+    temp[0] = '\0';
+    $1 = temp;
+    $2 = sizeof temp;
+}
+%typemap(argout) (char *buf, size_t size) {
+    $result = JCALL1(NewStringUTF, jenv, $1);
+}
+%define RESPITE_RETURNS_TEXT(function)
+%typemap(jni) size_t function "jstring"
+%typemap(jtype) size_t function "String"
+%typemap(jstype) size_t function "String"
+%typemap(javaout) size_t function { return $jnicall; }
+%typemap(out) size_t function ""
+%enddef
+RESPITE_RETURNS_TEXT(respite_refusal_message)
+RESPITE_RETURNS_TEXT(respite_event_message)
+
 %include "respite.i"

@@ -100,6 +100,7 @@
 %nothread respite_classify;
 %nothread respite_event_type_name;
 %nothread respite_event_is_warning;
+%nothread respite_event_message;
 %nothread respite_backoff_start;
 %nothread respite_backoff_next;
 %nothread respite_backoff_delay;

@@ -82,6 +82,8 @@ export interface GateEvent {
   httpStatus?: number;
   detail?: string;
   count?: number;
+  /** The core's words for the event (respite_event_message), the line every binding logs. */
+  message: string;
 }
 
 /** The recovery gate. Emits 'event' and each event's type. */
@@ -218,9 +220,13 @@ export class Batch {
   readonly unsettled: number;
   /** Frees a queue's batch: retried and unsettled events go back to the head (D4, Q5). */
   close(): void;
+  /** The payload as text: read as a C string, so it stops at the first NUL byte; use bytes() for binary payloads. */
   text(index: number): string;
+  /** The payload's exact bytes. */
   bytes(index: number): Buffer;
+  /** text() of every event. */
   texts(): string[];
+  /** bytes() of every event. */
   buffers(): Buffer[];
   attempts(index: number): number;
   age(index: number, now?: number): number;

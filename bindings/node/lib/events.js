@@ -25,28 +25,14 @@ function eventObject(raw) {
     default:
       break;
   }
+  event.message = native.respite_event_message(raw);
   return event;
 }
 
+// The log line: the core's words for the event (G18, respite_event_message),
+// the same in every language.
 function describe(event) {
-  switch (event.type) {
-    case 'recovery_started':
-      return `respite: sending paused for ${event.pause}s after ${event.failures} failures within ${event.window}s`;
-    case 'recovery_extended':
-      return `respite: probe failed; sending paused again for ${event.pause}s`;
-    case 'probing':
-      return 'respite: pause ended; probing the service';
-    case 'recovered':
-      return 'respite: the service answered; sending resumed';
-    case 'reset':
-      return 'respite: gate reset; sending resumed';
-    case 'send_failed':
-      return `respite: send failed (${event.httpStatus || 'transport'}): ${event.detail}`;
-    case 'unsent_at_close':
-      return `respite: ${event.count} events left unsent at close`;
-    default:
-      return `respite: ${event.type}`;
-  }
+  return `respite: ${event.message}`;
 }
 
 function log(logger, event) {

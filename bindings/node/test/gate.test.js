@@ -90,7 +90,10 @@ test('events are emitted by type and as "event", and forwarded to the logger', (
     gate.record('transport', { now: 1 });
     assert.equal(seen.length, 0);
     gate.record('transport', { now: 2 });
-    assert.deepEqual(started, [{ type: 'recovery_started', at: 2, warning: true, failures: 2, window: 10, pause: 60 }]);
+    assert.deepEqual(started, [{
+      type: 'recovery_started', at: 2, warning: true, failures: 2, window: 10, pause: 60,
+      message: 'recovery started: 2 failures within 10s; requests paused for 60s',
+    }]);
     const probe = gate.check(62);
     gate.report(probe.permit, 'success', { now: 63 });
     gate.reset(64);
@@ -102,7 +105,32 @@ test('events are emitted by type and as "event", and forwarded to the logger', (
       logged.map(([level, , type]) => `${level}:${type}`),
       ['warn:recovery_started', 'info:probing', 'info:recovered', 'info:reset'],
     );
-    assert.match(logged[0][1], /paused for 60s after 2 failures within 10s/);
+    assert.deepEqual(logged.map(([, message]) => message), [
+      'respite: recovery started: 2 failures within 10s; requests paused for 60s',
+      'respite: recovery period ended: the next request is a probe',
+      'respite: recovered: the service answered; requests resume',
+      'respite: gate reset: requests resume',
+    ]);
+  } finally {
+    gate.close();
+  }
+});
+
+test('a recover_never pause is logged as "until a reset" (G13, G18)', () => {
+  const logged = [];
+  const logger = {
+    warn: (message) => logged.push(['warn', message]),
+    info: (message) => logged.push(['info', message]),
+  };
+  const gate = tripGate({ failuresToEnterRecovery: 2, recoverNever: true, logger });
+  try {
+    gate.record('transport', { now: 1 });
+    gate.record('transport', { now: 2 });
+    gate.reset(3);
+    assert.deepEqual(logged, [
+      ['warn', 'respite: recovery started: 2 failures within 10s; requests paused until a reset'],
+      ['info', 'respite: gate reset: requests resume'],
+    ]);
   } finally {
     gate.close();
   }

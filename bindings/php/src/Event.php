@@ -24,6 +24,8 @@ final class Event
         /** send_failed: the start of the body or the error. */
         public readonly string $detail = '',
         private readonly bool $warning = false,
+        /** The core's words for it (respite_event_message), the line every binding logs (G18). */
+        public readonly string $message = '',
     ) {
     }
 
@@ -40,6 +42,7 @@ final class Event
             $raw->count,
             (string) $raw->detail,
             respite_event_is_warning($raw->type) === 1,
+            (string) respite_event_message($raw),
         );
     }
 
@@ -49,28 +52,10 @@ final class Event
         return $this->warning;
     }
 
-    /** One log line. */
+    /** One log line: the core's words, the same in every language. */
     public function describe(): string
     {
-        return match ($this->type) {
-            'recovery_started' => sprintf(
-                'sending paused for %ss after %d failures within %ss',
-                self::seconds($this->pause),
-                $this->failures,
-                self::seconds($this->window),
-            ),
-            'recovery_extended' => sprintf('sending paused again for %ss after a failed probe', self::seconds($this->pause)),
-            'probing' => 'pause ended; probing the service',
-            'recovered' => 'sending resumed: the service answered',
-            'reset' => 'gate reset; sending resumed',
-            'send_failed' => sprintf(
-                'send failed (%s): %s',
-                $this->httpStatus !== 0 ? 'status ' . $this->httpStatus : 'transport failure',
-                $this->detail,
-            ),
-            'unsent_at_close' => sprintf('%d events were not sent at close', $this->count),
-            default => $this->type,
-        };
+        return $this->message;
     }
 
     /** @return array<string, mixed> the figures, for a logger's context */
@@ -79,12 +64,7 @@ final class Event
         return [
             'type' => $this->type, 'at' => $this->at, 'failures' => $this->failures, 'window' => $this->window,
             'pause' => $this->pause, 'http_status' => $this->httpStatus, 'count' => $this->count,
-            'detail' => $this->detail,
+            'detail' => $this->detail, 'message' => $this->message,
         ];
-    }
-
-    private static function seconds(float $s): string
-    {
-        return is_infinite($s) ? 'INF' : rtrim(rtrim(sprintf('%.3f', $s), '0'), '.');
     }
 }

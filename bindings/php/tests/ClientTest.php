@@ -57,7 +57,7 @@ final class ClientTest extends TestCase
         }
         self::assertSame('open', $gate->state());
         self::assertSame('warning', $logger->lines[0][0]);
-        self::assertStringContainsString('sending paused for 5s after 10 failures', $logger->lines[0][1]);
+        self::assertSame('respite: recovery started: 10 failures within 100s; requests paused for 5s', $logger->lines[0][1]);
         $seen = self::$server->requests();
         self::assertGreaterThanOrEqual(10, $seen);
 

@@ -53,8 +53,28 @@ final class GateTest extends TestCase
         $this->assertSame([], $gate->takeEvents());
         $levels = array_map(fn ($l) => $l[0], $log->lines);
         $this->assertSame(['warning', 'info', 'info'], $levels);
-        $this->assertStringContainsString('sending paused for 10s after 2 failures within 60s', $log->lines[0][1]);
+        $this->assertSame([
+            'respite: recovery started: 2 failures within 60s; requests paused for 10s',
+            'respite: recovery period ended: the next request is a probe',
+            'respite: recovered: the service answered; requests resume',
+        ], array_map(fn ($l) => $l[1], $log->lines));
         $this->assertSame('recovery_started', $log->lines[0][2]['respite_event']['type']);
+    }
+
+    public function testARecoverNeverPauseLogsUntilAReset(): void
+    {
+        $log = new MemoryLogger();
+        $gate = new Gate(['failures_to_enter_recovery' => 2, 'recovery_seconds' => 5, 'recover_never' => true],
+            logger: $log, name: 'ledger');
+        $gate->report('transport', now: 1.0);
+        $gate->report('transport', now: 2.0);
+        $gate->reset(3.0);
+        $this->assertSame([
+            ['warning', 'respite: ledger: recovery started: 2 failures within 100s; requests paused until a reset'],
+            ['info', 'respite: ledger: gate reset: requests resume'],
+        ], array_map(fn ($l) => [$l[0], $l[1]], $log->lines));
+        $this->assertSame('recovery started: 2 failures within 100s; requests paused until a reset',
+            $gate->takeEvents()[0]->message);
     }
 
     public function testRequestErrorsDoNotCount(): void
@@ -146,7 +166,7 @@ final class GateTest extends TestCase
         }, name: 'billing');
         $gate->report('transport', now: 1.0);
         $this->assertSame('warning', $seen[0][0]);
-        $this->assertStringStartsWith('respite: billing: sending paused', $seen[0][1]);
+        $this->assertSame('respite: billing: recovery started: 1 failure within 100s; requests paused for 60s', $seen[0][1]);
     }
 
     public function testErrorLogByDefault(): void
@@ -159,7 +179,8 @@ final class GateTest extends TestCase
         } finally {
             ini_set('error_log', (string) $old);
         }
-        $this->assertStringContainsString('respite: sending paused for', (string) file_get_contents($file));
+        $this->assertStringContainsString('respite: recovery started: 1 failure within 100s; requests paused for 60s',
+            (string) file_get_contents($file));
         unlink($file);
     }
 

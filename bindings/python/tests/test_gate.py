@@ -135,9 +135,10 @@ def test_events_are_logged(gate, caplog):
     permit = gate.acquire(now=70.0)
     gate.report(permit=permit, now=70.5)
     records = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "respite"]
-    assert records[0][0] == logging.WARNING and "paused for 60s after 3 failures" in records[0][1]
-    assert records[0][1].startswith("billing: ")
-    assert (logging.INFO, "billing: sending resumed: the service answered") in records
+    assert records[0][0] == logging.WARNING
+    assert records[0][1] == "billing: recovery started: 3 failures within 10s; requests paused for 60s"
+    assert (logging.INFO, "billing: recovery period ended: the next request is a probe") in records
+    assert (logging.INFO, "billing: recovered: the service answered; requests resume") in records
     assert caplog.records[0].respite_event.type == "recovery_started"
 
 
@@ -148,8 +149,23 @@ def test_a_longer_pause_is_a_warning(caplog):
     permit = g.acquire(now=10.0)
     g.report("transport", permit=permit, now=10.5)
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
-    assert warnings == ["sending paused for 10s after 1 failures within 100s",
-                        "sending paused again for 20s after a failed probe"]
+    assert warnings == ["recovery started: 1 failure within 100s; requests paused for 10s",
+                        "recovery extended: the probe failed; requests paused for 20s"]
+    assert [e.message for e in g.events()] == [
+        "recovery started: 1 failure within 100s; requests paused for 10s",
+        "recovery period ended: the next request is a probe",
+        "recovery extended: the probe failed; requests paused for 20s"]
+
+
+def test_a_recover_never_pause_logs_until_a_reset(caplog):
+    caplog.set_level(logging.INFO, logger="respite")
+    g = respite.Gate(failures_to_enter_recovery=2, recovery_seconds=5, recover_never=True, name="ledger")
+    g.report("transport", now=0.0)
+    g.report("transport", now=1.0)
+    g.reset(now=2.0)
+    records = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "respite"]
+    assert records == [(logging.WARNING, "ledger: recovery started: 2 failures within 100s; requests paused until a reset"),
+                       (logging.INFO, "ledger: gate reset: requests resume")]
 
 
 def test_reset(gate):

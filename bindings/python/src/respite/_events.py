@@ -28,6 +28,7 @@ class Event:
     http_status: int = 0  #: send_failed: status, 0 for transport
     count: int = 0      #: unsent_at_close: events not sent
     detail: str = ""    #: send_failed: start of the body or the error
+    message: str = ""   #: the core's words for it, the line every binding logs (G18)
 
     @property
     def is_warning(self) -> bool:
@@ -43,33 +44,16 @@ def drain(next_event: Callable[[Any, Any], int], handle: Any) -> List[Event]:
     raw = _raw.respite_event()
     while next_event(handle, raw) == 1:
         out.append(Event(_c.respite_event_type_name(raw.type), raw.at, raw.failures, raw.window,
-                         raw.pause, raw.http_status, raw.count, raw.detail))
+                         raw.pause, raw.http_status, raw.count, raw.detail,
+                         _c.respite_event_message(raw)))
     return out
 
 
 def describe(event: Event, source: Optional[str]) -> str:
-    """One log line for an event."""
+    """One log line for an event: the core's words (respite_event_message),
+    after "<source>: " when the handle has a name."""
     who = f"{source}: " if source else ""
-    kind = event.type
-    if kind == "recovery_started":
-        text = (f"sending paused for {event.pause:g}s after {event.failures} failures "
-                f"within {event.window:g}s")
-    elif kind == "recovery_extended":
-        text = f"sending paused again for {event.pause:g}s after a failed probe"
-    elif kind == "probing":
-        text = "pause ended; probing the service"
-    elif kind == "recovered":
-        text = "sending resumed: the service answered"
-    elif kind == "reset":
-        text = "gate reset; sending resumed"
-    elif kind == "send_failed":
-        status = f"status {event.http_status}" if event.http_status else "transport failure"
-        text = f"send failed ({status}): {event.detail.rstrip()}"  # a body often ends in a newline
-    elif kind == "unsent_at_close":
-        text = f"{event.count} events were not sent at close"
-    else:
-        text = kind
-    return who + text
+    return who + event.message
 
 
 def log(events: List[Event], source: Optional[str]) -> None:

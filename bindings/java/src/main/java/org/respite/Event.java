@@ -13,6 +13,7 @@ package org.respite;
  * @param count      unsent_at_close: events not sent
  * @param detail     send_failed: the start of the body or the error
  * @param warning    whether loggers show it as a warning (sending paused or a pause grew)
+ * @param message    the core's words for it (respite_event_message), the line every binding logs (G18)
  */
 public record Event(String type, double at, long failures, double window, double pause, int httpStatus, long count,
-                    String detail, boolean warning) {}
+                    String detail, boolean warning, String message) {}

@@ -1,7 +1,6 @@
 package org.respite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +40,51 @@ class LoggingTest {
         }
         List<Level> levels = records.stream().map(LogRecord::getLevel).toList();
         assertEquals(List.of(Level.WARNING, Level.INFO, Level.WARNING, Level.INFO, Level.INFO), levels);
-        assertTrue(records.get(0).getMessage().contains("sending paused for 10s after 1 failures"),
-                records.get(0).getMessage());
-        assertTrue(records.get(4).getMessage().contains("sending resumed"), records.get(4).getMessage());
+        assertEquals(List.of(
+                "respite: recovery started: 1 failure within 100s; requests paused for 10s",
+                "respite: recovery period ended: the next request is a probe",
+                "respite: recovery extended: the probe failed; requests paused for 10s",
+                "respite: recovery period ended: the next request is a probe",
+                "respite: recovered: the service answered; requests resume"),
+                records.stream().map(LogRecord::getMessage).toList());
+    }
+
+    @Test
+    void aRecoverNeverPauseLogsUntilAReset() {
+        List<LogRecord> records = capture(() -> {
+            try (Gate gate = Gate.builder().failuresToEnterRecovery(2).recoverySeconds(5).recoverNever(true).build()) {
+                gate.report(0, Outcome.SERVER_ERROR, 0, 1.0);
+                gate.report(0, Outcome.SERVER_ERROR, 0, 2.0);
+                gate.reset(3.0);
+            }
+        });
+        assertEquals(List.of(Level.WARNING, Level.INFO), records.stream().map(LogRecord::getLevel).toList());
+        assertEquals(List.of("respite: recovery started: 2 failures within 100s; requests paused until a reset",
+                        "respite: gate reset: requests resume"),
+                records.stream().map(LogRecord::getMessage).toList());
+    }
+
+    private static List<LogRecord> capture(Runnable body) {
+        List<LogRecord> records = new ArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Logger logger = Logger.getLogger("org.respite.Gate");
+        logger.addHandler(capture);
+        try {
+            body.run();
+        } finally {
+            logger.removeHandler(capture);
+        }
+        return records;
     }
 }

@@ -113,11 +113,12 @@ class SenderTest extends FaultServerTest {
         }
         synchronized (capture) {
             assertTrue(warnings.stream().anyMatch(r -> r.getLevel() == Level.WARNING
-                    && r.getMessage().contains("send failed with status 503: overloaded")), "send_failed warning");
+                    && r.getMessage().equals("respite: send failed: HTTP 503: overloaded")), "send_failed warning");
             assertTrue(warnings.stream().anyMatch(r -> r.getLevel() == Level.WARNING
-                    && r.getMessage().contains("sending paused for 0.2s")), "recovery_started warning");
+                    && r.getMessage().equals(
+                    "respite: recovery started: 3 failures within 100s; requests paused for 0.2s")), "recovery_started warning");
             assertTrue(warnings.stream().anyMatch(r -> r.getLevel() == Level.INFO
-                    && r.getMessage().contains("sending resumed")), "recovered info");
+                    && r.getMessage().equals("respite: recovered: the service answered; requests resume")), "recovered info");
         }
     }
 
@@ -167,6 +168,7 @@ class SenderTest extends FaultServerTest {
             assertEquals(6, sender.closeAndCountUnsent(), "a second close returns the same count");
             Event left = next(events, "unsent_at_close");
             assertEquals(6, left.count());
+            assertEquals("closed with 6 events not sent", left.message());
             assertTrue(left.warning());
             SenderStats stats = sender.stats();
             assertTrue(stats.closed());

@@ -2,10 +2,10 @@ package org.respite.internal;
 
 import java.lang.System.Logger.Level;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Consumer;
 
 import org.respite.Event;
+import org.respite.swig.RespiteNative;
 import org.respite.swig.RespiteNativeJNI;
 import org.respite.swig.respite_event;
 
@@ -30,7 +30,7 @@ public final class EventLog {
         String detail = raw.getDetail();
         return new Event(RespiteNativeJNI.respite_event_type_name(type), raw.getAt(), raw.getFailures(),
                 raw.getWindow(), raw.getPause(), raw.getHttp_status(), raw.getCount(), detail == null ? "" : detail,
-                RespiteNativeJNI.respite_event_is_warning(type) == 1);
+                RespiteNativeJNI.respite_event_is_warning(type) == 1, RespiteNative.respite_event_message(raw));
     }
 
     /** Logs each event, then gives it to the listener (may be null), in order. */
@@ -50,35 +50,8 @@ public final class EventLog {
         }
     }
 
-    /** One line for people; the event's type name stays in it for grepping. */
+    /** The log line: the core's words for the event (G18), the same in every language. */
     public static String describe(Event e) {
-        return switch (e.type()) {
-            case "recovery_started" -> String.format(Locale.ROOT,
-                    "respite: sending paused %s after %d failures within %ss (recovery_started at %s)",
-                    pause(e.pause()), e.failures(), number(e.window()), number(e.at()));
-            case "recovery_extended" -> String.format(Locale.ROOT,
-                    "respite: probe failed, sending paused %s (recovery_extended at %s)", pause(e.pause()),
-                    number(e.at()));
-            case "probing" -> "respite: pause ended, probing the service (probing at " + number(e.at()) + ")";
-            case "recovered" -> "respite: sending resumed (recovered at " + number(e.at()) + ")";
-            case "reset" -> "respite: gate reset, sending resumed (reset at " + number(e.at()) + ")";
-            case "send_failed" -> "respite: send failed with "
-                    + (e.httpStatus() == 0 ? "a transport error" : "status " + e.httpStatus()) + ": " + e.detail()
-                    + " (send_failed at " + number(e.at()) + ")";
-            case "unsent_at_close" -> "respite: " + e.count() + " events left unsent at close (unsent_at_close at "
-                    + number(e.at()) + ")";
-            default -> "respite: " + e.type() + " at " + number(e.at());
-        };
-    }
-
-    private static String pause(double seconds) {
-        return Double.isInfinite(seconds) ? "until a reset" : "for " + number(seconds) + "s";
-    }
-
-    private static String number(double value) {
-        if (value == Math.rint(value) && Math.abs(value) < 1e15) {
-            return Long.toString((long) value);
-        }
-        return Double.toString(value);
+        return "respite: " + e.message();
     }
 }
