@@ -138,7 +138,7 @@ int respite_py_gate_call_register(PyObject *module);
 %}
 %init %{
     if (respite_py_gate_call_register(m) != 0)
-        return NULL;
+        return -1;
 %}
 
 %include "respite.i"

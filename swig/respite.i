@@ -32,12 +32,15 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 %include "exception.i"
 %include "stdint.i"
 
-/* The hidden error argument: zeroed status before the call, raise after. */
+/* The hidden error argument: zeroed before the call, raise after. */
 %typemap(in, numinputs=0) respite_error *err (respite_error temp) {
-    temp.status = 0;
-    temp.message[0] = '\0';
+    memset(&temp, 0, sizeof temp);
     $1 = &temp;
 }
+/* A language that builds its exceptions from the struct's fields defines
+ * RESPITE_SWIG_STRUCTURED_ERRORS and its own argout typemap in <lang>.i;
+ * the text form below is the fallback. */
+#ifndef RESPITE_SWIG_STRUCTURED_ERRORS
 %typemap(argout) respite_error *err {
     if ($1->status != 0) {
         char respite_swig_message[RESPITE_ERROR_MESSAGE_MAX + 64];
@@ -45,6 +48,7 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
         SWIG_exception(SWIG_RuntimeError, respite_swig_message);
     }
 }
+#endif
 
 /* C-only parts: callbacks cannot cross into every language (events are
  * polled with respite_X_next_event instead), and the retry loop that takes
