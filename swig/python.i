@@ -5,6 +5,22 @@
  */
 %module(package="respite") respite_swig
 
+/* Errors cross as respite_error's fields: ext/errors.c raises the class
+ * for the status with the message, setting and retry_after (a refusal from
+ * admit included), so no binding code reads a message's text. */
+#define RESPITE_SWIG_STRUCTURED_ERRORS
+%{
+#include "respite_py.h"
+%}
+%typemap(argout) respite_error *err {
+    if ($1->status != RESPITE_OK) {
+        respite_py_raise($1);
+        Py_XDECREF($result);
+        $result = NULL;
+        SWIG_fail;
+    }
+}
+
 /* Functions that fill a caller's text buffer (char *buf, size_t size)
  * return the text as a str instead. */
 %typemap(in, numinputs=0) (char *buf, size_t size) (char temp[1024]) {
@@ -15,28 +31,6 @@
 %typemap(argout) (char *buf, size_t size) {
     Py_XDECREF($result);
     $result = PyUnicode_FromString($1);
-}
-
-/* A refusal's retry_after (err->retry_after) rides on the raised
- * RuntimeError as an attribute: respite.translate() reads it, so the
- * TemporarilyUnavailableError of a refused HTTP call or flush carries the
- * core's figure. freearg runs on the error path too, after respite.i's
- * argout typemap set the exception. */
-%typemap(freearg) respite_error *err {
-    if ($1 && $1->status == RESPITE_E_TEMPORARILY_UNAVAILABLE && PyErr_Occurred()) {
-        PyObject *respite_exc_type, *respite_exc_value, *respite_exc_tb;
-        PyErr_Fetch(&respite_exc_type, &respite_exc_value, &respite_exc_tb);
-        PyErr_NormalizeException(&respite_exc_type, &respite_exc_value, &respite_exc_tb);
-        if (respite_exc_value) {
-            PyObject *respite_ra = PyFloat_FromDouble($1->retry_after);
-            if (respite_ra) {
-                PyObject_SetAttrString(respite_exc_value, "retry_after", respite_ra);
-                Py_DECREF(respite_ra);
-            }
-            PyErr_Clear();
-        }
-        PyErr_Restore(respite_exc_type, respite_exc_value, respite_exc_tb);
-    }
 }
 
 /* Binary payloads (const char *data, size_t size) from bytes-like objects. */
@@ -87,6 +81,8 @@
 %nothread respite_gate_report_now;
 %nothread respite_gate_retry_after;
 %nothread respite_gate_check;
+%nothread respite_gate_events_pending;
+%nothread respite_gate_name;
 %nothread respite_gate_get_state;
 %nothread respite_gate_next_event;
 %nothread respite_gate_stats_get;
@@ -105,6 +101,9 @@
 %nothread respite_backoff_next;
 %nothread respite_backoff_delay;
 %nothread respite_backoff_retries_on;
+%nothread respite_backoff_max_attempts;
+%nothread respite_retry_decide;
+%nothread respite_retry_gave_up;
 %nothread respite_policy_name;
 %nothread respite_policy_maximum_capacity;
 %nothread respite_policy_retry_times;
@@ -133,9 +132,6 @@
 
 /* Gate.call's lean path is C (bindings/python/ext/gate_call.c, compiled
  * into this module): admit + call + report without Python frames. */
-%{
-int respite_py_gate_call_register(PyObject *module);
-%}
 %init %{
     if (respite_py_gate_call_register(m) != 0)
         return -1;

@@ -34,9 +34,9 @@ def test_every_problem_is_reported_with_the_cores_messages():
         respite.Policy.from_dict(doc)
     problems = info.value.problems
     assert [p.pointer for p in problems] == ["/name", "/maximum_capacity", "/error_handlers", "/colour"]
-    with pytest.raises(RuntimeError) as raw_info:
+    with pytest.raises(respite.InvalidPolicyError) as raw_info:
         raw.respite_policy_from_json(json.dumps(doc), None)
-    assert str(raw_info.value) == f"invalid_policy: {info.value}"
+    assert str(raw_info.value) == str(info.value)
     assert str(info.value).endswith("(and 3 more problems)")
 
 
@@ -107,7 +107,7 @@ def test_engine_delivers_pauses_and_drains():
     policy = respite.Policy.from_dict(EDGEHOG)
     queue = respite.Queue(policy)
     gate = respite.Gate(failures_to_enter_recovery=1, recovery_seconds=5)
-    engine = respite.Engine(queue, gate, policy, min_entries_per_message=1, max_entries_per_message=1)
+    engine = respite.Engine(queue, gate, min_entries_per_message=1, max_entries_per_message=1)
     queue.enqueue("a", now=0.0)
     assert engine.next(now=0.0) == "send"
     batch = engine.take(now=0.0)
@@ -127,3 +127,22 @@ def test_engine_delivers_pauses_and_drains():
     engine.close()
     with pytest.raises(respite.ClosedError):
         engine.next()
+
+
+def test_handles_may_be_closed_in_any_order():
+    """The engine holds its queue and gate in the core (and the queue its
+    policy): closing the caller's objects first leaves the engine working."""
+    policy = respite.Policy.from_dict(EDGEHOG)
+    queue = respite.Queue(policy)
+    gate = respite.Gate(failures_to_enter_recovery=1, recovery_seconds=5)
+    engine = respite.Engine(queue, gate, min_entries_per_message=1)
+    queue.enqueue("a", now=0.0)
+    policy.close()
+    gate.close()
+    queue.close()
+    assert engine.next(now=0.0) == "send"
+    batch = engine.take(now=0.0)
+    engine.settle(batch, status=503, now=0.0)  # settled by the queue's policy: retry
+    assert engine.next(now=1.0) == "wait"
+    assert engine.stats().sends_failed == 1
+    engine.close()

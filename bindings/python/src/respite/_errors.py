@@ -1,9 +1,10 @@
-"""The exception hierarchy, generated from the core's status table.
+"""The exception hierarchy, made from the core's status table.
 
 Every status of the C core (``respite_status_name(i)``) has a class named
-after it: ``invalid_setting`` -> ``InvalidSettingError``. The raw SWIG module
-raises ``RuntimeError("<status_name>: <message>")``; :func:`translate` turns
-that into the right class with the core's message unchanged.
+after it: ``invalid_setting`` -> ``InvalidSettingError``. The C side
+(ext/errors.c) raises ``error_from_fields(code, message, setting,
+retry_after)`` for every filled ``respite_error``: the core's fields, never
+its text, decide the class and its attributes.
 """
 from __future__ import annotations
 
@@ -29,10 +30,9 @@ class RespiteError(Exception):
 class InvalidSettingError(RespiteError, ValueError):
     """A setting is unknown or its value is not accepted; ``.setting`` names it."""
 
-    def __init__(self, message: str, setting: Optional[str] = None) -> None:
+    def __init__(self, message: str, setting: str = "") -> None:
         super().__init__(message)
-        # The core guarantees the message starts with the setting's name.
-        self.setting: str = setting if setting is not None else message.split(" ", 1)[0]
+        self.setting: str = setting
 
 
 class TemporarilyUnavailableError(RespiteError):
@@ -68,50 +68,26 @@ class ClosedError(RespiteError, ValueError):
 
 # Classes with more than the message, and the builtin each status also
 # derives from so that idiomatic ``except ValueError`` keeps working.
-_SPECIAL: Dict[str, Type[RespiteError]] = {
-    "invalid_setting": InvalidSettingError,
-    "temporarily_unavailable": TemporarilyUnavailableError,
-    "invalid_policy": InvalidPolicyError,
-    "closed": ClosedError,
-}
-_BUILTIN_BASES: Dict[str, type] = {
-    "invalid_argument": ValueError,
-    "invalid_time": ValueError,
-    "no_memory": MemoryError,
-    "too_large": ValueError,
-}
-
-
-def class_name(status_name: str) -> str:
-    """``"invalid_setting"`` -> ``"InvalidSettingError"``."""
-    return "".join(part.capitalize() for part in status_name.split("_")) + "Error"
-
+_SPECIAL = {cls.__name__: cls for cls in (InvalidSettingError, TemporarilyUnavailableError, InvalidPolicyError,
+                                          ClosedError)}
+_BUILTIN_BASES: Dict[str, type] = {"invalid_argument": ValueError, "invalid_time": ValueError,
+                                   "no_memory": MemoryError, "too_large": ValueError}
 
 #: status name -> exception class, for every status of the core but "ok"
 ERRORS_BY_STATUS: Dict[str, Type[RespiteError]] = {}
+_BY_CODE: Dict[int, Type[RespiteError]] = {}
 
+for _code in range(1, _c.respite_status_count()):
+    _name = _c.respite_status_name(_code)
+    _cls_name = "".join(part.capitalize() for part in _name.split("_")) + "Error"
+    _cls = _SPECIAL.get(_cls_name) or type(_cls_name, (RespiteError,) + ((_BUILTIN_BASES[_name],) if _name in _BUILTIN_BASES else ()),
+                                           {"__doc__": _c.respite_strerror(_code).capitalize() + "."})
+    _cls.__module__, _cls.status, _cls.code = "respite", _name, _code
+    ERRORS_BY_STATUS[_name] = _BY_CODE[_code] = _cls
+    globals()[_cls_name] = _cls
+RespiteError.__module__ = Problem.__module__ = "respite"
 
-def _generate() -> None:
-    for code in range(_c.respite_status_count()):
-        name = _c.respite_status_name(code)
-        if name == "ok":
-            continue
-        cls = _SPECIAL.get(name)
-        if cls is None:
-            bases = (RespiteError,) + ((_BUILTIN_BASES[name],) if name in _BUILTIN_BASES else ())
-            cls = type(class_name(name), bases, {"__doc__": _c.respite_strerror(code).capitalize() + ".",
-                                                "__module__": "respite"})
-        else:
-            cls.__module__ = "respite"
-        cls.status = name
-        cls.code = code
-        ERRORS_BY_STATUS[name] = cls
-        globals()[cls.__name__] = cls
-
-
-_generate()
-
-if TYPE_CHECKING:  # the generated classes, for type checkers and editors
+if TYPE_CHECKING:  # the classes made above, for type checkers and editors
     class InvalidArgumentError(RespiteError, ValueError): ...
     class InvalidTimeError(RespiteError, ValueError): ...
     class QueueFullError(RespiteError): ...
@@ -121,38 +97,16 @@ if TYPE_CHECKING:  # the generated classes, for type checkers and editors
     class InternalError(RespiteError): ...
 
 
-def error_for(status_name: str, message: str) -> RespiteError:
-    """The exception for a status name and the core's message."""
-    cls = ERRORS_BY_STATUS.get(status_name)
-    if cls is None:
-        err = RespiteError(message)
-        err.status = status_name
-        return err
+def error_from_fields(code: int, message: str, setting: str = "", retry_after: float = math.nan) -> RespiteError:
+    """The exception for a respite_error's fields; each class takes the ones it carries."""
+    cls = _BY_CODE.get(code, RespiteError)
+    if cls is InvalidSettingError:
+        return InvalidSettingError(message, setting)
+    if cls is TemporarilyUnavailableError:
+        return TemporarilyUnavailableError(message, retry_after)
     return cls(message)
-
-
-def translate(exc: BaseException) -> BaseException:
-    """Turns the raw module's ``RuntimeError("<status>: <message>")`` into
-    the matching class; any other exception is returned unchanged."""
-    if type(exc) is not RuntimeError or not exc.args:
-        return exc
-    text = str(exc.args[0])
-    status, sep, message = text.partition(": ")
-    if not sep or status not in ERRORS_BY_STATUS:
-        return exc
-    err = error_for(status, message)
-    # A refusal's seconds (err->retry_after of the core), set by python.i.
-    retry_after = getattr(exc, "retry_after", None)
-    if retry_after is not None and isinstance(err, TemporarilyUnavailableError):
-        err.retry_after = retry_after
-    return err
 
 
 def refusal_message(retry_after: float) -> str:
     """The G17 refusal message for a retry_after (inf: "only after a reset")."""
     return _c.respite_refusal_message(retry_after)
-
-
-def refusal(retry_after: float) -> TemporarilyUnavailableError:
-    """The G17 refusal for a retry_after, with the core's message."""
-    return TemporarilyUnavailableError(_c.respite_refusal_message(retry_after), retry_after)

@@ -1,13 +1,15 @@
-"""Events (G18) read from a handle's ring and forwarded to ``logging``.
+"""Events (G18) taken from a handle's ring and logged, in the core's words.
 
 Logger ``respite``: a warning when sending pauses or a pause grows (and for
 failed sends / unsent events), information when it resumes.
 """
 from __future__ import annotations
 
+import collections
 import logging
+import threading
 from dataclasses import dataclass
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, Deque, List, Optional
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
@@ -28,14 +30,8 @@ class Event:
     http_status: int = 0  #: send_failed: status, 0 for transport
     count: int = 0      #: unsent_at_close: events not sent
     detail: str = ""    #: send_failed: start of the body or the error
-    message: str = ""   #: the core's words for it, the line every binding logs (G18)
-
-    @property
-    def is_warning(self) -> bool:
-        return _c.respite_event_is_warning(_TYPE_CODES[self.type]) == 1
-
-
-_TYPE_CODES = {_c.respite_event_type_name(i): i for i in range(_c.RESPITE_EVENT_TYPE_COUNT)}
+    message: str = ""   #: the core's line for it (respite_event_message), as logged
+    is_warning: bool = False  #: logged as a warning (respite_event_is_warning)
 
 
 def drain(next_event: Callable[[Any, Any], int], handle: Any) -> List[Event]:
@@ -43,21 +39,36 @@ def drain(next_event: Callable[[Any, Any], int], handle: Any) -> List[Event]:
     out: List[Event] = []
     raw = _raw.respite_event()
     while next_event(handle, raw) == 1:
-        out.append(Event(_c.respite_event_type_name(raw.type), raw.at, raw.failures, raw.window,
-                         raw.pause, raw.http_status, raw.count, raw.detail,
-                         _c.respite_event_message(raw)))
+        out.append(Event(_c.respite_event_type_name(raw.type), raw.at, raw.failures, raw.window, raw.pause,
+                         raw.http_status, raw.count, raw.detail, _c.respite_event_message(raw),
+                         _c.respite_event_is_warning(raw.type) == 1))
     return out
 
 
-def describe(event: Event, source: Optional[str]) -> str:
-    """One log line for an event: the core's words (respite_event_message),
-    after "<source>: " when the handle has a name."""
-    who = f"{source}: " if source else ""
-    return who + event.message
+class Log:
+    """A handle's events: logged as they are taken, the last ``keep`` kept
+    for ``events()``. ``source``: the handle's name, until the core's
+    ``name`` setting writes it into the line."""
 
+    __slots__ = ("recent", "lock", "source")
 
-def log(events: List[Event], source: Optional[str]) -> None:
-    for event in events:
-        level = logging.WARNING if event.is_warning else logging.INFO
-        if logger.isEnabledFor(level):
-            logger.log(level, "%s", describe(event, source), extra={"respite_event": event})
+    def __init__(self, keep: int, source: Optional[str]) -> None:
+        self.recent: Deque[Event] = collections.deque(maxlen=keep)
+        self.lock = threading.Lock()  # one reader at a time keeps the log in order
+        self.source = source
+
+    def take(self, next_event: Callable[[Any, Any], int], handle: Any) -> None:
+        """Takes every waiting event from a handle's ring and logs it."""
+        prefix = f"{self.source}: " if self.source else ""
+        with self.lock:
+            for event in drain(next_event, handle):
+                self.recent.append(event)
+                level = logging.WARNING if event.is_warning else logging.INFO
+                if logger.isEnabledFor(level):
+                    logger.log(level, "%s%s", prefix, event.message, extra={"respite_event": event})
+
+    def pop_all(self) -> List[Event]:
+        with self.lock:
+            out = list(self.recent)
+            self.recent.clear()
+        return out

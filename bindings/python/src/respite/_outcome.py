@@ -6,7 +6,6 @@ import math
 from typing import Optional, Tuple, Union
 
 from . import _respite_swig as _c
-from ._errors import translate
 
 
 class Outcome(str, enum.Enum):
@@ -42,20 +41,10 @@ def outcome_code(outcome: OutcomeLike) -> int:
         return _CODES[outcome.value]
     if isinstance(outcome, str):
         code = _CODES.get(outcome)
-        if code is not None:
-            return code
-        try:
-            return _c.respite_outcome_from_name(outcome)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return code if code is not None else _c.respite_outcome_from_name(outcome)
     if isinstance(outcome, int) and not isinstance(outcome, bool):
-        if outcome in _BY_CODE:
-            return outcome
-        # let the core name what is accepted
-        try:
-            return _c.respite_outcome_from_name(str(outcome))
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        # an unknown number: the core names what is accepted
+        return outcome if outcome in _BY_CODE else _c.respite_outcome_from_name(str(outcome))
     raise TypeError(f"outcome must be an Outcome, an outcome name or a number (got {type(outcome).__name__})")
 
 
@@ -70,12 +59,8 @@ def outcome_from_code(code: int) -> Outcome:
 
 def classify(status: Optional[int] = None, *, transport_failed: bool = False, body_usable: bool = True) -> Outcome:
     """Classifies one call (spec section 1) with the core's rules."""
-    try:
-        code = _c.respite_classify(1 if transport_failed else 0, 0 if status is None else int(status),
-                                   1 if body_usable else 0)
-    except RuntimeError as exc:
-        raise translate(exc) from None
-    return _BY_CODE[code]
+    return _BY_CODE[_c.respite_classify(1 if transport_failed else 0, 0 if status is None else int(status),
+                                        1 if body_usable else 0)]
 
 
 def _number(value: object) -> Optional[float]:

@@ -6,16 +6,15 @@ run during a slow request, a flush or a close.
 """
 from __future__ import annotations
 
-import collections
 import json as _json
 import threading
 import weakref
-from typing import Any, Deque, Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple, Union
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
 from . import _events
-from ._errors import ERRORS_BY_STATUS, translate
+from ._errors import ClosedError
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, outcome_from_code
 from ._settings import make_settings, new_with_settings, read_settings, settings_table
@@ -50,11 +49,6 @@ def _header_text(headers: Headers) -> Optional[str]:
     return "\n".join(f"{name}: {value}".replace("\n", "\r\r") for name, value in pairs)
 
 
-def _closed_error() -> BaseException:
-    code = next(cls.code for cls in ERRORS_BY_STATUS.values() if cls.status == "closed")
-    return ERRORS_BY_STATUS["closed"](_c.respite_strerror(code))
-
-
 # ----------------------------------------------------------------- response
 
 
@@ -70,8 +64,8 @@ class ResponseHeaders:
 
     def get(self, name: str, default: Optional[str] = None) -> Optional[str]:
         own = self._response._own
-        if own is CLOSED:
-            raise _closed_error()
+        if own is CLOSED:  # the core's words for a closed handle
+            raise ClosedError(_c.respite_strerror(ClosedError.code))
         value = _c.respite_response_header(own.ptr, name)
         return default if value is None else value
 
@@ -156,22 +150,20 @@ class Client(OwnsHandle):
 
     Settings: ``timeout_seconds`` (per attempt) and ``user_agent``. The gate
     and back-off are optional (none: every call admitted; one attempt); the
-    client keeps their handles alive. Safe to share between threads.
+    client holds its own references to them in the core, so they may be
+    closed in any order. Safe to share between threads.
     """
 
-    __slots__ = ("_own", "_parts", "gate", "backoff", "_settings", "__weakref__")
+    __slots__ = ("_own", "_gate", "gate", "backoff", "_settings", "__weakref__")
 
     def __init__(self, *, gate: Optional[Gate] = None, backoff: Optional[Backoff] = None, **settings: Any) -> None:
         self._own = CLOSED
         self.gate, self.backoff = gate, backoff
-
-        def new(raw: Any) -> Any:
-            self._parts = (gate._own if gate is not None else CLOSED, backoff._own if backoff is not None else CLOSED)
-            parts = self._parts  # the borrowed gate and back-off outlive the client
-            return _c.respite_client_new(raw, parts[0].ptr, parts[1].ptr)
-
-        self._settings, ptr = new_with_settings("client", settings, "client", new)
+        gate_own, backoff_own = gate._own if gate is not None else CLOSED, backoff._own if backoff is not None else CLOSED  # alive for the call
+        self._settings, ptr = new_with_settings("client", settings, "client",
+                                                lambda raw: _c.respite_client_new(raw, gate_own.ptr, backoff_own.ptr))
         self._own = Owned(ptr, _c.respite_client_free)
+        self._gate = Owned(gate_own.ptr, None)  # the client's reference keeps it valid
 
     def close(self) -> None:
         """Frees the client and its connections. Further use raises ClosedError."""
@@ -187,14 +179,11 @@ class Client(OwnsHandle):
         Returns the last attempt's Response, also for an error status or a
         transport failure. Raises TemporarilyUnavailableError (with
         ``retry_after``) when the gate refuses, without any network I/O."""
-        own = self._own
         try:
-            ptr = _c.respite_client_request(own.ptr, method, url, _header_text(headers), _body_bytes(body))
-        except RuntimeError as exc:
-            self._poll_gate()
-            raise translate(exc) from None
-        self._poll_gate()
-        return Response(ptr)
+            return Response(_c.respite_client_request((own := self._own).ptr, method, url, _header_text(headers),
+                                                      _body_bytes(body)))
+        finally:
+            self._poll_gate(own)
 
     def get(self, url: str, headers: Headers = None) -> Response:
         return self.request("GET", url, headers)
@@ -213,17 +202,15 @@ class Client(OwnsHandle):
         counts one ``unusable`` failure and ``response.outcome`` becomes
         ``unusable``. Only a success can be reported so; twice is a no-op."""
         try:
-            _c.respite_client_report_unusable(self._own.ptr, response._own.ptr)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+            _c.respite_client_report_unusable((own := self._own).ptr, response._own.ptr)
+        finally:
+            self._poll_gate(own)
         response.outcome  # refresh the cached outcome
-        self._poll_gate()
 
-    def _poll_gate(self) -> None:
-        # The core reports to the gate; its events go to the gate's log.
-        gate, gate_own = self.gate, self._parts[0] if self._own is not CLOSED else CLOSED
-        if gate is not None and gate_own is not CLOSED:
-            gate._poll(gate_own)
+    def _poll_gate(self, own: Owned) -> None:
+        # The client calls into the gate: the one rule holds for it too.
+        if self.gate is not None and own is not CLOSED and _c.respite_gate_events_pending(self._gate.ptr) > 0:
+            self.gate._poll(self._gate)
 
 
 # ------------------------------------------------------------------- sender
@@ -282,8 +269,8 @@ class Sender(OwnsHandle):
     or events are left unsent at close; information when sending resumes.
     """
 
-    __slots__ = ("_own", "name", "policy", "_settings", "_recent", "_events_lock", "_stop", "_poller",
-                 "_unsent", "final_stats", "__weakref__")
+    __slots__ = ("_own", "name", "policy", "_settings", "_log", "_stop", "_poller", "_unsent", "final_stats",
+                 "__weakref__")
 
     def __init__(self, url: Optional[str] = None, *, policy: Optional[Policy] = None, headers: Headers = None,
                  gate_profile: str = "usage_sharing", name: Optional[str] = None, **settings: Any) -> None:
@@ -291,37 +278,30 @@ class Sender(OwnsHandle):
         self.name, self.policy = name, policy
         self._unsent: Optional[int] = None
         self.final_stats: Optional[SenderStats] = None  #: the statistics when close() finished
-        self._recent: Deque[_events.Event] = collections.deque(maxlen=256)
-        self._events_lock = threading.Lock()
+        self._log = _events.Log(256, name)
         if url is not None:
             settings["url"] = url
         parts: Dict[str, Dict[str, Any]] = {"sender": {}, "gate": {}, "queue": {}}
         for key, value in settings.items():
             # an unknown name goes to the sender, whose settings name it in the core's error
             parts[_COMPONENT_OF.get(key, "sender")][key] = value
+        policy_own = policy._handle() if policy is not None else CLOSED  # the sender takes its own reference
         raws: List[Any] = []
+        self._settings: Dict[str, Any] = {}
         try:
-            raws.append(make_settings("sender", parts["sender"]))
-            raws.append(make_settings(gate_profile, parts["gate"]))
-            raws.append(make_settings("queue", parts["queue"]))
-            self._settings = {**read_settings(raws[0], "sender"), **read_settings(raws[1], "gate"),
-                              **read_settings(raws[2], "queue")}
-            ptr = _c.respite_sender_new(raws[0], raws[1], raws[2], policy._ptr() if policy is not None else None)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+            for component, profile in (("sender", "sender"), ("gate", gate_profile), ("queue", "queue")):
+                raws.append(make_settings(profile, parts[component]))
+                self._settings.update(read_settings(raws[-1], component))
+            own = Owned(_c.respite_sender_new(*raws, policy_own.ptr), _c.respite_sender_free)
         finally:
             for raw in raws:
                 _c.respite_settings_free(raw)
-        own = Owned(ptr, _c.respite_sender_free)
         if headers is not None:
             pairs = headers.items() if isinstance(headers, Mapping) else headers
             if isinstance(pairs, str):
                 raise TypeError("headers must be a mapping or (name, value) pairs")
-            try:
-                for header_name, value in pairs:
-                    _c.respite_sender_add_header(own.ptr, header_name, value)
-            except RuntimeError as exc:
-                raise translate(exc) from None  # own is dropped: the sender is freed
+            for header_name, value in pairs:
+                _c.respite_sender_add_header(own.ptr, header_name, value)  # raising drops own: freed
         self._own = own
         self._stop = threading.Event()
         self._poller = threading.Thread(target=_poll_events, args=(weakref.ref(self), self._stop),
@@ -334,18 +314,11 @@ class Sender(OwnsHandle):
         """Queues one event (bytes, or str as UTF-8) and returns at once,
         whatever the service does (S1). Raises QueueFullError (capacity under
         drop_newest), TooLargeError, ClosedError after close."""
-        try:
-            _c.respite_sender_enqueue((own := self._own).ptr,
-                                      event.encode("utf-8") if isinstance(event, str) else event)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        _c.respite_sender_enqueue((own := self._own).ptr, event.encode("utf-8") if isinstance(event, str) else event)
 
     def add_header(self, name: str, value: str) -> None:
         """A header for every later request (from the next batch)."""
-        try:
-            _c.respite_sender_add_header((own := self._own).ptr, name, value)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        _c.respite_sender_add_header((own := self._own).ptr, name, value)
 
     def flush(self, timeout: float = 5.0) -> None:
         """S11: sends what is queued, even below min_entries_per_message, and
@@ -355,10 +328,8 @@ class Sender(OwnsHandle):
         time runs out, ClosedError after close."""
         try:
             _c.respite_sender_flush((own := self._own).ptr, timeout)
-        except RuntimeError as exc:
+        finally:
             self._poll()
-            raise translate(exc) from None
-        self._poll()
 
     def close(self) -> int:
         """S12: stops the sender and returns the number of events not sent.
@@ -366,16 +337,10 @@ class Sender(OwnsHandle):
         drains within close_timeout_seconds. Frees the sender; a second
         close returns the same number; any other use raises ClosedError."""
         own = self._own
-        if own is CLOSED:
-            if self._unsent is None:  # never opened
-                raise _closed_error()
+        if own is CLOSED and self._unsent is not None:
             return self._unsent
-        try:
-            unsent = _c.respite_sender_close(own.ptr)
-            self.final_stats = self._stats(own)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        self._unsent = int(unsent)
+        self._unsent = _c.respite_sender_close(own.ptr)
+        self.final_stats = self._stats(own)
         self._stop.set()
         self._poll()
         self._own = CLOSED  # freed once no other thread is inside a call
@@ -394,10 +359,7 @@ class Sender(OwnsHandle):
 
     def stats(self) -> SenderStats:
         """S13 statistics (after close: ClosedError; see ``final_stats``)."""
-        try:
-            return self._stats(self._own)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return self._stats(self._own)
 
     @staticmethod
     def _stats(own: Owned) -> SenderStats:
@@ -409,26 +371,13 @@ class Sender(OwnsHandle):
     def events(self) -> List[_events.Event]:
         """The events seen since the last call (at most the last 256), oldest
         first. They are also logged as they are seen."""
-        if self._own is CLOSED and self._unsent is None:
-            raise _closed_error()
         self._poll()
-        with self._events_lock:
-            out = list(self._recent)
-            self._recent.clear()
-        return out
+        return self._log.pop_all()
 
     def _poll(self) -> None:
         own = self._own
-        if own is CLOSED:
-            return
-        with self._events_lock:  # one reader at a time keeps the log in order
-            try:
-                events = _events.drain(_c.respite_sender_next_event, own.ptr)
-            except RuntimeError as exc:
-                raise translate(exc) from None
-            if events:
-                self._recent.extend(events)
-                _events.log(events, self.name)
+        if own is not CLOSED:
+            self._log.take(_c.respite_sender_next_event, own.ptr)
 
 
 def _poll_events(ref: "weakref.ReferenceType[Sender]", stop: threading.Event) -> None:

@@ -10,9 +10,8 @@ from typing import Any, List, NamedTuple, Optional, Union
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
-from ._errors import translate
 from ._handle import CLOSED, Owned, OwnsHandle
-from ._settings import new_with_settings
+from ._settings import new_with_settings, settings_table
 from .policy import Policy
 
 # `(own := self._own).ptr` keeps the handle alive for the whole call, which
@@ -23,6 +22,7 @@ Payload = Union[bytes, bytearray, memoryview, str]
 
 #: how a taken event is settled
 DISPOSITIONS = tuple(_c.respite_disposition_name(i) for i in range(_c.RESPITE_DISPOSITION_COUNT))
+_OVERFLOWS = next(info.choices for info in settings_table("queue") if info.name == "overflow")
 
 
 class QueueStats(NamedTuple):
@@ -70,11 +70,9 @@ class Queue(OwnsHandle):
         self._own = CLOSED
         self.policy = policy
 
-        def new(raw: Any) -> Any:
-            policy_own = policy._own if policy is not None else None  # alive for the call
-            return _c.respite_queue_new(policy._ptr() if policy is not None else None, raw)
-
-        self._settings, ptr = new_with_settings("queue", settings, "queue", new)
+        policy_own = policy._handle() if policy is not None else CLOSED  # the queue takes its own reference
+        self._settings, ptr = new_with_settings("queue", settings, "queue",
+                                                lambda raw: _c.respite_queue_new(policy_own.ptr, raw))
         self._own = Owned(ptr, _c.respite_queue_free)
 
     def close(self) -> None:
@@ -88,24 +86,15 @@ class Queue(OwnsHandle):
     def enqueue(self, payload: Payload, now: Optional[float] = None) -> None:
         """Queues one event (bytes, or str as UTF-8). Raises QueueFullError
         (drop_newest at capacity), TooLargeError, ClosedError after shutdown."""
-        try:
-            _c.respite_queue_enqueue((own := self._own).ptr, _bytes(payload), _now() if now is None else now)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        _c.respite_queue_enqueue((own := self._own).ptr, _bytes(payload), _now() if now is None else now)
 
     def shutdown(self) -> None:
         """Refuses every later enqueue; taking and settling still work (drain)."""
-        try:
-            _c.respite_queue_close((own := self._own).ptr)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        _c.respite_queue_close((own := self._own).ptr)
 
     @property
     def is_shut_down(self) -> bool:
-        try:
-            return _c.respite_queue_is_closed((own := self._own).ptr) == 1
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_queue_is_closed((own := self._own).ptr) == 1
 
     def __len__(self) -> int:
         return self.pending
@@ -113,69 +102,49 @@ class Queue(OwnsHandle):
     @property
     def pending(self) -> int:
         """Events queued and not taken."""
-        try:
-            return _c.respite_queue_pending((own := self._own).ptr)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_queue_pending((own := self._own).ptr)
 
     def expire(self, now: Optional[float] = None) -> int:
         """Drops pending events whose age reached event_ttl (D6); returns how many."""
-        try:
-            return _c.respite_queue_expire((own := self._own).ptr, _now() if now is None else now)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_queue_expire((own := self._own).ptr, _now() if now is None else now)
 
     def take(self, max_events: int = 1, now: Optional[float] = None) -> Optional["Batch"]:
         """Takes up to max_events from the head as an in-flight batch, or None."""
-        own = self._own
-        try:
-            ptr = _c.respite_queue_take(own.ptr, max_events, _now() if now is None else now)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        return None if ptr is None else Batch(ptr, owned=True)
+        ptr = _c.respite_queue_take((own := self._own).ptr, max_events, _now() if now is None else now)
+        return None if ptr is None else Batch(Owned(ptr, _c.respite_batch_free))
 
     def wait(self, min_pending: int = 1, timeout: float = 0.0) -> bool:
         """Blocks (without the GIL) until min_pending events are pending or the
         queue shuts down (True), or timeout seconds pass (False)."""
-        try:
-            return _c.respite_queue_wait((own := self._own).ptr, min_pending, timeout) == 1
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_queue_wait((own := self._own).ptr, min_pending, timeout) == 1
 
     def stats(self) -> QueueStats:
         out = _raw.respite_queue_stats()
-        try:
-            _c.respite_queue_stats_get((own := self._own).ptr, out)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        _c.respite_queue_stats_get((own := self._own).ptr, out)
         return queue_stats_from(out)
 
 
 def queue_stats_from(out: Any) -> QueueStats:
     """QueueStats from a raw respite_queue_stats."""
-    return QueueStats(out.accepted, out.delivered, out.dropped_capacity, out.expired, out.retries_exhausted,
-                      out.discarded, out.pending, out.in_flight, out.refused_full, out.refused_too_large,
-                      out.refused_closed, out.retried, out.pending_bytes, out.in_flight_bytes, out.live_bytes,
-                      out.capacity, out.max_bytes, ("drop_oldest", "drop_newest")[out.overflow],
-                      out.retry_times, out.event_ttl, bool(out.closed),
-                      _c.respite_queue_stats_balanced(out) == 1)
+    return QueueStats(*(getattr(out, f) for f in QueueStats._fields[:17]), _OVERFLOWS[out.overflow],
+                      out.retry_times, out.event_ttl, bool(out.closed), _c.respite_queue_stats_balanced(out) == 1)
 
 
 class Batch(OwnsHandle):
     """Events taken together. Settle each (or all) with a disposition:
     ``"delivered"``, ``"retry"``, ``"discarded"``, ``"retries_exhausted"``.
     A batch from :meth:`Queue.take` is freed by :meth:`close` (or ``with``),
-    which puts retried and unsettled events back at the head (D4)."""
+    which puts retried and unsettled events back at the head (D4); one from
+    :meth:`Engine.take` belongs to the engine, which frees it."""
 
-    __slots__ = ("_own", "_keep", "__weakref__")
+    __slots__ = ("_own", "_engine", "__weakref__")
 
-    def __init__(self, ptr: Any, *, owned: bool, keep: Any = None) -> None:
-        self._own = Owned(ptr, _c.respite_batch_free if owned else None)
-        self._keep = keep  # what must outlive the batch (its queue)
+    def __init__(self, own: Owned, engine: Owned = CLOSED) -> None:
+        self._own = own
+        self._engine = engine  # the engine that frees this batch lives as long
 
     def close(self) -> None:
-        self._own = CLOSED
-        self._keep = None
+        self._own = self._engine = CLOSED
 
     def __len__(self) -> int:
         return _c.respite_batch_count((own := self._own).ptr)
@@ -185,10 +154,7 @@ class Batch(OwnsHandle):
         return _c.respite_batch_unsettled((own := self._own).ptr)
 
     def _index(self, fn: Any, index: int, *more: Any) -> Any:
-        try:
-            return fn((own := self._own).ptr, index, *more)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return fn((own := self._own).ptr, index, *more)
 
     def payload(self, index: int) -> bytes:
         return self._index(_c.respite_batch_event_text, index)
@@ -214,10 +180,7 @@ class Batch(OwnsHandle):
         return _c.respite_disposition_name(self._index(_c.respite_batch_settle, index, _disposition(disposition)))
 
     def settle_all(self, disposition: str) -> int:
-        try:
-            return _c.respite_batch_settle_all((own := self._own).ptr, _disposition(disposition))
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_batch_settle_all((own := self._own).ptr, _disposition(disposition))
 
 
 def _disposition(name: str) -> int:
