@@ -16,6 +16,7 @@ build-helper-maven-plugin), so the package stays org.respite.
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import Any, Dict, List
 
 from tables import HEADER, Enum, Setting, Status, Tables, camel, describe_range, pascal, sentence, upper
@@ -79,6 +80,15 @@ def java_string(text: str) -> str:
 
 def javadoc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("*/", "*&#47;")
+
+
+def doc_comment(text: str, indent: str = "    ") -> List[str]:
+    """A Javadoc comment, on one line when it fits, else wrapped."""
+    one = f"{indent}/** {text} */"
+    if len(one) <= 110:
+        return [one]
+    lines = textwrap.wrap(text, 106 - len(indent))
+    return [f"{indent}/**", *[f"{indent} * {line}" for line in lines], f"{indent} */"]
 
 
 def class_name(status: str) -> str:
@@ -358,10 +368,10 @@ def emit_setters(tables: Tables, component: str) -> str:
         f"    B {setter}(String name, Object value);",
     ]
     for s in settings:
-        doc = javadoc(sentence(s.doc) + " " + describe_range(s))
+        doc = doc_comment(javadoc(sentence(s.doc) + " " + describe_range(s)))
         if s.type == "list":
             out += [
-                "", f"    /** {doc} */",
+                "", *doc,
                 f"    default B {s.camel}(Collection<?> values) {{",
                 f"        return {setter}({java_string(s.name)}, List.copyOf(values));",
                 "    }",
@@ -372,7 +382,7 @@ def emit_setters(tables: Tables, component: str) -> str:
             ]
             continue
         out += [
-            "", f"    /** {doc} */",
+            "", *doc,
             f"    default B {s.camel}({java_type(tables, s)} value) {{",
             f"        return {setter}({java_string(s.name)}, value);",
             "    }",
