@@ -21,7 +21,9 @@ public interface BackoffSettings<B> {
         return backoffSetting("max_attempts", value);
     }
 
-    /** The delay before the first retry. Accepted: a number greater than 0 and at most 86400. Default: 0.5. */
+    /**
+     * The delay before the first retry. Accepted: a number greater than 0 and at most 86400. Default: 0.5.
+     */
     default B initialDelaySeconds(double value) {
         return backoffSetting("initial_delay_seconds", value);
     }
@@ -31,7 +33,10 @@ public interface BackoffSettings<B> {
         return backoffSetting("multiplier", value);
     }
 
-    /** The longest delay; at least initial_delay_seconds. Accepted: a number greater than 0 and at most 86400. Default: 30. */
+    /**
+     * The longest delay; at least initial_delay_seconds. Accepted: a number greater than 0 and at most
+     * 86400. Default: 30.
+     */
     default B maxDelaySeconds(double value) {
         return backoffSetting("max_delay_seconds", value);
     }
@@ -41,7 +46,11 @@ public interface BackoffSettings<B> {
         return backoffSetting("jitter", value);
     }
 
-    /** Which failures are retried. Accepted: a comma-separated list of outcome names (request_error, throttled, server_error, unusable, transport) and HTTP status codes from 400 to 599. Default: transport,408,429,500,502,503,504. */
+    /**
+     * Which failures are retried. Accepted: a comma-separated list of outcome names (request_error,
+     * throttled, server_error, unusable, transport) and HTTP status codes from 400 to 599. Default:
+     * transport,408,429,500,502,503,504.
+     */
     default B retryOn(Collection<?> values) {
         return backoffSetting("retry_on", List.copyOf(values));
     }
@@ -51,7 +60,10 @@ public interface BackoffSettings<B> {
         return retryOn(Arrays.asList(values));
     }
 
-    /** Seeds the jitter generator; 0 seeds from the operating system. Accepted: an integer from 0 to 9007199254740991. Default: 0. */
+    /**
+     * Seeds the jitter generator; 0 seeds from the operating system. Accepted: an integer from 0 to
+     * 9007199254740991. Default: 0.
+     */
     default B seed(long value) {
         return backoffSetting("seed", value);
     }

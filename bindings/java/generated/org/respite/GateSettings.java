@@ -12,17 +12,26 @@ public interface GateSettings<B> {
     /** Sets a "gate" setting by its spec name; the core checks it when built. */
     B gateSetting(String name, Object value);
 
-    /** Counted failures within the window that open the gate (N). Accepted: an integer from 1 to 1000. Default: 10. */
+    /**
+     * Counted failures within the window that open the gate (N). Accepted: an integer from 1 to 1000.
+     * Default: 10.
+     */
     default B failuresToEnterRecovery(int value) {
         return gateSetting("failures_to_enter_recovery", value);
     }
 
-    /** The sliding window that failures are counted in (W). Accepted: a number greater than 0 and at most 86400. Default: 100. */
+    /**
+     * The sliding window that failures are counted in (W). Accepted: a number greater than 0 and at most
+     * 86400. Default: 100.
+     */
     default B failuresWindowSeconds(double value) {
         return gateSetting("failures_window_seconds", value);
     }
 
-    /** The first pause once the gate opens (R); 0 or less never refuses. Accepted: a number at most 86400 (0 or less disables the gate). Default: 60. */
+    /**
+     * The first pause once the gate opens (R); 0 or less never refuses. Accepted: a number at most 86400 (0
+     * or less disables the gate). Default: 60.
+     */
     default B recoverySeconds(double value) {
         return gateSetting("recovery_seconds", value);
     }
@@ -37,12 +46,18 @@ public interface GateSettings<B> {
         return gateSetting("max_recovery_seconds", value);
     }
 
-    /** Calls admitted at once when a pause ends (P); 0 admits every call. Accepted: an integer from 0 to 1000. Default: 1. */
+    /**
+     * Calls admitted at once when a pause ends (P); 0 admits every call. Accepted: an integer from 0 to
+     * 1000. Default: 1.
+     */
     default B probes(int value) {
         return gateSetting("probes", value);
     }
 
-    /** A probe with no outcome by then counts as failed. Accepted: a number greater than 0 and at most 86400. Default: 30. */
+    /**
+     * A probe with no outcome by then counts as failed. Accepted: a number greater than 0 and at most 86400.
+     * Default: 30.
+     */
     default B probeTimeoutSeconds(double value) {
         return gateSetting("probe_timeout_seconds", value);
     }
@@ -57,7 +72,10 @@ public interface GateSettings<B> {
         return gateSetting("count_all_failures", value);
     }
 
-    /** A Retry-After hint on the failure that opens the gate lengthens the pause. Accepted: true or false. Default: true. */
+    /**
+     * A Retry-After hint on the failure that opens the gate lengthens the pause. Accepted: true or false.
+     * Default: true.
+     */
     default B honourRetryAfter(boolean value) {
         return gateSetting("honour_retry_after", value);
     }
@@ -67,7 +85,10 @@ public interface GateSettings<B> {
         return gateSetting("jitter", value);
     }
 
-    /** Seeds the jitter generator; 0 seeds from the operating system. Accepted: an integer from 0 to 9007199254740991. Default: 0. */
+    /**
+     * Seeds the jitter generator; 0 seeds from the operating system. Accepted: an integer from 0 to
+     * 9007199254740991. Default: 0.
+     */
     default B seed(long value) {
         return gateSetting("seed", value);
     }

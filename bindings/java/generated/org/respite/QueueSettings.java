@@ -12,12 +12,18 @@ public interface QueueSettings<B> {
     /** Sets a "queue" setting by its spec name; the core checks it when built. */
     B queueSetting(String name, Object value);
 
-    /** At capacity, evict the oldest queued event or refuse the new one. Accepted: one of drop_oldest, drop_newest. Default: drop_oldest. */
+    /**
+     * At capacity, evict the oldest queued event or refuse the new one. Accepted: one of drop_oldest,
+     * drop_newest. Default: drop_oldest.
+     */
     default B overflow(Overflow value) {
         return queueSetting("overflow", value);
     }
 
-    /** The most payload bytes queued at once; 0 for no byte limit. Accepted: an integer from 0 to 9007199254740991. Default: 0. */
+    /**
+     * The most payload bytes queued at once; 0 for no byte limit. Accepted: an integer from 0 to
+     * 9007199254740991. Default: 0.
+     */
     default B maxBytes(long value) {
         return queueSetting("max_bytes", value);
     }

@@ -52,7 +52,10 @@ public interface SenderSettings<B> {
         return senderSetting("min_entries_per_message", value);
     }
 
-    /** The most events in one batch; 0 for twice the minimum, or the policy's prefetch_count. Accepted: an integer from 0 to 1000000. Default: 0. */
+    /**
+     * The most events in one batch; 0 for twice the minimum, or the policy's prefetch_count. Accepted: an
+     * integer from 0 to 1000000. Default: 0.
+     */
     default B maxEntriesPerMessage(int value) {
         return senderSetting("max_entries_per_message", value);
     }

@@ -162,6 +162,11 @@ def error_from_fields(code: int, message: str, setting: str = "", retry_after: f
     return cls(message)
 
 
+# The classes are respite's public ones: they show (and pickle) as respite.X.
+for _cls in (Problem, RespiteError, *ERRORS_BY_STATUS.values()):
+    _cls.__module__ = "respite"
+del _cls
+
 __all__ = ["Problem", "RespiteError", "ERRORS_BY_STATUS", "ERRORS_BY_CODE", "error_from_fields",
            'InvalidArgumentError',
            'InvalidSettingError',
