@@ -7,6 +7,8 @@
  * rows come in the core's order (codes ascending), and numbers print exactly
  * (integers as integers, doubles with 17 significant digits).
  */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
+
 #include <respite.h>
 
 #include <math.h>
@@ -283,8 +285,11 @@ static void print_profiles(void)
     snprintf(names, sizeof names, "%.*s", (int)(end - list), list);
     printf("  \"profiles\": [\n");
     int first = 1;
-    for (char *save = NULL, *name = strtok_r(names, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
-        if (is_component(name))
+    /* Names may be quoted, and the last may follow "or". */
+    const char *separators = ", '\"";
+    for (char *save = NULL, *name = strtok_r(names, separators, &save); name;
+         name = strtok_r(NULL, separators, &save)) {
+        if (is_component(name) || strcmp(name, "or") == 0)
             continue;
         printf("%s", first ? "" : ",\n");
         print_profile(name);
