@@ -196,7 +196,7 @@ def emit_enum(e: Enum, extra: str = "") -> str:
         "    /** The constant of a core value; IllegalArgumentException for a value that is not one. */",
         f"    public static {e.type_name} ofCode(int code) {{",
         "        if (code < 0 || code >= BY_CODE.length) {",
-        f"            throw new IllegalArgumentException(\"not a {e.type_name} code: \" + code);",
+        f"            throw new IllegalArgumentException(\"not a code of {e.type_name}: \" + code);",
         "        }",
         "        return BY_CODE[code];",
         "    }",

@@ -159,7 +159,7 @@ def emit_enum(e: Enum, tables: Tables) -> str:
         "    {",
         "        return match ($code) {",
         *[f"            {i} => self::{pascal(n)}," for i, n in enumerate(e.names)],
-        f"            default => throw new \\ValueError(\"not a {e.type_name} code: $code\"),",
+        f"            default => throw new \\ValueError(\"not a code of {e.type_name}: $code\"),",
         "        };",
         "    }",
     ]

@@ -31,7 +31,7 @@ enum Action: string
             1 => self::Wait,
             2 => self::Idle,
             3 => self::Done,
-            default => throw new \ValueError("not a Action code: $code"),
+            default => throw new \ValueError("not a code of Action: $code"),
         };
     }
 }

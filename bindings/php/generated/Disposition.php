@@ -31,7 +31,7 @@ enum Disposition: string
             1 => self::Retry,
             2 => self::Discarded,
             3 => self::RetriesExhausted,
-            default => throw new \ValueError("not a Disposition code: $code"),
+            default => throw new \ValueError("not a code of Disposition: $code"),
         };
     }
 }

@@ -40,7 +40,7 @@ enum EventType: string
             4 => self::Reset,
             5 => self::SendFailed,
             6 => self::UnsentAtClose,
-            default => throw new \ValueError("not a EventType code: $code"),
+            default => throw new \ValueError("not a code of EventType: $code"),
         };
     }
 }

@@ -28,7 +28,7 @@ enum GateState: string
             0 => self::Closed,
             1 => self::Open,
             2 => self::Probing,
-            default => throw new \ValueError("not a GateState code: $code"),
+            default => throw new \ValueError("not a code of GateState: $code"),
         };
     }
 }

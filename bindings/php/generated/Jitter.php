@@ -31,7 +31,7 @@ enum Jitter: string
             1 => self::Full,
             2 => self::Equal,
             3 => self::Decorrelated,
-            default => throw new \ValueError("not a Jitter code: $code"),
+            default => throw new \ValueError("not a code of Jitter: $code"),
         };
     }
 }

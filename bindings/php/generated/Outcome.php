@@ -39,7 +39,7 @@ enum Outcome: string
             3 => self::ServerError,
             4 => self::Unusable,
             5 => self::Transport,
-            default => throw new \ValueError("not a Outcome code: $code"),
+            default => throw new \ValueError("not a code of Outcome: $code"),
         };
     }
 

@@ -25,7 +25,7 @@ enum Overflow: string
         return match ($code) {
             0 => self::DropOldest,
             1 => self::DropNewest,
-            default => throw new \ValueError("not a Overflow code: $code"),
+            default => throw new \ValueError("not a code of Overflow: $code"),
         };
     }
 }

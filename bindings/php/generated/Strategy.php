@@ -25,7 +25,7 @@ enum Strategy: string
         return match ($code) {
             0 => self::Discard,
             1 => self::Retry,
-            default => throw new \ValueError("not a Strategy code: $code"),
+            default => throw new \ValueError("not a code of Strategy: $code"),
         };
     }
 }

@@ -32,7 +32,7 @@ public enum Action {
     /** The constant of a core value; IllegalArgumentException for a value that is not one. */
     public static Action ofCode(int code) {
         if (code < 0 || code >= BY_CODE.length) {
-            throw new IllegalArgumentException("not a Action code: " + code);
+            throw new IllegalArgumentException("not a code of Action: " + code);
         }
         return BY_CODE[code];
     }

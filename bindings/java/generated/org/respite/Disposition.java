@@ -32,7 +32,7 @@ public enum Disposition {
     /** The constant of a core value; IllegalArgumentException for a value that is not one. */
     public static Disposition ofCode(int code) {
         if (code < 0 || code >= BY_CODE.length) {
-            throw new IllegalArgumentException("not a Disposition code: " + code);
+            throw new IllegalArgumentException("not a code of Disposition: " + code);
         }
         return BY_CODE[code];
     }

@@ -38,7 +38,7 @@ public enum EventType {
     /** The constant of a core value; IllegalArgumentException for a value that is not one. */
     public static EventType ofCode(int code) {
         if (code < 0 || code >= BY_CODE.length) {
-            throw new IllegalArgumentException("not a EventType code: " + code);
+            throw new IllegalArgumentException("not a code of EventType: " + code);
         }
         return BY_CODE[code];
     }

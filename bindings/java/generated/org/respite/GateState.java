@@ -30,7 +30,7 @@ public enum GateState {
     /** The constant of a core value; IllegalArgumentException for a value that is not one. */
     public static GateState ofCode(int code) {
         if (code < 0 || code >= BY_CODE.length) {
-            throw new IllegalArgumentException("not a GateState code: " + code);
+            throw new IllegalArgumentException("not a code of GateState: " + code);
         }
         return BY_CODE[code];
     }

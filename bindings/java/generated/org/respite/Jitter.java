@@ -32,7 +32,7 @@ public enum Jitter {
     /** The constant of a core value; IllegalArgumentException for a value that is not one. */
     public static Jitter ofCode(int code) {
         if (code < 0 || code >= BY_CODE.length) {
-            throw new IllegalArgumentException("not a Jitter code: " + code);
+            throw new IllegalArgumentException("not a code of Jitter: " + code);
         }
         return BY_CODE[code];
     }

@@ -36,7 +36,7 @@ public enum Outcome {
     /** The constant of a core value; IllegalArgumentException for a value that is not one. */
     public static Outcome ofCode(int code) {
         if (code < 0 || code >= BY_CODE.length) {
-            throw new IllegalArgumentException("not a Outcome code: " + code);
+            throw new IllegalArgumentException("not a code of Outcome: " + code);
         }
         return BY_CODE[code];
     }

@@ -28,7 +28,7 @@ public enum Overflow {
     /** The constant of a core value; IllegalArgumentException for a value that is not one. */
     public static Overflow ofCode(int code) {
         if (code < 0 || code >= BY_CODE.length) {
-            throw new IllegalArgumentException("not a Overflow code: " + code);
+            throw new IllegalArgumentException("not a code of Overflow: " + code);
         }
         return BY_CODE[code];
     }

@@ -28,7 +28,7 @@ public enum Strategy {
     /** The constant of a core value; IllegalArgumentException for a value that is not one. */
     public static Strategy ofCode(int code) {
         if (code < 0 || code >= BY_CODE.length) {
-            throw new IllegalArgumentException("not a Strategy code: " + code);
+            throw new IllegalArgumentException("not a code of Strategy: " + code);
         }
         return BY_CODE[code];
     }
