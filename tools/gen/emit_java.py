@@ -311,11 +311,9 @@ def emit_settings_table(tables: Tables) -> str:
         choices = "List.of(" + ", ".join(java_string(c) for c in (s.choices or ())) + ")"
         rows.append(
             f"            new SettingInfo({java_string(s.component)}, {java_string(s.name)}, {java_string(s.type)}, "
-            f"{java_default(s)},\n"
-            f"                    {java_double(s.min) if bounded else 'null'}, {java_double(s.max) if bounded else 'null'}, "
-            f"{'true' if s.min_exclusive else 'false'}, {'true' if s.max_exclusive else 'false'}, {choices},\n"
-            f"                    {java_string(s.accepted)},\n"
-            f"                    {java_string(s.doc)})")
+            f"{java_default(s)}, {java_double(s.min) if bounded else 'null'}, "
+            f"{java_double(s.max) if bounded else 'null'}, {'true' if s.min_exclusive else 'false'}, "
+            f"{'true' if s.max_exclusive else 'false'}, {choices}, {java_string(s.accepted)}, {java_string(s.doc)})")
     out.append(",\n".join(rows) + ");")
     out += [
         "",

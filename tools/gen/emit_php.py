@@ -221,7 +221,7 @@ def emit_tables(tables: Tables) -> str:
             ("choices", list(s.choices) if s.choices is not None else None),
             ("accepted", s.accepted), ("doc", s.doc),
         ]
-        out += ["        [", *[f"            '{k}' => {php(v)}," for k, v in row], "        ],"]
+        out.append("        [" + ", ".join(f"'{k}' => {php(v)}" for k, v in row) + "],")
     out += ["    ];", "", "    /** Profile name => [component, settings it changes from the component's defaults]. */",
             "    public const PROFILES = ["]
     for p in tables.profiles:

@@ -152,8 +152,7 @@ def emit_errors(tables: Tables) -> str:
         "del _cls",
         "",
         "__all__ = [\"Problem\", \"RespiteError\", \"ERRORS_BY_STATUS\", \"ERRORS_BY_CODE\", \"error_from_fields\",",
-        *[f"           {class_name(s.name)!r}," for s in tables.errors],
-        "           ]",
+        "           *(cls.__name__ for cls in ERRORS_BY_STATUS.values())]",
     ]
     return "\n".join(out) + "\n"
 
@@ -228,10 +227,9 @@ def emit_tables(tables: Tables) -> str:
     ]
     for s in tables.settings:
         choices = "None" if s.choices is None else "(" + ", ".join(repr(c) for c in s.choices) + ",)"
-        out += [f"    SettingInfo({s.component!r}, {s.name!r}, {s.type!r}, {default(s)}, "
-                f"{number(s, s.min)}, {number(s, s.max)}, {s.min_exclusive!r}, {s.max_exclusive!r}, {choices},",
-                f"                {s.accepted!r},",
-                f"                {s.doc!r}),"]
+        out.append(f"    SettingInfo({s.component!r}, {s.name!r}, {s.type!r}, {default(s)}, "
+                   f"{number(s, s.min)}, {number(s, s.max)}, {s.min_exclusive!r}, {s.max_exclusive!r}, {choices}, "
+                   f"{s.accepted!r}, {s.doc!r}),")
     out += [
         ")",
         "",

@@ -113,20 +113,7 @@ const ERRORS_BY_STATUS = Object.freeze({
   internal: InternalError,
 });
 // status code -> class
-const ERRORS_BY_CODE = Object.freeze([
-  undefined,
-  InvalidArgumentError,
-  InvalidSettingError,
-  InvalidTimeError,
-  TemporarilyUnavailableError,
-  InvalidPolicyError,
-  QueueFullError,
-  TooLargeError,
-  ClosedError,
-  NoMemoryError,
-  TransportError,
-  InternalError,
-]);
+const ERRORS_BY_CODE = Object.freeze([undefined, InvalidArgumentError, InvalidSettingError, InvalidTimeError, TemporarilyUnavailableError, InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError]);
 
 // The error for a respite_error's fields (status code, message, setting,
 // retry_after) and a policy's problems; each class takes the fields it carries.
@@ -138,17 +125,7 @@ function errorFromFields(code, message, setting = '', retryAfter = NaN, problems
 
 module.exports = {
   RespiteError,
-  InvalidArgumentError,
-  InvalidSettingError,
-  InvalidTimeError,
-  TemporarilyUnavailableError,
-  InvalidPolicyError,
-  QueueFullError,
-  TooLargeError,
-  ClosedError,
-  NoMemoryError,
-  TransportError,
-  InternalError,
+  ...Object.fromEntries(Object.values(ERRORS_BY_STATUS).map((cls) => [cls.name, cls])),
   ERRORS_BY_STATUS,
   ERRORS_BY_CODE,
   errorFromFields,

@@ -168,15 +168,4 @@ for _cls in (Problem, RespiteError, *ERRORS_BY_STATUS.values()):
 del _cls
 
 __all__ = ["Problem", "RespiteError", "ERRORS_BY_STATUS", "ERRORS_BY_CODE", "error_from_fields",
-           'InvalidArgumentError',
-           'InvalidSettingError',
-           'InvalidTimeError',
-           'TemporarilyUnavailableError',
-           'InvalidPolicyError',
-           'QueueFullError',
-           'TooLargeError',
-           'ClosedError',
-           'NoMemoryError',
-           'TransportError',
-           'InternalError',
-           ]
+           *(cls.__name__ for cls in ERRORS_BY_STATUS.values())]
