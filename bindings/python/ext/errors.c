@@ -1,6 +1,6 @@
 /*
  * errors.c - a filled respite_error becomes the Python exception. The class
- * and its fields come from respite._errors.error_from_fields(code, message,
+ * and its fields come from respite.generated.errors.error_from_fields(code, message,
  * setting, retry_after), so swig/python.i's typemap and the lean Gate.call
  * path raise the same exceptions; no message text is ever parsed.
  */
@@ -14,7 +14,7 @@ static PyObject *factory; /* respite._errors.error_from_fields, looked up once *
 PyObject *respite_py_raise(const respite_error *err)
 {
     if (!factory) {
-        PyObject *module = PyImport_ImportModule("respite._errors");
+        PyObject *module = PyImport_ImportModule("respite.generated.errors");
         factory = module ? PyObject_GetAttrString(module, "error_from_fields") : NULL;
         Py_XDECREF(module);
         if (!factory)

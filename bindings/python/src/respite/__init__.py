@@ -16,28 +16,21 @@ API is ``respite.respite_swig``.
 """
 from __future__ import annotations
 
-from ._errors import (ERRORS_BY_STATUS, ClosedError, InvalidPolicyError, InvalidSettingError, Problem,
-                      RespiteError, TemporarilyUnavailableError, refusal_message)
+from .generated.errors import *  # noqa: F401,F403  (RespiteError, InvalidSettingError, ..., ERRORS_BY_STATUS)
+from .generated.errors import __all__ as _errors_all
 from ._events import Event
 from ._outcome import Outcome, classify, failure_of, outcome_counts
 from ._settings import SettingInfo, Settings, settings_table
 from .backoff import Backoff, retry, retry_call
 from .engine import Engine, EngineStats
-from .gate import Attempt, Decision, Gate, GateStats
+from .gate import Attempt, Decision, Gate, GateStats, refusal_message
 from .http import Client, Response, ResponseHeaders, Sender, SenderStats
 from .policy import Policy
 from .queue import Batch, Queue, QueueStats
 
-# The classes generated from the core's status table (QueueFullError, ...).
-for _cls in ERRORS_BY_STATUS.values():
-    globals()[_cls.__name__] = _cls
-del _cls
-
 __version__ = "0.1.0"
 
-__all__ = [
-    "Attempt", "Backoff", "Batch", "Client", "Response", "ResponseHeaders", "Sender", "SenderStats", "Engine", "EngineStats", "Policy", "Queue", "QueueStats", "ClosedError", "Decision", "ERRORS_BY_STATUS", "Event", "Gate", "GateStats",
-    "InvalidPolicyError", "InvalidSettingError", "Outcome", "Problem", "RespiteError", "SettingInfo",
-    "TemporarilyUnavailableError", "Settings", "classify", "failure_of", "outcome_counts", "refusal_message", "retry", "retry_call", "settings_table",
-] + sorted({cls.__name__ for cls in ERRORS_BY_STATUS.values()} - {"ClosedError", "InvalidPolicyError",
-                                                                   "InvalidSettingError", "TemporarilyUnavailableError"})
+__all__ = [*_errors_all, "Attempt", "Backoff", "Batch", "Client", "Decision", "Engine", "EngineStats", "Event",
+           "Gate", "GateStats", "Outcome", "Policy", "Queue", "QueueStats", "Response", "ResponseHeaders", "Sender",
+           "SenderStats", "SettingInfo", "Settings", "classify", "failure_of", "outcome_counts", "refusal_message",
+           "retry", "retry_call", "settings_table"]

@@ -13,6 +13,7 @@ from typing import Any, Callable, Deque, List, Optional
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
+from .generated.tables import EVENT_TYPES, WARNING_EVENT_TYPES
 
 logger = logging.getLogger("respite")
 logger.addHandler(logging.NullHandler())  # a library leaves output to the application
@@ -39,9 +40,9 @@ def drain(next_event: Callable[[Any, Any], int], handle: Any) -> List[Event]:
     out: List[Event] = []
     raw = _raw.respite_event()
     while next_event(handle, raw) == 1:
-        out.append(Event(_c.respite_event_type_name(raw.type), raw.at, raw.failures, raw.window, raw.pause,
-                         raw.http_status, raw.count, raw.detail, _c.respite_event_message(raw),
-                         _c.respite_event_is_warning(raw.type) == 1))
+        kind = EVENT_TYPES[raw.type]
+        out.append(Event(kind, raw.at, raw.failures, raw.window, raw.pause, raw.http_status, raw.count, raw.detail,
+                         _c.respite_event_message(raw), kind in WARNING_EVENT_TYPES))
     return out
 
 

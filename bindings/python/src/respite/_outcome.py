@@ -1,35 +1,14 @@
 """Outcomes of one call (spec section 1) and how Python failures map to them."""
 from __future__ import annotations
 
-import enum
 import math
 from typing import Optional, Tuple, Union
 
 from . import _respite_swig as _c
+from .generated.tables import OUTCOMES, Outcome
 
-
-class Outcome(str, enum.Enum):
-    """What happened to one call; the values are the core's names."""
-
-    SUCCESS = "success"
-    REQUEST_ERROR = "request_error"
-    THROTTLED = "throttled"
-    SERVER_ERROR = "server_error"
-    UNUSABLE = "unusable"
-    TRANSPORT = "transport"
-
-    @property
-    def code(self) -> int:
-        return _CODES[self.value]
-
-    @property
-    def counts(self) -> bool:
-        """Whether this outcome counts against the service (by default)."""
-        return _c.respite_outcome_counts(self.code, 0) == 1
-
-
-# name -> the core's number, from the core itself
-_CODES = {_c.respite_outcome_name(i): i for i in range(_c.RESPITE_OUTCOME_COUNT)}
+# name -> the core's number
+_CODES = {name: code for code, name in enumerate(OUTCOMES)}
 _BY_CODE = {code: Outcome(name) for name, code in _CODES.items()}
 
 OutcomeLike = Union[Outcome, str, int]

@@ -5,49 +5,12 @@ bad value raises InvalidSettingError worded exactly as in every language.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterator, Mapping, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Tuple
 
 from . import _respite_swig as _c
+from .generated.tables import SETTINGS, SettingInfo
 
-_TYPES = ("integer", "number", "boolean", "choice", "string", "list")
-
-
-class SettingInfo(NamedTuple):
-    """One row of the core's settings table (respite_setting_at)."""
-
-    component: str
-    name: str
-    #: integer, number, boolean, choice, string or list
-    type: str
-    default: Any
-    #: integer/number: the bounds, with whether each is excluded; None otherwise
-    min: Optional[float]
-    max: Optional[float]
-    min_exclusive: bool
-    max_exclusive: bool
-    #: choice: the accepted words; None otherwise
-    choices: Optional[Tuple[str, ...]]
-    #: the accepted range as the core's errors say it
-    accepted: str
-    doc: str
-
-
-def _typed(kind: str, number: float) -> Any:
-    return int(number) if kind == "integer" else bool(number) if kind == "boolean" else number
-
-
-def _info(row: Any) -> SettingInfo:
-    kind = _TYPES[row.type]
-    bounded = kind in ("integer", "number")
-    return SettingInfo(row.component, row.name, kind,
-                       _typed(kind, row.default_number) if kind in _TYPES[:3] else row.default_text,
-                       row.min if bounded else None, row.max if bounded else None,
-                       bounded and bool(row.min_exclusive), bounded and bool(row.max_exclusive),
-                       tuple(row.choices.split("|")) if row.choices else None, row.accepted, row.doc)
-
-
-#: every setting of every component, in the core's order
-SETTINGS: Tuple[SettingInfo, ...] = tuple(_info(_c.respite_setting_at(i)) for i in range(_c.respite_setting_count()))
+_TEXT_TYPES = ("choice", "string", "list")
 
 
 def settings_table(component: Optional[str] = None) -> Iterator[SettingInfo]:
@@ -90,17 +53,16 @@ def _set(raw: Any, name: str, value: Any) -> None:
                         f"(got {type(value).__name__})")
 
 
-def _get(raw: Any, component: str, name: str) -> Any:
-    row = _c.respite_setting_find(component, name)
-    if row is not None and _TYPES[row.type] in ("choice", "string", "list"):
+def _get(raw: Any, name: str, kind: Optional[str]) -> Any:
+    if kind in _TEXT_TYPES:
         return _c.respite_settings_get_text(raw, name)
     number = _c.respite_settings_get_number(raw, name)  # the core's error for an unknown name
-    return _typed(_TYPES[row.type], number)
+    return int(number) if kind == "integer" else bool(number) if kind == "boolean" else number
 
 
 def read_settings(raw: Any, component: str) -> Dict[str, Any]:
     """The current value of every setting of a component in raw settings."""
-    return {info.name: _get(raw, component, info.name) for info in settings_table(component)}
+    return {info.name: _get(raw, info.name, info.type) for info in settings_table(component)}
 
 
 class Settings:
@@ -119,7 +81,8 @@ class Settings:
 
     def get(self, name: str) -> Any:
         """A setting's value (the core's error for an unknown name)."""
-        return _get(self._raw, self.component, name)
+        kind = next((info.type for info in settings_table(self.component) if info.name == name), None)
+        return _get(self._raw, name, kind)
 
     def to_dict(self) -> Dict[str, Any]:
         return read_settings(self._raw, self.component)

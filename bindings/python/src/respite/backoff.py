@@ -6,7 +6,7 @@ import time
 from typing import Any, Callable, Dict, List, Optional, TypeVar, Union, cast, overload
 
 from . import _respite_swig as _c
-from ._errors import RespiteError, TransportError
+from .generated.errors import RespiteError, TransportError
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import OutcomeLike, classify, failure_of, outcome_code, outcome_from_code
 from ._settings import new_with_settings

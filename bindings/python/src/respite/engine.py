@@ -24,6 +24,7 @@ from . import respite_swig as _raw
 from . import _events
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._settings import new_with_settings
+from .generated.tables import ACTIONS
 from .gate import Gate
 from .queue import Batch, Queue
 
@@ -75,7 +76,7 @@ class Engine(OwnsHandle):
     def next(self, now: Optional[float] = None) -> str:
         """``"send"``, ``"wait"`` (see wait_seconds), ``"idle"`` or ``"done"``."""
         try:
-            return _c.respite_action_name(_c.respite_engine_next((own := self._own).ptr, _now() if now is None else now))
+            return ACTIONS[_c.respite_engine_next((own := self._own).ptr, _now() if now is None else now)]
         finally:
             self._poll(own)
 

@@ -10,6 +10,7 @@ from . import _events
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, OutcomeLike, classify, failure_of, outcome_code, outcome_from_code
 from ._settings import new_with_settings
+from .generated.tables import GATE_STATES
 
 _now = _c.respite_now
 _admit = _c.respite_gate_admit
@@ -52,9 +53,14 @@ class GateStats(NamedTuple):
     until: float
 
 
+def refusal_message(retry_after: float) -> str:
+    """The G17 refusal message for a retry_after (inf: "only after a reset")."""
+    return _c.respite_refusal_message(retry_after)
+
+
 def gate_stats_from(out: Any) -> GateStats:
     """GateStats from a raw respite_gate_stats."""
-    return GateStats(*(getattr(out, f) for f in GateStats._fields[:11]), _c.respite_gate_state_name(out.state),
+    return GateStats(*(getattr(out, f) for f in GateStats._fields[:11]), GATE_STATES[out.state],
                      out.delay, out.until)
 
 
@@ -196,7 +202,7 @@ class Gate(OwnsHandle):
 
     def state(self, now: Optional[float] = None) -> str:
         """``"closed"``, ``"open"`` or ``"probing"`` at ``now``."""
-        return _c.respite_gate_state_name(_c.respite_gate_get_state(self._own.ptr, _now() if now is None else now))
+        return GATE_STATES[_c.respite_gate_get_state(self._own.ptr, _now() if now is None else now)]
 
     def stats(self) -> GateStats:
         out = _raw.respite_gate_stats()

@@ -14,7 +14,7 @@ from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Optional, Tup
 from . import _respite_swig as _c
 from . import respite_swig as _raw
 from . import _events
-from ._errors import ClosedError
+from .generated.errors import ClosedError
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, outcome_from_code
 from ._settings import make_settings, new_with_settings, read_settings, settings_table

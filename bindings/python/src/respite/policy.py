@@ -6,8 +6,9 @@ import json
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _respite_swig as _c
-from ._errors import InvalidPolicyError, Problem
+from .generated.errors import InvalidPolicyError, Problem
 from ._handle import CLOSED, Owned, OwnsHandle
+from .generated.tables import STRATEGIES
 
 Handler = Tuple[str, str]  # (on, strategy): ("server_error", "retry"), ("404,410", "discard")
 
@@ -127,7 +128,7 @@ class Policy(OwnsHandle):
     def handlers(self) -> List[Handler]:
         ptr = (own := self._handle()).ptr  # `own` keeps the handle alive meanwhile
         return [(_c.respite_policy_handler_on(ptr, i),
-                 _c.respite_strategy_name(_c.respite_policy_handler_strategy(ptr, i)))
+                 STRATEGIES[_c.respite_policy_handler_strategy(ptr, i)])
                 for i in range(_c.respite_policy_handler_count(ptr))]
 
     def strategy_for(self, status: Optional[int] = None, *, transport: bool = False) -> str:
@@ -135,7 +136,7 @@ class Policy(OwnsHandle):
         transport failure matches as 503."""
         code = _c.respite_policy_strategy_for((own := self._own).ptr, 1 if transport else 0,
                                               0 if status is None else status)
-        return _c.respite_strategy_name(code)
+        return STRATEGIES[code]
 
     def to_json(self) -> str:
         """Canonical compact JSON; reads back as an equal policy."""

@@ -11,7 +11,8 @@ from typing import Any, List, NamedTuple, Optional, Union
 from . import _respite_swig as _c
 from . import respite_swig as _raw
 from ._handle import CLOSED, Owned, OwnsHandle
-from ._settings import new_with_settings, settings_table
+from ._settings import new_with_settings
+from .generated.tables import DISPOSITIONS, OVERFLOWS
 from .policy import Policy
 
 # `(own := self._own).ptr` keeps the handle alive for the whole call, which
@@ -20,9 +21,7 @@ _now = _c.respite_now
 
 Payload = Union[bytes, bytearray, memoryview, str]
 
-#: how a taken event is settled
-DISPOSITIONS = tuple(_c.respite_disposition_name(i) for i in range(_c.RESPITE_DISPOSITION_COUNT))
-_OVERFLOWS = next(info.choices for info in settings_table("queue") if info.name == "overflow")
+
 
 
 class QueueStats(NamedTuple):
@@ -126,7 +125,7 @@ class Queue(OwnsHandle):
 
 def queue_stats_from(out: Any) -> QueueStats:
     """QueueStats from a raw respite_queue_stats."""
-    return QueueStats(*(getattr(out, f) for f in QueueStats._fields[:17]), _OVERFLOWS[out.overflow],
+    return QueueStats(*(getattr(out, f) for f in QueueStats._fields[:17]), OVERFLOWS[out.overflow],
                       out.retry_times, out.event_ttl, bool(out.closed), _c.respite_queue_stats_balanced(out) == 1)
 
 
@@ -172,12 +171,12 @@ class Batch(OwnsHandle):
 
     def disposition(self, index: int) -> Optional[str]:
         code = self._index(_c.respite_batch_event_disposition, index)
-        return None if code < 0 else _c.respite_disposition_name(code)
+        return None if code < 0 else DISPOSITIONS[code]
 
     def settle(self, index: int, disposition: str) -> str:
         """Settles one event; returns the disposition applied (retry may
         become retries_exhausted, D3)."""
-        return _c.respite_disposition_name(self._index(_c.respite_batch_settle, index, _disposition(disposition)))
+        return DISPOSITIONS[self._index(_c.respite_batch_settle, index, _disposition(disposition))]
 
     def settle_all(self, disposition: str) -> int:
         return _c.respite_batch_settle_all((own := self._own).ptr, _disposition(disposition))
