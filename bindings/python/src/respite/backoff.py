@@ -34,16 +34,8 @@ class Backoff(OwnsHandle):
         self._settings, ptr = new_with_settings("backoff", settings, "backoff", _c.respite_backoff_new)
         self._own = Owned(ptr, _c.respite_backoff_free)
 
-    def close(self) -> None:
-        """Frees the back-off. Further use raises ClosedError."""
-        self._own = CLOSED
-
     def __repr__(self) -> str:
         return f"<respite.Backoff {'closed' if self.closed else self._settings}>"
-
-    @property
-    def settings(self) -> Dict[str, Any]:
-        return dict(self._settings)
 
     @property
     def max_attempts(self) -> int:

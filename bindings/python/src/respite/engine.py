@@ -17,13 +17,14 @@ drives an engine; producers use the queue, which is thread-safe::
 """
 from __future__ import annotations
 
-from typing import Any, List, NamedTuple, Optional
+from typing import Any, List, Optional
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
 from . import _events
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._settings import new_with_settings
+from ._structs import struct_tuple
 from .generated.tables import ACTIONS
 from .gate import Gate
 from .queue import Batch, Queue
@@ -33,29 +34,17 @@ from .queue import Batch, Queue
 _now = _c.respite_now
 
 
-class EngineStats(NamedTuple):
-    sends: int
-    probes: int
-    sends_failed: int
-    refusals: int
-    events_sent: int
-    unsent: int
-    closing: bool
-    closed_while_paused: bool
-    close_deadline: float
-
-
-def engine_stats_from(out: Any) -> EngineStats:
-    """EngineStats from a raw respite_engine_stats."""
-    return EngineStats(*(getattr(out, f) for f in EngineStats._fields[:6]), bool(out.closing),
-                       bool(out.closed_while_paused), out.close_deadline)
+EngineStats = struct_tuple("EngineStats", _raw.respite_engine_stats, "Figures since the engine was made (respite_engine_stats).",
+                           closing=lambda out: bool(out.closing),
+                           closed_while_paused=lambda out: bool(out.closed_while_paused))
 
 
 class Engine(OwnsHandle):
     """Joins a queue (settling by its policy) and a gate. Settings are the
     sender's (``min_entries_per_message``, ``max_entries_per_message``,
     ``close_timeout_seconds``). The engine holds its own references to the
-    queue and gate in the core, so they may be closed in any order."""
+    queue and gate in the core, so they may be closed in any order;
+    ``close()`` puts a batch still in flight back at the queue's head."""
 
     __slots__ = ("_own", "_gate", "queue", "gate", "_settings", "_log", "name", "__weakref__")
 
@@ -68,10 +57,6 @@ class Engine(OwnsHandle):
                                                 lambda raw: _c.respite_engine_new(queue_own.ptr, gate_own.ptr, raw))
         self._own = Owned(ptr, _c.respite_engine_free)
         self._gate = Owned(gate_own.ptr, None)  # the engine's reference keeps it valid
-
-    def close(self) -> None:
-        """Frees the engine (a batch in flight goes back to the queue)."""
-        self._own = CLOSED
 
     def next(self, now: Optional[float] = None) -> str:
         """``"send"``, ``"wait"`` (see wait_seconds), ``"idle"`` or ``"done"``."""
@@ -130,7 +115,7 @@ class Engine(OwnsHandle):
     def stats(self) -> EngineStats:
         out = _raw.respite_engine_stats()
         _c.respite_engine_stats_get((own := self._own).ptr, out)
-        return engine_stats_from(out)
+        return EngineStats.of(out)
 
     def events(self) -> List[_events.Event]:
         """The engine's own events (unsent_at_close) since the last call;

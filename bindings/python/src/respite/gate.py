@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Type, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Type, TypeVar, cast
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
@@ -10,6 +10,7 @@ from . import _events
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, OutcomeLike, classify, failure_of, outcome_code, outcome_from_code
 from ._settings import new_with_settings
+from ._structs import struct_tuple
 from .generated.tables import GATE_STATES
 
 _now = _c.respite_now
@@ -25,43 +26,19 @@ T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class Decision(NamedTuple):
-    """The result of :meth:`Gate.check`."""
-
-    allowed: bool
-    probe: bool        #: admitted as a probe (G7)
-    permit: int        #: > 0 when admitted: report the outcome with it
-    retry_after: float  #: refused: seconds until a call may be admitted (inf under recover_never)
-
-
-class GateStats(NamedTuple):
-    """Statistics since the gate was made (reset does not clear them)."""
-
-    admitted: int
-    refused: int
-    reported: int
-    counted_failures: int
-    late: int
-    trips: int
-    probes: int
-    probe_timeouts: int
-    events_dropped: int
-    generation: int
-    window_failures: int
-    state: str
-    delay: float
-    until: float
+Decision = struct_tuple("Decision", _raw.respite_decision,
+                        """The result of Gate.check: allowed, probe (admitted as a probe, G7), permit
+                        (> 0 when admitted: report with it), retry_after (refused: seconds; inf under
+                        recover_never).""",
+                        allowed=lambda out: bool(out.allowed), probe=lambda out: bool(out.probe))
+GateStats = struct_tuple("GateStats", _raw.respite_gate_stats,
+                         "Statistics since the gate was made (respite_gate_stats); reset does not clear them.",
+                         state=lambda out: GATE_STATES[out.state])
 
 
 def refusal_message(retry_after: float) -> str:
     """The G17 refusal message for a retry_after (inf: "only after a reset")."""
     return _c.respite_refusal_message(retry_after)
-
-
-def gate_stats_from(out: Any) -> GateStats:
-    """GateStats from a raw respite_gate_stats."""
-    return GateStats(*(getattr(out, f) for f in GateStats._fields[:11]), GATE_STATES[out.state],
-                     out.delay, out.until)
 
 
 class Gate(OwnsHandle):
@@ -97,11 +74,6 @@ class Gate(OwnsHandle):
         label = f" {self.name!r}" if self.name else ""
         return f"<respite.Gate{label} {'closed' if self.closed else 'open'}>"
 
-    @property
-    def settings(self) -> Dict[str, Any]:
-        """Every gate setting's value, defaults and profile included."""
-        return dict(self._settings)
-
     # ------------------------------------------------------------ checking
 
     def acquire(self, now: Optional[float] = None) -> int:
@@ -121,7 +93,7 @@ class Gate(OwnsHandle):
         _c.respite_gate_check(own.ptr, _now() if now is None else now, out)
         if _pending(own.ptr) > 0:
             self._poll(own)
-        return Decision(bool(out.allowed), bool(out.probe), out.permit, out.retry_after)
+        return Decision.of(out)
 
     def retry_after(self, now: Optional[float] = None) -> float:
         """Seconds until a call may be admitted: 0 when one would be, inf under recover_never."""
@@ -207,7 +179,7 @@ class Gate(OwnsHandle):
     def stats(self) -> GateStats:
         out = _raw.respite_gate_stats()
         _c.respite_gate_stats_get(self._own.ptr, out)
-        return gate_stats_from(out)
+        return GateStats.of(out)
 
     def events(self) -> List[_events.Event]:
         """The events (G18) seen since the last call of events(), oldest

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json as _json
 import threading
 import weakref
-from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
@@ -18,22 +18,17 @@ from .generated.errors import ClosedError
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, outcome_from_code
 from ._settings import make_settings, new_with_settings, read_settings, settings_table
+from ._structs import struct_tuple
 from .backoff import Backoff
-from .engine import EngineStats, engine_stats_from
-from .gate import Gate, GateStats, gate_stats_from
+from .engine import EngineStats
+from .gate import Gate, GateStats
 from .policy import Policy
-from .queue import QueueStats, queue_stats_from
+from .queue import QueueStats
 
 Body = Union[bytes, bytearray, memoryview, str, None]
 Headers = Union[Mapping[str, str], Iterable[Tuple[str, str]], str, None]
 
 _SUCCESS = Outcome.SUCCESS
-
-
-def _body_bytes(body: Body) -> Any:
-    if body is None:
-        return b""
-    return body.encode("utf-8") if isinstance(body, str) else body
 
 
 def _header_text(headers: Headers) -> Optional[str]:
@@ -79,10 +74,11 @@ class ResponseHeaders:
         return isinstance(name, str) and self.get(name) is not None
 
 
-class Response:
+class Response(OwnsHandle):
     """One HTTP call's result (C8): also a failed call (``outcome`` says
     how; ``status`` is 0 when the transport failed and ``error`` says why).
-    A call the gate refused raises TemporarilyUnavailableError instead."""
+    A call the gate refused raises TemporarilyUnavailableError instead.
+    ``close()`` frees its headers; the other fields stay readable."""
 
     __slots__ = ("_own", "status", "body", "error", "retry_after", "attempts", "elapsed", "_outcome",
                  "__weakref__")
@@ -122,16 +118,6 @@ class Response:
     def json(self) -> Any:
         return _json.loads(self.body)
 
-    def close(self) -> None:
-        """Frees the response's headers (the other fields stay readable)."""
-        self._own = CLOSED
-
-    def __enter__(self) -> "Response":
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
-
     def __repr__(self) -> str:
         what = f"status {self.status}" if self.status else f"transport failure: {self.error}"
         return f"<respite.Response {what}, {self.outcome.value}, {self.attempts} attempt(s)>"
@@ -165,14 +151,6 @@ class Client(OwnsHandle):
         self._own = Owned(ptr, _c.respite_client_free)
         self._gate = Owned(gate_own.ptr, None)  # the client's reference keeps it valid
 
-    def close(self) -> None:
-        """Frees the client and its connections. Further use raises ClosedError."""
-        self._own = CLOSED
-
-    @property
-    def settings(self) -> Dict[str, Any]:
-        return dict(self._settings)
-
     def request(self, method: str, url: str, headers: Headers = None, body: Body = None) -> Response:
         """One call: ``method`` ("GET", "POST", ...), ``headers`` as a mapping,
         pairs or "Name: value" lines, ``body`` as bytes or str (UTF-8).
@@ -180,8 +158,7 @@ class Client(OwnsHandle):
         transport failure. Raises TemporarilyUnavailableError (with
         ``retry_after``) when the gate refuses, without any network I/O."""
         try:
-            return Response(_c.respite_client_request((own := self._own).ptr, method, url, _header_text(headers),
-                                                      _body_bytes(body)))
+            return Response(_c.respite_client_request((own := self._own).ptr, method, url, _header_text(headers), body))
         finally:
             self._poll_gate(own)
 
@@ -216,16 +193,15 @@ class Client(OwnsHandle):
 # ------------------------------------------------------------------- sender
 
 
-class SenderStats(NamedTuple):
-    """S13: the queue's D9 figures, the engine's and the gate's, and the sender's own."""
+class SenderStats(struct_tuple("SenderStats", _raw.respite_sender_stats, "",
+                               queue=lambda out: QueueStats.of(out.queue), engine=lambda out: EngineStats.of(out.engine),
+                               gate=lambda out: GateStats.of(out.gate), paused=lambda out: bool(out.paused),
+                               closed=lambda out: bool(out.closed))):
+    """S13 (respite_sender_stats): the queue's D9 figures, the engine's and
+    the gate's, and the sender's own (requests, bytes_sent after gzip,
+    paused, closed)."""
 
-    queue: QueueStats
-    engine: EngineStats
-    gate: GateStats
-    requests: int    #: HTTP requests made, probes included
-    bytes_sent: int  #: request body bytes, after gzip
-    paused: bool     #: the gate would refuse a send now
-    closed: bool
+    __slots__ = ()
 
     @property
     def accepted(self) -> int:
@@ -314,7 +290,7 @@ class Sender(OwnsHandle):
         """Queues one event (bytes, or str as UTF-8) and returns at once,
         whatever the service does (S1). Raises QueueFullError (capacity under
         drop_newest), TooLargeError, ClosedError after close."""
-        _c.respite_sender_enqueue((own := self._own).ptr, event.encode("utf-8") if isinstance(event, str) else event)
+        _c.respite_sender_enqueue((own := self._own).ptr, event)  # str: its UTF-8
 
     def add_header(self, name: str, value: str) -> None:
         """A header for every later request (from the next batch)."""
@@ -352,11 +328,6 @@ class Sender(OwnsHandle):
 
     # --------------------------------------------------------------- insight
 
-    @property
-    def settings(self) -> Dict[str, Any]:
-        """Every sender, gate and queue setting's value."""
-        return dict(self._settings)
-
     def stats(self) -> SenderStats:
         """S13 statistics (after close: ClosedError; see ``final_stats``)."""
         return self._stats(self._own)
@@ -365,8 +336,7 @@ class Sender(OwnsHandle):
     def _stats(own: Owned) -> SenderStats:
         out = _raw.respite_sender_stats()
         _c.respite_sender_stats_get(own.ptr, out)
-        return SenderStats(queue_stats_from(out.queue), engine_stats_from(out.engine), gate_stats_from(out.gate),
-                           out.requests, out.bytes_sent, bool(out.paused), bool(out.closed))
+        return SenderStats.of(out)
 
     def events(self) -> List[_events.Event]:
         """The events seen since the last call (at most the last 256), oldest

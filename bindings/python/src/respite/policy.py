@@ -91,9 +91,6 @@ class Policy(OwnsHandle):
         """The built-in ``@default`` policy: discard on any error, capacity 1000 (D8)."""
         return cls(_c.respite_policy_default())
 
-    def close(self) -> None:
-        self._own = CLOSED
-
     def _handle(self) -> Owned:
         """The live handle (closed: the core's ClosedError); a caller keeps it
         in a local while a call that releases the GIL uses it."""

@@ -12,6 +12,7 @@ from . import _respite_swig as _c
 from . import respite_swig as _raw
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._settings import new_with_settings
+from ._structs import struct_tuple
 from .generated.tables import DISPOSITIONS, OVERFLOWS
 from .policy import Policy
 
@@ -21,39 +22,11 @@ _now = _c.respite_now
 
 Payload = Union[bytes, bytearray, memoryview, str]
 
-
-
-
-class QueueStats(NamedTuple):
-    """D9 figures: accepted = delivered + dropped_capacity + expired +
-    retries_exhausted + discarded + pending + in_flight (see ``balanced``)."""
-
-    accepted: int
-    delivered: int
-    dropped_capacity: int
-    expired: int
-    retries_exhausted: int
-    discarded: int
-    pending: int
-    in_flight: int
-    refused_full: int
-    refused_too_large: int
-    refused_closed: int
-    retried: int
-    pending_bytes: int
-    in_flight_bytes: int
-    live_bytes: int
-    capacity: int
-    max_bytes: int
-    overflow: str
-    retry_times: int
-    event_ttl: float
-    closed: bool
-    balanced: bool
-
-
-def _bytes(payload: Payload) -> Any:
-    return payload.encode("utf-8") if isinstance(payload, str) else payload
+QueueStats = struct_tuple("QueueStats", _raw.respite_queue_stats,
+                          """D9 figures (respite_queue_stats): accepted = delivered + dropped_capacity
+                          + expired + retries_exhausted + discarded + pending + in_flight (``balanced``).""",
+                          overflow=lambda out: OVERFLOWS[out.overflow], closed=lambda out: bool(out.closed),
+                          balanced=lambda out: _c.respite_queue_stats_balanced(out) == 1)
 
 
 class Queue(OwnsHandle):
@@ -74,18 +47,10 @@ class Queue(OwnsHandle):
                                                 lambda raw: _c.respite_queue_new(policy_own.ptr, raw))
         self._own = Owned(ptr, _c.respite_queue_free)
 
-    def close(self) -> None:
-        """Frees the queue and every pending event. Further use raises ClosedError."""
-        self._own = CLOSED
-
-    @property
-    def settings(self) -> dict:
-        return dict(self._settings)
-
     def enqueue(self, payload: Payload, now: Optional[float] = None) -> None:
         """Queues one event (bytes, or str as UTF-8). Raises QueueFullError
         (drop_newest at capacity), TooLargeError, ClosedError after shutdown."""
-        _c.respite_queue_enqueue((own := self._own).ptr, _bytes(payload), _now() if now is None else now)
+        _c.respite_queue_enqueue((own := self._own).ptr, payload, _now() if now is None else now)  # str: its UTF-8
 
     def shutdown(self) -> None:
         """Refuses every later enqueue; taking and settling still work (drain)."""
@@ -120,13 +85,7 @@ class Queue(OwnsHandle):
     def stats(self) -> QueueStats:
         out = _raw.respite_queue_stats()
         _c.respite_queue_stats_get((own := self._own).ptr, out)
-        return queue_stats_from(out)
-
-
-def queue_stats_from(out: Any) -> QueueStats:
-    """QueueStats from a raw respite_queue_stats."""
-    return QueueStats(*(getattr(out, f) for f in QueueStats._fields[:17]), OVERFLOWS[out.overflow],
-                      out.retry_times, out.event_ttl, bool(out.closed), _c.respite_queue_stats_balanced(out) == 1)
+        return QueueStats.of(out)
 
 
 class Batch(OwnsHandle):
