@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import functools
 import time
-from typing import Any, Callable, Dict, List, Optional, TypeVar, Union, cast, overload
+from typing import Any, Callable, List, Optional, TypeVar, Union, cast, overload
 
 from . import _respite_swig as _c
 from .generated.errors import RespiteError, TransportError

@@ -127,6 +127,4 @@ class Engine(OwnsHandle):
         if own is CLOSED and not raise_closed:
             return
         self._log.take(_c.respite_engine_next_event, own.ptr)
-        # The engine calls into the gate: the one rule holds for it too.
-        if _c.respite_gate_events_pending(self._gate.ptr) > 0:
-            self.gate._poll(self._gate)
+        self.gate._poll(self._gate)  # the engine calls into the gate: the one rule holds

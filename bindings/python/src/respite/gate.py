@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Type, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Type, TypeVar, cast
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
@@ -74,8 +74,6 @@ class Gate(OwnsHandle):
         label = f" {self.name!r}" if self.name else ""
         return f"<respite.Gate{label} {'closed' if self.closed else 'open'}>"
 
-    # ------------------------------------------------------------ checking
-
     def acquire(self, now: Optional[float] = None) -> int:
         """Asks to make a call: returns a permit to report the outcome with,
         or raises TemporarilyUnavailableError (with ``retry_after``)."""
@@ -83,23 +81,19 @@ class Gate(OwnsHandle):
         try:
             return _admit_now(own.ptr) if now is None else _admit(own.ptr, now)
         finally:
-            if _pending(own.ptr) > 0:
-                self._poll(own)
+            self._poll(own)
 
     def check(self, now: Optional[float] = None) -> Decision:
         """Asks to make a call without raising on a refusal."""
         own = self._own
         out = _raw.respite_decision()
         _c.respite_gate_check(own.ptr, _now() if now is None else now, out)
-        if _pending(own.ptr) > 0:
-            self._poll(own)
+        self._poll(own)
         return Decision.of(out)
 
     def retry_after(self, now: Optional[float] = None) -> float:
         """Seconds until a call may be admitted: 0 when one would be, inf under recover_never."""
         return _c.respite_gate_retry_after(self._own.ptr, _now() if now is None else now)
-
-    # ----------------------------------------------------------- reporting
 
     def report(self, outcome: OutcomeLike = Outcome.SUCCESS, *, permit: int = 0,
                retry_after: Optional[float] = None, now: Optional[float] = None) -> None:
@@ -126,16 +120,13 @@ class Gate(OwnsHandle):
             _report_now(own.ptr, permit, code, hint or 0.0)
         else:
             _report(own.ptr, permit, code, hint or 0.0, now)
-        if _pending(own.ptr) > 0:
-            self._poll(own)
+        self._poll(own)
 
     def reset(self, now: Optional[float] = None) -> None:
         """G14: closed again, with the first pause, an empty window and a new generation."""
         own = self._own
         _c.respite_gate_reset(own.ptr, _now() if now is None else now)
         self._poll(own)
-
-    # -------------------------------------------------------- protected calls
 
     def attempt(self, now: Optional[float] = None) -> "Attempt":
         """A context manager around one call::
@@ -170,8 +161,6 @@ class Gate(OwnsHandle):
             code, _status, hint = failure_of(exc)
             self._report(own, permit, code, hint, None)
 
-    # ------------------------------------------------------------ insight
-
     def state(self, now: Optional[float] = None) -> str:
         """``"closed"``, ``"open"`` or ``"probing"`` at ``now``."""
         return GATE_STATES[_c.respite_gate_get_state(self._own.ptr, _now() if now is None else now)]
@@ -184,13 +173,15 @@ class Gate(OwnsHandle):
     def events(self) -> List[_events.Event]:
         """The events (G18) seen since the last call of events(), oldest
         first (at most the last 64). They are also logged as they are seen."""
-        self._poll(self._own)  # closed: the core's ClosedError
+        self._log.take(_c.respite_gate_next_event, self._own.ptr)  # closed: the core's ClosedError
         return self._log.pop_all()
 
     def _poll(self, own: Owned) -> None:
-        """Takes and logs the events waiting in the gate's ring (``own``: this
-        gate's handle, or the one an engine or client still holds)."""
-        self._log.take(_c.respite_gate_next_event, own.ptr)
+        """The one rule, after every call into the gate: when events are
+        pending, take and log them (``own``: this gate's handle, or the one an
+        engine or client holds)."""
+        if _pending(own.ptr) > 0:
+            self._log.take(_c.respite_gate_next_event, own.ptr)
 
 
 # Gate.call in C: admit, call and report with no Python frame on the success path.

@@ -44,9 +44,6 @@ def _header_text(headers: Headers) -> Optional[str]:
     return "\n".join(f"{name}: {value}".replace("\n", "\r\r") for name, value in pairs)
 
 
-# ----------------------------------------------------------------- response
-
-
 class ResponseHeaders:
     """The final answer's headers, looked up by name (case-insensitive; the
     last one wins when repeated). The core keeps no list, so a lookup is by
@@ -123,9 +120,6 @@ class Response(OwnsHandle):
         return f"<respite.Response {what}, {self.outcome.value}, {self.attempts} attempt(s)>"
 
 
-# ------------------------------------------------------------------- client
-
-
 class Client(OwnsHandle):
     """HTTP calls through a gate, with retries by a back-off (section 6)::
 
@@ -185,12 +179,8 @@ class Client(OwnsHandle):
         response.outcome  # refresh the cached outcome
 
     def _poll_gate(self, own: Owned) -> None:
-        # The client calls into the gate: the one rule holds for it too.
-        if self.gate is not None and own is not CLOSED and _c.respite_gate_events_pending(self._gate.ptr) > 0:
+        if self.gate is not None and own is not CLOSED:  # the client calls into the gate: the one rule holds
             self.gate._poll(self._gate)
-
-
-# ------------------------------------------------------------------- sender
 
 
 class SenderStats(struct_tuple("SenderStats", _raw.respite_sender_stats, "",
@@ -284,8 +274,6 @@ class Sender(OwnsHandle):
                                         name=f"respite-sender-events{'-' + name if name else ''}", daemon=True)
         self._poller.start()
 
-    # ------------------------------------------------------------ producing
-
     def enqueue(self, event: Union[bytes, bytearray, memoryview, str]) -> None:
         """Queues one event (bytes, or str as UTF-8) and returns at once,
         whatever the service does (S1). Raises QueueFullError (capacity under
@@ -325,8 +313,6 @@ class Sender(OwnsHandle):
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
         return f"<respite.Sender{label} to {self._settings.get('url')!r} {'closed' if self.closed else 'open'}>"
-
-    # --------------------------------------------------------------- insight
 
     def stats(self) -> SenderStats:
         """S13 statistics (after close: ClosedError; see ``final_stats``)."""

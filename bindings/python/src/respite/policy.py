@@ -3,7 +3,7 @@ delivery failed. Immutable once made; safe to share between threads."""
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _respite_swig as _c
 from .generated.errors import InvalidPolicyError, Problem
@@ -29,10 +29,6 @@ def _make(build: Any) -> Any:
         raise
     finally:
         _c.respite_problems_free(problems)
-
-
-# `(own := self._own).ptr` keeps the handle alive for the whole call, which
-# may run without the GIL: a close() in another thread meanwhile cannot free it.
 
 
 class Policy(OwnsHandle):
@@ -131,13 +127,13 @@ class Policy(OwnsHandle):
     def strategy_for(self, status: Optional[int] = None, *, transport: bool = False) -> str:
         """``"retry"`` or ``"discard"`` for a failed attempt (D2); a
         transport failure matches as 503."""
-        code = _c.respite_policy_strategy_for((own := self._own).ptr, 1 if transport else 0,
+        code = _c.respite_policy_strategy_for(self._own.ptr, 1 if transport else 0,
                                               0 if status is None else status)
         return STRATEGIES[code]
 
     def to_json(self) -> str:
         """Canonical compact JSON; reads back as an equal policy."""
-        return _c.respite_policy_to_json((own := self._own).ptr)
+        return _c.respite_policy_to_json(self._own.ptr)
 
     def to_dict(self) -> Dict[str, Any]:
         return json.loads(self.to_json())

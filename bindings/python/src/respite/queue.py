@@ -6,7 +6,7 @@ may wait on the queue's lock release the GIL.
 """
 from __future__ import annotations
 
-from typing import Any, List, NamedTuple, Optional, Union
+from typing import Any, List, Optional, Union
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
@@ -105,11 +105,11 @@ class Batch(OwnsHandle):
         self._own = self._engine = CLOSED
 
     def __len__(self) -> int:
-        return _c.respite_batch_count((own := self._own).ptr)
+        return _c.respite_batch_count(self._own.ptr)
 
     @property
     def unsettled(self) -> int:
-        return _c.respite_batch_unsettled((own := self._own).ptr)
+        return _c.respite_batch_unsettled(self._own.ptr)
 
     def _index(self, fn: Any, index: int, *more: Any) -> Any:
         return fn((own := self._own).ptr, index, *more)
