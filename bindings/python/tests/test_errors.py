@@ -134,3 +134,12 @@ def test_invalid_time_and_outcome():
     same_error(info.value, raw_error(raw.respite_outcome_from_name, "fine"))
     with pytest.raises(respite.InvalidArgumentError):
         respite.classify(700)
+
+
+def test_settings_table_shows_exclusive_bounds():
+    (row,) = [i for i in respite.settings_table("gate") if i.name == "failures_window_seconds"]
+    assert (row.min, row.min_exclusive, row.max_exclusive) == (0.0, True, False)
+    with pytest.raises(respite.InvalidSettingError) as info:
+        respite.Gate(failures_window_seconds=row.min)  # the bound itself is excluded
+    assert info.value.setting == "failures_window_seconds"
+    assert respite.Gate(failures_window_seconds=row.max).settings["failures_window_seconds"] == row.max
