@@ -10,11 +10,10 @@ class InvalidSettingException extends RespiteException
 
     private string $setting;
 
-    public function __construct(string $message, ?string $setting = null, ?\Throwable $previous = null)
+    public function __construct(string $message, string $setting = '', ?\Throwable $previous = null)
     {
         parent::__construct($message, self::STATUS, $previous);
-        // The core guarantees the message starts with the setting's name.
-        $this->setting = $setting ?? explode(' ', $message, 2)[0];
+        $this->setting = $setting;
     }
 
     /** The setting's name, e.g. "failures_to_enter_recovery". */

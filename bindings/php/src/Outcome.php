@@ -3,7 +3,6 @@ declare(strict_types=1);
 
 namespace Respite;
 
-use Respite\Internal\Errors;
 
 /** What happened to one call (spec section 1); the values are the core's names. */
 enum Outcome: string
@@ -56,25 +55,17 @@ enum Outcome: string
         } elseif (respite_outcome_name($outcome) !== null) {
             return self::fromCode($outcome);
         }
-        try {
-            return self::fromCode(respite_outcome_from_name((string) $outcome));
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return self::fromCode(respite_outcome_from_name((string) $outcome));
     }
 
     /** Classifies one call with the core's rules (spec section 1). */
     public static function classify(?int $httpStatus, bool $transportFailed = false, bool $bodyUsable = true): self
     {
-        try {
-            return self::fromCode(respite_classify(
-                $transportFailed || $httpStatus === null ? 1 : 0,
-                $httpStatus ?? 0,
-                $bodyUsable ? 1 : 0,
-            ));
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return self::fromCode(respite_classify(
+            $transportFailed || $httpStatus === null ? 1 : 0,
+            $httpStatus ?? 0,
+            $bodyUsable ? 1 : 0,
+        ));
     }
 
     /**

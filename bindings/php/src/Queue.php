@@ -3,9 +3,7 @@ declare(strict_types=1);
 
 namespace Respite;
 
-use Respite\Internal\Errors;
-use Respite\Internal\Lender;
-use Respite\Internal\WithSettings;
+use Respite\Internal\Handle;
 
 /**
  * The bounded delivery queue (spec section 4): byte payloads, copied in,
@@ -23,7 +21,7 @@ final class Queue
         'discarded' => RESPITE_DISPOSITION_DISCARDED, 'retries_exhausted' => RESPITE_DISPOSITION_RETRIES_EXHAUSTED,
     ];
 
-    use Lender;
+    use Handle;
 
     /**
      * @param Policy|null $policy null for "@default" (D8); the queue copies what it needs
@@ -31,20 +29,23 @@ final class Queue
      */
     public function __construct(?Policy $policy = null, array $settings = [])
     {
-        if ($policy !== null && $policy->isClosed()) {
-            $policy->toJson(); // throws ClosedException worded by the core
-        }
-        $this->ptr = WithSettings::make(
+        $this->ptr = Settings::with(
             'queue',
             $settings,
             static fn ($raw) => respite_queue_new($policy?->raw(), $raw),
         );
     }
 
-    /** Frees the queue and its pending events (and closes engines that borrow it). Idempotent. */
+    /** Frees this queue's reference (an engine that uses it keeps its own). Idempotent. */
     public function close(): void
     {
-        $this->release('respite_queue_free');
+        $this->free('respite_queue_free');
+    }
+
+    /** @internal the raw handle for an engine (null once closed: the core answers "queue is closed") */
+    public function raw()
+    {
+        return $this->ptr;
     }
 
     /**
@@ -54,60 +55,36 @@ final class Queue
      */
     public function enqueue(string $payload, ?float $now = null): void
     {
-        try {
-            respite_queue_enqueue($this->ptr, $payload, $now ?? respite_now());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        respite_queue_enqueue($this->ptr, $payload, $now ?? respite_now());
     }
 
     /** Refuses every later enqueue; taking and settling still work, to drain. */
     public function stopAccepting(): void
     {
-        try {
-            respite_queue_close($this->ptr);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        respite_queue_close($this->ptr);
     }
 
     public function isAccepting(): bool
     {
-        try {
-            return respite_queue_is_closed($this->ptr) === 0;
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_queue_is_closed($this->ptr) === 0;
     }
 
     /** Events queued and not taken. */
     public function pending(): int
     {
-        try {
-            return respite_queue_pending($this->ptr);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_queue_pending($this->ptr);
     }
 
     /** D6: drops pending events whose age reached event_ttl; returns how many. */
     public function expire(?float $now = null): int
     {
-        try {
-            return respite_queue_expire($this->ptr, $now ?? respite_now());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_queue_expire($this->ptr, $now ?? respite_now());
     }
 
     /** Up to $maxEvents events from the head as an in-flight batch; null when none is pending. */
     public function take(int $maxEvents = 1, ?float $now = null): ?Batch
     {
-        try {
-            $batch = respite_queue_take($this->ptr, $maxEvents, $now ?? respite_now());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        $batch = respite_queue_take($this->ptr, $maxEvents, $now ?? respite_now());
         return $batch === null ? null : new Batch($batch);
     }
 
@@ -117,11 +94,7 @@ final class Queue
      */
     public function wait(int $minPending, float $timeoutSeconds): bool
     {
-        try {
-            return respite_queue_wait($this->ptr, $minPending, $timeoutSeconds) === 1;
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_queue_wait($this->ptr, $minPending, $timeoutSeconds) === 1;
     }
 
     /**
@@ -131,11 +104,7 @@ final class Queue
     public function stats(): array
     {
         $s = new \respite_queue_stats();
-        try {
-            respite_queue_stats_get($this->ptr, $s);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        respite_queue_stats_get($this->ptr, $s);
         return self::statsArray($s);
     }
 
@@ -161,17 +130,7 @@ final class Queue
     /** D9 checked on a fresh snapshot; throws InternalException with the figures when unbalanced. */
     public function checkAccounting(): void
     {
-        try {
-            respite_queue_check_accounting($this->ptr);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
-    }
-
-    /** @internal */
-    public function lend(Engine $engine): void
-    {
-        $this->addBorrower($engine);
+        respite_queue_check_accounting($this->ptr);
     }
 
     /** @internal a disposition's number from its name (or number; the core checks it). */

@@ -19,12 +19,42 @@ class RespiteException extends \RuntimeException
     public function __construct(string $message, ?string $status = null, ?\Throwable $previous = null)
     {
         $this->status = $status ?? static::STATUS;
-        parent::__construct($message, Internal\Errors::code($this->status), $previous);
+        $code = array_search($this->status, self::statusNames(), true);
+        parent::__construct($message, $code === false ? RESPITE_E_INTERNAL : $code, $previous);
     }
 
     /** The core's status name ("invalid_setting", "temporarily_unavailable", ...). */
     public function getStatus(): string
     {
         return $this->status;
+    }
+
+    /**
+     * The exception for a respite_error's fields (the extension throws
+     * what this returns); each class takes the fields it carries.
+     * @param list<Problem> $problems
+     */
+    public static function fromError(
+        int $status,
+        string $message,
+        string $setting = '',
+        float $retryAfter = NAN,
+        array $problems = [],
+    ): self {
+        $name = self::statusNames()[$status] ?? 'unknown';
+        $class = __NAMESPACE__ . '\\' . str_replace('_', '', ucwords($name, '_')) . 'Exception';
+        return match ($status) {
+            RESPITE_E_INVALID_SETTING => new InvalidSettingException($message, $setting),
+            RESPITE_E_TEMPORARILY_UNAVAILABLE => new TemporarilyUnavailableException($message, $retryAfter),
+            RESPITE_E_INVALID_POLICY => new InvalidPolicyException($message, $problems),
+            default => $status > 0 && class_exists($class) ? new $class($message) : new self($message, $name),
+        };
+    }
+
+    /** @return list<string> the core's status names in code order */
+    private static function statusNames(): array
+    {
+        static $names = null;
+        return $names ??= array_map('respite_status_name', range(0, respite_status_count() - 1));
     }
 }

@@ -3,9 +3,6 @@ declare(strict_types=1);
 
 namespace Respite;
 
-use Respite\Internal\Errors;
-use Respite\Internal\WithSettings;
-
 /**
  * Settings by the spec's names, as associative arrays:
  *   new Gate(['failures_to_enter_recovery' => 5, 'recovery_seconds' => 30])
@@ -27,9 +24,10 @@ final class Settings
     /**
      * Every setting of the core's table (of one component when given):
      * component, name, type, default, min, max (null unless numeric),
+     * min_exclusive, max_exclusive (true: the bound itself is refused),
      * accepted (as errors say it) and doc.
-     * @return list<array{component: string, name: string, type: string, default: mixed,
-     *                    min: ?float, max: ?float, accepted: string, doc: string}>
+     * @return list<array{component: string, name: string, type: string, default: mixed, min: ?float,
+     *                    max: ?float, min_exclusive: bool, max_exclusive: bool, accepted: string, doc: string}>
      */
     public static function table(?string $component = null): array
     {
@@ -50,6 +48,7 @@ final class Settings
             $out[] = [
                 'component' => $row->component, 'name' => $row->name, 'type' => $type, 'default' => $default,
                 'min' => $numeric ? $row->min : null, 'max' => $numeric ? $row->max : null,
+                'min_exclusive' => $row->min_exclusive !== 0, 'max_exclusive' => $row->max_exclusive !== 0,
                 'accepted' => $row->accepted, 'doc' => $row->doc,
             ];
         }
@@ -71,7 +70,7 @@ final class Settings
     /** The default value of one setting of a component or profile (the core words unknown names). */
     public static function get(string $componentOrProfile, string $name): mixed
     {
-        return WithSettings::make($componentOrProfile, [], static function ($raw) use ($name): mixed {
+        return self::with($componentOrProfile, [], static function ($raw) use ($name): mixed {
             $info = respite_setting_find(respite_settings_component($raw), $name);
             $type = $info === null ? 'number' : (self::TYPES[$info->type] ?? 'number');
             return match ($type) {
@@ -91,11 +90,7 @@ final class Settings
      */
     public static function make(string $componentOrProfile, array $values)
     {
-        try {
-            $raw = respite_settings_new($componentOrProfile);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        $raw = respite_settings_new($componentOrProfile);
         try {
             foreach ($values as $name => $value) {
                 if ($value !== null) {
@@ -105,9 +100,25 @@ final class Settings
             respite_settings_validate($raw);
         } catch (\Throwable $e) {
             respite_settings_free($raw);
-            throw Errors::translate($e);
+            throw $e;
         }
         return $raw;
+    }
+
+    /**
+     * $make($raw) with the raw settings of $componentOrProfile and $values,
+     * freed whatever happens.
+     * @internal
+     * @param array<string, mixed> $values
+     */
+    public static function with(string $componentOrProfile, array $values, callable $make): mixed
+    {
+        $raw = self::make($componentOrProfile, $values);
+        try {
+            return $make($raw);
+        } finally {
+            respite_settings_free($raw);
+        }
     }
 
     /**

@@ -20,12 +20,6 @@ class TemporarilyUnavailableException extends RespiteException
         $this->retryAfter = $retryAfter;
     }
 
-    /** The refusal for a retry_after, worded by the core (G17). */
-    public static function forRetryAfter(float $retryAfter): self
-    {
-        return new self(respite_refusal_message($retryAfter), $retryAfter);
-    }
-
     /** Seconds until a call may be admitted; INF under recover_never. */
     public function getRetryAfter(): float
     {

@@ -79,10 +79,10 @@ final class SenderTest extends TestCase
         $levels = array_column($logger->lines, 0);
         $messages = array_column($logger->lines, 1);
         self::assertSame('warning', $levels[0]);
-        self::assertSame('respite: usage: send failed: HTTP 503: 503', $messages[0]);
-        self::assertContains('respite: usage: recovery started: 3 failures within 100s; requests paused for 0.2s', $messages);
-        self::assertContains('respite: usage: recovery extended: the probe failed; requests paused for 0.3s', $messages);
-        $recovered = array_search('respite: usage: recovered: the service answered; requests resume', $messages, true);
+        self::assertSame('usage: send failed: HTTP 503: 503', $messages[0]);
+        self::assertContains('usage: recovery started: 3 failures within 100s; requests paused for 0.2s', $messages);
+        self::assertContains('usage: recovery extended: the probe failed; requests paused for 0.3s', $messages);
+        $recovered = array_search('usage: recovered: the service answered; requests resume', $messages, true);
         self::assertNotFalse($recovered);
         self::assertSame('info', $levels[$recovered]);
         self::assertSame(0, $sender->close());
@@ -161,7 +161,7 @@ final class SenderTest extends TestCase
         $stats = $sender->stats();
         self::assertTrue($stats['closed']);
         self::assertSame(8, $stats['queue']['pending']);
-        self::assertSame(['warning', 'respite: closed with 8 events not sent'], array_slice(end($logger->lines), 0, 2));
+        self::assertSame(['warning', 'closed with 8 events not sent'], array_slice(end($logger->lines), 0, 2));
 
         self::assertSame(8, $sender->close());
         self::assertSame(8, $sender->close());

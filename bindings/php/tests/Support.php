@@ -49,13 +49,13 @@ final class HttpError extends \RuntimeException
     }
 }
 
-/** The raw extension's message for a call, split as "<status>: <message>". */
+/** The status name and message the raw extension throws for a call. */
 function raw_error(callable $fn): array
 {
     try {
         $fn();
-    } catch (\Exception $e) {
-        return explode(': ', $e->getMessage(), 2);
+    } catch (\Respite\RespiteException $e) {
+        return [$e->getStatus(), $e->getMessage()];
     }
     throw new \LogicException('the raw call did not fail');
 }

@@ -6,20 +6,25 @@ namespace Respite\Internal;
 use Respite\Event;
 
 /**
- * Forwards events to the user's logger: a PSR-3-shaped object (warning()
- * and info() methods; Psr\Log\LoggerInterface fits without being needed),
- * a callable fn(string $level, string $message, array $context), or, when
- * none is given, error_log().
+ * Forwards events to the user's logger, each as the core's line
+ * (respite_event_message: the handle's name, then the event in words),
+ * unchanged: a PSR-3-shaped object (warning() and info() methods;
+ * Psr\Log\LoggerInterface fits without being needed), a callable
+ * fn(string $level, string $message, array $context), or, when none is
+ * given, error_log().
  * @internal
  */
 final class Log
 {
-    /** @param object|callable|null $logger */
-    public static function check($logger): void
+    /**
+     * @param object|callable|null $logger
+     * @return object|callable|null the logger, when it is one
+     */
+    public static function check($logger)
     {
         if ($logger === null || is_callable($logger)
             || (is_object($logger) && method_exists($logger, 'warning') && method_exists($logger, 'info'))) {
-            return;
+            return $logger;
         }
         throw new \TypeError('logger must be an object with warning() and info() methods (PSR-3), a callable '
             . 'fn(string $level, string $message, array $context), or null for error_log (got '
@@ -27,22 +32,28 @@ final class Log
     }
 
     /**
+     * Takes every waiting event with $next($handle, $raw) (a respite_*_next_event),
+     * logs each and returns $recent with them added (the last 64 kept).
      * @param object|callable|null $logger
-     * @param list<Event> $events
+     * @param list<Event> $recent
+     * @return list<Event>
      */
-    public static function events($logger, ?string $source, array $events): void
+    public static function drain($logger, array $recent, callable $next, $handle): array
     {
-        foreach ($events as $event) {
+        $raw = new \respite_event();
+        while ($next($handle, $raw) === 1) {
+            $event = Event::fromRaw($raw);
+            $recent[] = $event;
             $level = $event->isWarning() ? 'warning' : 'info';
-            $message = 'respite: ' . ($source !== null ? $source . ': ' : '') . $event->describe();
             $context = ['respite_event' => $event->toArray()];
             if ($logger === null) {
-                error_log($message);
+                error_log($event->message);
             } elseif (is_object($logger) && method_exists($logger, $level)) {
-                $logger->{$level}($message, $context);
+                $logger->{$level}($event->message, $context);
             } else {
-                $logger($level, $message, $context);
+                $logger($level, $event->message, $context);
             }
         }
+        return array_slice($recent, -64);
     }
 }

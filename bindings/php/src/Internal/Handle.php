@@ -1,0 +1,35 @@
+<?php
+declare(strict_types=1);
+
+namespace Respite\Internal;
+
+/**
+ * A native handle owned by one PHP object. The core counts references, so
+ * close() frees this object's own reference whatever else uses the handle.
+ * @internal
+ */
+trait Handle
+{
+    /** @var mixed the raw handle; null once closed (the core then answers "<handle> is closed") */
+    private $ptr;
+
+    public function __destruct()
+    {
+        $this->close();
+    }
+
+    public function isClosed(): bool
+    {
+        return $this->ptr === null;
+    }
+
+    /** Drops the handle and frees it with $free; nothing when already closed. */
+    private function free(callable $free): void
+    {
+        $ptr = $this->ptr;
+        $this->ptr = null;
+        if ($ptr !== null) {
+            $free($ptr);
+        }
+    }
+}
