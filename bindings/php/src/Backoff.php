@@ -152,7 +152,7 @@ final class Backoff
                 if ($thrown === null) {
                     return $result; // the schedule ended on an answer: the caller sees it
                 }
-                throw new TransportException($gaveUp->getMessage(), $thrown, $attempt, $outcome);
+                throw new TransportException($gaveUp->getMessage(), null, $thrown);
             }
             $sleep($delay);
         }
@@ -175,7 +175,7 @@ final class Backoff
         try {
             respite_retry_gave_up($this->ptr, $attempts, $outcome->code(), $httpStatus);
         } catch (TransportException $e) {
-            return new TransportException($e->getMessage(), $last, $attempts, $outcome);
+            return new TransportException($e->getMessage(), null, $last);
         } catch (RespiteException $e) {
             return $e;
         }

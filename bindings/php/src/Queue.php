@@ -16,11 +16,6 @@ use Respite\Internal\Handle;
  */
 final class Queue
 {
-    private const DISPOSITIONS = [
-        'delivered' => RESPITE_DISPOSITION_DELIVERED, 'retry' => RESPITE_DISPOSITION_RETRY,
-        'discarded' => RESPITE_DISPOSITION_DISCARDED, 'retries_exhausted' => RESPITE_DISPOSITION_RETRIES_EXHAUSTED,
-    ];
-
     use Handle;
 
     /**
@@ -121,7 +116,7 @@ final class Queue
             'refused_too_large' => $s->refused_too_large, 'refused_closed' => $s->refused_closed,
             'retried' => $s->retried, 'pending_bytes' => $s->pending_bytes, 'in_flight_bytes' => $s->in_flight_bytes,
             'live_bytes' => $s->live_bytes, 'capacity' => $s->capacity, 'max_bytes' => $s->max_bytes,
-            'overflow' => $s->overflow === RESPITE_OVERFLOW_DROP_NEWEST ? 'drop_newest' : 'drop_oldest',
+            'overflow' => Overflow::fromCode($s->overflow)->value,
             'retry_times' => $s->retry_times, 'event_ttl' => $s->event_ttl, 'closed' => $s->closed !== 0,
             'balanced' => respite_queue_stats_balanced($s) === 1,
         ];
@@ -140,6 +135,6 @@ final class Queue
             return $disposition;
         }
         // an unknown name goes to the core as -1, which words the error
-        return self::DISPOSITIONS[$disposition] ?? -1;
+        return Disposition::tryFrom($disposition)?->code() ?? -1;
     }
 }
