@@ -4,7 +4,7 @@ declare(strict_types=1);
 namespace Respite;
 
 use Respite\Internal\Handle;
-use Respite\Internal\Log;
+use Respite\Internal\Events;
 
 /**
  * The delivery engine (spec section 5): a sender's decisions on the
@@ -30,13 +30,12 @@ use Respite\Internal\Log;
 final class Engine
 {
     use Handle;
+    use Events;
+
+    private const NEXT_EVENT = 'respite_engine_next_event';
 
     /** @var mixed the batch taken and not yet settled */
     private $batch = null;
-    /** @var object|callable|null */
-    private $logger;
-    /** @var list<Event> */
-    private array $recent = [];
 
     /**
      * @param array<string, mixed> $settings sender settings by name ('name' is shown in log lines)
@@ -48,7 +47,7 @@ final class Engine
         array $settings = [],
         $logger = null,
     ) {
-        $this->logger = Log::check($logger);
+        $this->logTo($logger);
         $this->ptr = Settings::with(
             'sender',
             $settings,
@@ -193,20 +192,6 @@ final class Engine
         ];
     }
 
-    /**
-     * The engine's own events (unsent_at_close) since the last call; the
-     * gate's are on the gate (Gate::takeEvents()).
-     * @return list<Event>
-     */
-    public function takeEvents(): array
-    {
-        $this->open();
-        $this->poll();
-        $out = $this->recent;
-        $this->recent = [];
-        return $out;
-    }
-
     public function queue(): Queue
     {
         return $this->queue;
@@ -230,7 +215,7 @@ final class Engine
     {
         $this->gate->pollEvents();
         if ($this->ptr !== null) {
-            $this->recent = Log::drain($this->logger, $this->recent, 'respite_engine_next_event', $this->ptr);
+            $this->drain();
         }
     }
 }

@@ -4,7 +4,7 @@ declare(strict_types=1);
 namespace Respite;
 
 use Respite\Internal\Handle;
-use Respite\Internal\Log;
+use Respite\Internal\Events;
 
 /**
  * One recovery gate protecting one service (spec section 2).
@@ -22,13 +22,12 @@ use Respite\Internal\Log;
 final class Gate
 {
     use Handle;
+    use Events;
 
-    /** @var list<Event> seen, not yet taken by takeEvents() (at most 64) */
-    private array $recent = [];
+    private const NEXT_EVENT = 'respite_gate_next_event';
+
     /** @var array<string, mixed> */
     private array $settings;
-    /** @var object|callable|null */
-    private $logger;
 
     /**
      * @param array<string, mixed> $settings gate settings by name ('name' is shown in log lines)
@@ -38,7 +37,7 @@ final class Gate
      */
     public function __construct(array $settings = [], ?string $profile = null, $logger = null, ?string $name = null)
     {
-        $this->logger = Log::check($logger);
+        $this->logTo($logger);
         $this->ptr = Settings::with($profile ?? 'gate', $settings + ['name' => $name], function ($raw) {
             $this->settings = Settings::read($raw, 'gate');
             return respite_gate_new($raw);
@@ -223,20 +222,6 @@ final class Gate
         ];
     }
 
-    /**
-     * The events (G18) seen since the last call, oldest first (at most the
-     * last 64). They are logged as they are seen, too.
-     * @return list<Event>
-     */
-    public function takeEvents(): array
-    {
-        $this->raw();
-        $this->pollEvents();
-        $out = $this->recent;
-        $this->recent = [];
-        return $out;
-    }
-
     // --------------------------------------------------------------- internals
 
     /** @internal the raw handle for an engine or client (which hold their own reference) */
@@ -262,7 +247,7 @@ final class Gate
     public function pollEvents(): void
     {
         if (respite_gate_events_pending($this->ptr) > 0) {
-            $this->recent = Log::drain($this->logger, $this->recent, 'respite_gate_next_event', $this->ptr);
+            $this->drain();
         }
     }
 }

@@ -4,7 +4,7 @@ declare(strict_types=1);
 namespace Respite;
 
 use Respite\Internal\Handle;
-use Respite\Internal\Log;
+use Respite\Internal\Events;
 
 /**
  * Sends events in batches from a background thread (spec section 5, "The
@@ -31,11 +31,10 @@ use Respite\Internal\Log;
 final class Sender
 {
     use Handle;
+    use Events;
 
-    /** @var object|callable|null */
-    private $logger;
-    /** @var list<Event> seen, not yet taken by takeEvents() (at most 64) */
-    private array $recent = [];
+    private const NEXT_EVENT = 'respite_sender_next_event';
+
     /** The unsent count of shutdown(), once it ran. */
     private ?int $unsent = null;
 
@@ -59,7 +58,7 @@ final class Sender
         ?string $name = null,
         string $gateProfile = 'usage_sharing',
     ) {
-        $this->logger = Log::check($logger);
+        $this->logTo($logger);
         $this->ptr = Settings::with('sender', $settings + ['name' => $name], static fn ($senderRaw) => Settings::with(
             $gateProfile,
             $gate,
@@ -184,23 +183,7 @@ final class Sender
     public function pollEvents(): void
     {
         if ($this->ptr !== null) {
-            $this->recent = Log::drain($this->logger, $this->recent, 'respite_sender_next_event', $this->ptr);
+            $this->drain();
         }
-    }
-
-    /**
-     * The events (S6) seen since the last call, oldest first (at most the
-     * last 64). They are logged as they are seen, too.
-     * @return list<Event>
-     */
-    public function takeEvents(): array
-    {
-        if ($this->ptr === null) {
-            $this->stats(); // throws ClosedException worded by the core
-        }
-        $this->pollEvents();
-        $out = $this->recent;
-        $this->recent = [];
-        return $out;
     }
 }
