@@ -5,6 +5,7 @@ namespace Respite;
 
 use Respite\Internal\Handle;
 use Respite\Internal\Events;
+use Respite\Internal\Fields;
 
 /**
  * The delivery engine (spec section 5): a sender's decisions on the
@@ -184,12 +185,10 @@ final class Engine
      */
     public static function statsArray(\respite_engine_stats $s): array
     {
-        return [
-            'sends' => $s->sends, 'probes' => $s->probes, 'sends_failed' => $s->sends_failed,
-            'refusals' => $s->refusals, 'events_sent' => $s->events_sent,
+        return array_replace(Fields::of($s), [
             'unsent' => $s->unsent < 0 ? null : $s->unsent, 'closing' => $s->closing !== 0,
-            'closed_while_paused' => $s->closed_while_paused !== 0, 'close_deadline' => $s->close_deadline,
-        ];
+            'closed_while_paused' => $s->closed_while_paused !== 0,
+        ]);
     }
 
     public function queue(): Queue

@@ -5,6 +5,7 @@ namespace Respite;
 
 use Respite\Internal\Handle;
 use Respite\Internal\Events;
+use Respite\Internal\Fields;
 
 /**
  * One recovery gate protecting one service (spec section 2).
@@ -72,8 +73,6 @@ final class Gate
         return $this->settings;
     }
 
-    // ---------------------------------------------------------------- checking
-
     /**
      * Asks to make a call: returns the permit to report its outcome with,
      * or throws TemporarilyUnavailableException (with getRetryAfter()).
@@ -104,8 +103,6 @@ final class Gate
     {
         return respite_gate_retry_after($this->ptr, $now ?? respite_now());
     }
-
-    // --------------------------------------------------------------- reporting
 
     /**
      * Reports a call's outcome (an Outcome, its name or number) with the
@@ -152,8 +149,6 @@ final class Gate
         }
     }
 
-    // --------------------------------------------------------- protected calls
-
     /**
      * Calls $fn(...$args) through the gate. Refused: throws
      * TemporarilyUnavailableException and $fn is not called. $fn returns:
@@ -187,8 +182,6 @@ final class Gate
         return fn (mixed ...$args): mixed => $this->call($fn, ...$args);
     }
 
-    // ----------------------------------------------------------------- insight
-
     /** "closed", "open" or "probing" at $now. */
     public function state(?float $now = null): string
     {
@@ -212,17 +205,8 @@ final class Gate
      */
     public static function statsArray(\respite_gate_stats $s): array
     {
-        return [
-            'admitted' => $s->admitted, 'refused' => $s->refused, 'reported' => $s->reported,
-            'counted_failures' => $s->counted_failures, 'late' => $s->late, 'trips' => $s->trips,
-            'probes' => $s->probes, 'probe_timeouts' => $s->probe_timeouts,
-            'events_dropped' => $s->events_dropped, 'generation' => $s->generation,
-            'window_failures' => $s->window_failures, 'state' => (string) respite_gate_state_name($s->state),
-            'delay' => $s->delay, 'until' => $s->until, 'probes_outstanding' => $s->probes_outstanding,
-        ];
+        return array_replace(Fields::of($s), ['state' => (string) respite_gate_state_name($s->state)]);
     }
-
-    // --------------------------------------------------------------- internals
 
     /** @internal the raw handle for an engine or client (which hold their own reference) */
     public function raw()

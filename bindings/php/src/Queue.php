@@ -3,6 +3,7 @@ declare(strict_types=1);
 
 namespace Respite;
 
+use Respite\Internal\Fields;
 use Respite\Internal\Handle;
 
 /**
@@ -109,17 +110,10 @@ final class Queue
      */
     public static function statsArray(\respite_queue_stats $s): array
     {
-        return [
-            'accepted' => $s->accepted, 'delivered' => $s->delivered, 'dropped_capacity' => $s->dropped_capacity,
-            'expired' => $s->expired, 'retries_exhausted' => $s->retries_exhausted, 'discarded' => $s->discarded,
-            'pending' => $s->pending, 'in_flight' => $s->in_flight, 'refused_full' => $s->refused_full,
-            'refused_too_large' => $s->refused_too_large, 'refused_closed' => $s->refused_closed,
-            'retried' => $s->retried, 'pending_bytes' => $s->pending_bytes, 'in_flight_bytes' => $s->in_flight_bytes,
-            'live_bytes' => $s->live_bytes, 'capacity' => $s->capacity, 'max_bytes' => $s->max_bytes,
-            'overflow' => Overflow::fromCode($s->overflow)->value,
-            'retry_times' => $s->retry_times, 'event_ttl' => $s->event_ttl, 'closed' => $s->closed !== 0,
+        return array_replace(Fields::of($s), [
+            'overflow' => Overflow::fromCode($s->overflow)->value, 'closed' => $s->closed !== 0,
             'balanced' => respite_queue_stats_balanced($s) === 1,
-        ];
+        ]);
     }
 
     /** D9 checked on a fresh snapshot; throws InternalException with the figures when unbalanced. */
