@@ -7,10 +7,6 @@ use Respite\Internal\Handle;
 
 /**
  * A schedule of delays between attempts of one call (spec section 3).
- *
- *   $backoff = new Backoff(['max_attempts' => 5, 'initial_delay_seconds' => 0.2, 'jitter' => 'full']);
- *   $answer = $backoff->run(fn () => $client->send($request), $gate);
- *
  * Immutable: each retried call takes its own sequence with start().
  */
 final class Backoff

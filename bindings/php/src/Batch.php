@@ -48,9 +48,18 @@ final class Batch implements \Countable
     /** @return list<string> every payload, in queue order */
     public function payloads(): array
     {
+        return self::each($this->open(), 'respite_php_batch_event_bytes');
+    }
+
+    /**
+     * @internal $get($batch, $i) for every event of a raw batch (also the engine's)
+     * @return list<mixed>
+     */
+    public static function each($batch, callable $get): array
+    {
         $out = [];
-        for ($i = 0, $n = $this->count(); $i < $n; $i++) {
-            $out[] = $this->payload($i);
+        for ($i = 0, $n = respite_batch_count($batch); $i < $n; $i++) {
+            $out[] = $get($batch, $i);
         }
         return $out;
     }

@@ -6,22 +6,12 @@ namespace Respite;
 use Respite\Internal\Handle;
 
 /**
- * HTTP calls through a gate, with libcurl (spec section 6).
- *
- *   $gate = new Gate(['failures_to_enter_recovery' => 10, 'recovery_seconds' => 30]);
- *   $client = new Client(['timeout_seconds' => 2.0], $gate, new Backoff(['max_attempts' => 3]));
- *   $response = $client->get('https://api.example.com/v1/things');
- *
- * The gate is asked before every attempt: a refusal throws
- * TemporarilyUnavailableException (getRetryAfter()) and nothing is sent.
- * Otherwise a Response comes back, also for a failed call (its outcome
- * says how it failed; status 0 when the transport failed). Each attempt's
- * outcome is reported to the gate, and retries follow the back-off.
- *
- * The client holds its own references to the gate and the back-off (the
- * core counts them). close() frees the client; using it afterwards throws
- * ClosedException ("client is closed").
- * Connections are reused between calls.
+ * HTTP calls through a gate, with libcurl (spec section 6). The gate is
+ * asked before every attempt (a refusal throws
+ * TemporarilyUnavailableException and sends nothing); each attempt's
+ * outcome is reported to it, and retries follow the back-off. A failed
+ * call still gives a Response. Connections are reused; the client holds
+ * its own references to the gate and the back-off.
  */
 final class Client
 {

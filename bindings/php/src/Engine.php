@@ -5,28 +5,13 @@ namespace Respite;
 
 use Respite\Internal\Handle;
 use Respite\Internal\Events;
-use Respite\Internal\Fields;
 
 /**
  * The delivery engine (spec section 5): a sender's decisions on the
- * caller's clock, without threads, network or sleeping. A sender loop:
- *
- *   while (true) {
- *       switch ($engine->next()) {
- *           case 'send':
- *               $payloads = $engine->take();
- *               $status = send($payloads);              // your HTTP call
- *               $engine->settle($status);               // null status: transport failure
- *               break;
- *           case 'wait': usleep((int) ($engine->waitSeconds() * 1e6)); break;
- *           case 'idle': $queue->wait($engine->minEntries(), 1.0); break;
- *           case 'done': break 2;
- *       }
- *   }
- *
- * The engine settles by its queue's policy and holds its own references
- * to the queue and the gate (the core counts them): closing either object
- * here does not stop the engine.
+ * caller's clock, without threads, network or sleeping; the loop over
+ * next() (send: take(), your HTTP call, settle(); wait; idle; done) is in
+ * docs/php.md. It settles by its queue's policy and holds its own
+ * references to the queue and the gate (the core counts them).
  */
 final class Engine
 {
@@ -94,11 +79,7 @@ final class Engine
             return null;
         }
         $this->batch = $batch;
-        $payloads = [];
-        for ($i = 0, $n = respite_batch_count($batch); $i < $n; $i++) {
-            $payloads[] = respite_php_batch_event_bytes($batch, $i);
-        }
-        return $payloads;
+        return Batch::each($batch, 'respite_php_batch_event_bytes');
     }
 
     /**
@@ -108,13 +89,7 @@ final class Engine
      */
     public function attempts(): array
     {
-        $out = [];
-        if ($this->batch !== null) {
-            for ($i = 0, $n = respite_batch_count($this->batch); $i < $n; $i++) {
-                $out[] = respite_batch_event_attempts($this->batch, $i);
-            }
-        }
-        return $out;
+        return $this->batch === null ? [] : Batch::each($this->batch, 'respite_batch_event_attempts');
     }
 
     /**
@@ -185,7 +160,7 @@ final class Engine
      */
     public static function statsArray(\respite_engine_stats $s): array
     {
-        return array_replace(Fields::of($s), [
+        return array_replace(self::fields($s), [
             'unsent' => $s->unsent < 0 ? null : $s->unsent, 'closing' => $s->closing !== 0,
             'closed_while_paused' => $s->closed_while_paused !== 0,
         ]);

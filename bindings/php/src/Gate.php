@@ -5,20 +5,15 @@ namespace Respite;
 
 use Respite\Internal\Handle;
 use Respite\Internal\Events;
-use Respite\Internal\Fields;
 
 /**
  * One recovery gate protecting one service (spec section 2).
  *
  *   $gate = new Gate(['failures_to_enter_recovery' => 5, 'recovery_seconds' => 30, 'name' => 'billing']);
- *   $gate = Gate::profile('usage_sharing', ['max_recovery_seconds' => 600]);
  *   $answer = $gate->call(fn () => $client->send($request));
  *
- * Settings use the spec's names. Methods take an optional $now (seconds on
- * a monotonic clock, for tests); by default the core's clock is read.
- * Events go to $logger (PSR-3-shaped object or callable; error_log when
- * null) as the core words them. close() frees the gate; using it afterwards
- * throws ClosedException.
+ * Methods take an optional $now (seconds on a monotonic clock, for tests);
+ * by default the core's clock is read.
  */
 final class Gate
 {
@@ -205,7 +200,7 @@ final class Gate
      */
     public static function statsArray(\respite_gate_stats $s): array
     {
-        return array_replace(Fields::of($s), ['state' => (string) respite_gate_state_name($s->state)]);
+        return array_replace(self::fields($s), ['state' => (string) respite_gate_state_name($s->state)]);
     }
 
     /** @internal the raw handle for an engine or client (which hold their own reference) */

@@ -9,9 +9,6 @@ use Respite\Internal\Handle;
  * A delivery policy (spec section 4): what happens to an event whose
  * delivery failed. Made from Astarte's JSON or with Policy::builder(),
  * validated once (InvalidPolicyException lists every problem), immutable.
- *
- *   $policy = Policy::fromJson('{"name": "edgehog", "maximum_capacity": 100, "retry_times": 3,
- *       "error_handlers": [{"on": "server_error", "strategy": "retry"}]}');
  */
 final class Policy
 {

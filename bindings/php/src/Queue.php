@@ -3,17 +3,13 @@ declare(strict_types=1);
 
 namespace Respite;
 
-use Respite\Internal\Fields;
 use Respite\Internal\Handle;
 
 /**
  * The bounded delivery queue (spec section 4): byte payloads, copied in,
- * bounded by the policy's maximum_capacity and the "queue" settings
- * (overflow, max_bytes). A consumer takes events as a Batch and settles
- * each one; every accepted event is counted under one heading (D9).
- *
- *   $queue = new Queue(Policy::fromJson($json), ['overflow' => 'drop_newest']);
- *   $queue->enqueue('{"temperature": 21.5}');
+ * bounded by the policy's maximum_capacity and the "queue" settings. A
+ * consumer takes events as a Batch and settles each one; every accepted
+ * event is counted under one heading (D9).
  */
 final class Queue
 {
@@ -110,7 +106,7 @@ final class Queue
      */
     public static function statsArray(\respite_queue_stats $s): array
     {
-        return array_replace(Fields::of($s), [
+        return array_replace(self::fields($s), [
             'overflow' => Overflow::fromCode($s->overflow)->value, 'closed' => $s->closed !== 0,
             'balanced' => respite_queue_stats_balanced($s) === 1,
         ]);

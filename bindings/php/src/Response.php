@@ -4,13 +4,8 @@ declare(strict_types=1);
 namespace Respite;
 
 /**
- * The answer to one Client::request() (spec C8): the final attempt's status
- * (0 when the transport failed), outcome, headers, body, the transport
- * error's text, the Retry-After hint, the attempts made and the seconds the
- * whole call took, sleeps between attempts included.
- *
- * The figures are read once; the native response is kept (until this
- * object goes away) for header() and Client::reportUnusable().
+ * The answer to one Client::request() (spec C8), read once; the native
+ * response is kept for header() and Client::reportUnusable().
  */
 final class Response
 {

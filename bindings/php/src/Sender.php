@@ -7,26 +7,11 @@ use Respite\Internal\Handle;
 use Respite\Internal\Events;
 
 /**
- * Sends events in batches from a background thread (spec section 5, "The
- * HTTP sender"): enqueue() only copies the event into the queue and never
- * waits for the network, whatever the service's state; the thread POSTs
- * batches to `url` through its own recovery gate, pauses while the service
- * is failing, probes when the pause ends and drains the queue after a
- * successful probe.
- *
- *   $sender = new Sender(['url' => 'https://collector.example.com/v1/events', 'min_entries_per_message' => 1],
- *                        headers: ['X-Api-Key' => $key], logger: $psrLogger);
- *   $sender->enqueue(json_encode($event));
- *   ...
- *   $unsent = $sender->close();   // drains (up to close_timeout_seconds), frees; events not sent
- *
- * The thread lives inside this PHP process: right for CLI workers and
- * long-running servers; see docs/php.md.
- *
- * Events (pauses, resumptions, failed sends, unsent at close) go to the
- * logger whenever this object is used (enqueue, flush, stats, close, ...)
- * or pollEvents() is called: PHP code runs on one thread, so they are
- * forwarded from the caller's calls, not from the sender's thread.
+ * Sends events in batches from a background thread of this process (spec
+ * section 5): enqueue() never waits for the network; the thread POSTs to
+ * `url` through its own gate. See docs/php.md. PHP code runs on one
+ * thread, so events reach the logger when this object is used or
+ * pollEvents() is called, not from the sender's thread.
  */
 final class Sender
 {
@@ -139,18 +124,15 @@ final class Sender
      */
     public function close(): int
     {
-        if ($this->ptr === null) {
-            return $this->unsent ?? 0;
+        if ($this->ptr !== null) {
+            try {
+                $this->shutdown();
+            } catch (\Throwable) {
+                // a logger failing at close must not leak the sender
+            }
+            $this->free('respite_sender_free');
         }
-        try {
-            $unsent = $this->shutdown();
-        } catch (\Throwable $e) {
-            // a logger failing at close must not leak the sender
-            $unsent = $this->unsent ?? 0;
-        }
-        $this->unsent = $unsent;
-        $this->free('respite_sender_free');
-        return $unsent;
+        return $this->unsent ?? 0;
     }
 
     /** True while the gate refuses: sending is paused. */

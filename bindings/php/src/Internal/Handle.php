@@ -23,6 +23,22 @@ trait Handle
         return $this->ptr === null;
     }
 
+    /**
+     * A raw struct's fields by name, in the core's order (SWIG gives each
+     * a <field>_get method), so a field the core adds shows up by itself.
+     * @return array<string, mixed>
+     */
+    private static function fields(object $struct): array
+    {
+        $out = [];
+        foreach (get_class_methods($struct) as $method) {
+            if (preg_match('/^([a-z]\w*)_get$/', $method, $m) === 1) {
+                $out[$m[1]] = $struct->$method();
+            }
+        }
+        return $out;
+    }
+
     /** Drops the handle and frees it with $free; nothing when already closed. */
     private function free(callable $free): void
     {
