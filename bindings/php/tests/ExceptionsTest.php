@@ -55,6 +55,18 @@ final class ExceptionsTest extends TestCase
         }
     }
 
+    /** Without the Respite\ classes the raw extension still throws the core's message and status. */
+    public function testWithoutTheClassesAnExceptionWithTheCoresMessage(): void
+    {
+        preg_match('#\S*/respite\.so$#m', (string) file_get_contents('/proc/self/maps'), $m);
+        $this->assertNotEmpty($m, 'the loaded respite.so');
+        $code = 'try { respite_gate_admit(null, 1.0); } catch (\Throwable $e) '
+            . '{ echo get_class($e), "|", $e->getCode(), "|", $e->getMessage(); }';
+        $out = shell_exec(escapeshellarg(PHP_BINARY) . ' -n -d extension=' . escapeshellarg($m[0]) . ' -r '
+            . escapeshellarg($code));
+        $this->assertSame('Exception|' . RESPITE_E_CLOSED . '|gate is closed', $out);
+    }
+
     public function testUnknownStatusGivesTheRootClass(): void
     {
         $error = RespiteException::fromError(99, 'm');
