@@ -17,7 +17,7 @@ const char *respite_strategy_name(int strategy)
     return strategy_names[strategy];
 }
 
-respite_policy *policy_alloc(const char *name, int handler_count)
+respite_policy *respite_internal_policy_alloc(const char *name, int handler_count)
 {
     respite_policy *policy = calloc(1, sizeof *policy);
     if (!policy)
@@ -41,7 +41,7 @@ static int compare_ints(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int policy_set_handler(respite_policy *policy, int index, int on_kind, int strategy, const int *codes,
+int respite_internal_policy_set_handler(respite_policy *policy, int index, int on_kind, int strategy, const int *codes,
                        int code_count)
 {
     policy_handler *h = &policy->handlers[index];
@@ -90,10 +90,10 @@ void respite_policy_free(respite_policy *policy)
 
 respite_policy *respite_policy_default(respite_error *err)
 {
-    respite_policy *policy = policy_alloc("@default", 1);
+    respite_policy *policy = respite_internal_policy_alloc("@default", 1);
     if (policy) {
         policy->maximum_capacity = 1000;
-        if (policy_set_handler(policy, 0, POLICY_ON_ANY_ERROR, RESPITE_STRATEGY_DISCARD, NULL, 0) == 0)
+        if (respite_internal_policy_set_handler(policy, 0, POLICY_ON_ANY_ERROR, RESPITE_STRATEGY_DISCARD, NULL, 0) == 0)
             return policy;
         respite_policy_free(policy);
     }
@@ -246,7 +246,7 @@ static void copy_utf8(char *dst, size_t size, const char *src)
     dst[n] = '\0';
 }
 
-respite_policy *policy_finish(respite_policy *policy, respite_problems *found, respite_problems *problems,
+respite_policy *respite_internal_policy_finish(respite_policy *policy, respite_problems *found, respite_problems *problems,
                               respite_error *err)
 {
     if (policy) {
@@ -254,8 +254,8 @@ respite_policy *policy_finish(respite_policy *policy, respite_problems *found, r
         return policy;
     }
     int count = respite_problems_count(found);
-    if (!found || problems_out_of_memory(found) || count == 0 ||
-        problems_append_all(problems, found) != RESPITE_OK) {
+    if (!found || respite_internal_problems_out_of_memory(found) || count == 0 ||
+        respite_internal_problems_append_all(problems, found) != RESPITE_OK) {
         respite_problems_free(found);
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory validating the policy");
         return NULL;
@@ -265,7 +265,7 @@ respite_policy *policy_finish(respite_policy *policy, respite_problems *found, r
          * shortened to fit, the count is always kept. */
         const char *pointer = respite_problems_pointer(found, 0);
         const char *message = respite_problems_message(found, 0);
-        int more = count - 1 + problems_dropped(found);
+        int more = count - 1 + respite_internal_problems_dropped(found);
         char suffix[64] = "";
         if (more > 0)
             snprintf(suffix, sizeof suffix, " (and %d more problem%s)", more, more == 1 ? "" : "s");
