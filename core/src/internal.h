@@ -52,4 +52,12 @@ RESPITE_INTERNAL_API int respite_internal_settings_expect(const respite_settings
 #define respite_copy_text respite_internal_copy_text
 RESPITE_INTERNAL_API void respite_internal_copy_text(char *dst, size_t size, const char *src);
 
+/* Status-returning forms of public functions that return a value, for the
+ * core's own callers: the value goes to the out-parameter, and the status
+ * never depends on whether err is NULL. */
+int respite_gate_wait(respite_gate *gate, double now, double *wait, respite_error *err);
+int respite_policy_find_strategy(const respite_policy *policy, int transport_failed, int http_status, int *strategy,
+                                 respite_error *err);
+int respite_batch_settle_every(respite_batch *batch, int disposition, int *settled, respite_error *err);
+
 #endif /* RESPITE_INTERNAL_H */

@@ -152,23 +152,29 @@ int respite_policy_handler_strategy(const respite_policy *policy, int index)
     return policy->handlers[index].strategy;
 }
 
+int respite_policy_find_strategy(const respite_policy *policy, int transport_failed, int http_status, int *strategy,
+                                 respite_error *err)
+{
+    if (!policy)
+        return respite_fail(err, RESPITE_E_CLOSED, "policy is closed");
+    /* D2: a request that did not complete is matched as 503, as Astarte does. */
+    int code = transport_failed ? 503 : http_status;
+    if (code < POLICY_CODE_FIRST || code > POLICY_CODE_LAST)
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                            "http_status must be an HTTP error code from 400 to 599 when transport_failed is 0 (got %d)",
+                            http_status);
+    int found = policy->strategy_by_code[code - POLICY_CODE_FIRST];
+    *strategy = found < 0 ? RESPITE_STRATEGY_DISCARD : found;
+    return RESPITE_OK;
+}
+
 int respite_policy_strategy_for(const respite_policy *policy, int transport_failed, int http_status,
                                 respite_error *err)
 {
-    if (!policy) {
-        respite_fail(err, RESPITE_E_CLOSED, "policy is closed");
+    int strategy = -1;
+    if (respite_policy_find_strategy(policy, transport_failed, http_status, &strategy, err) != RESPITE_OK)
         return -1;
-    }
-    /* D2: a request that did not complete is matched as 503, as Astarte does. */
-    int code = transport_failed ? 503 : http_status;
-    if (code < POLICY_CODE_FIRST || code > POLICY_CODE_LAST) {
-        respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
-                     "http_status must be an HTTP error code from 400 to 599 when transport_failed is 0 (got %d)",
-                     http_status);
-        return -1;
-    }
-    int strategy = policy->strategy_by_code[code - POLICY_CODE_FIRST];
-    return strategy < 0 ? RESPITE_STRATEGY_DISCARD : strategy;
+    return strategy;
 }
 
 static int add_integer(json_t *object, const char *key, int value)

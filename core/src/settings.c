@@ -162,20 +162,20 @@ const char *respite_settings_component(const respite_settings *settings)
     return settings ? settings->component : NULL;
 }
 
-/* The index of name within the settings' rows, or -1 with err filled. */
-static int find_row(const respite_settings *s, const char *name, respite_error *err)
+/* The index of name within the settings' rows, in *index: RESPITE_OK, or
+ * closed / invalid_argument / invalid_setting (E5, E9). */
+static int find_row(const respite_settings *s, const char *name, int *index, respite_error *err)
 {
-    if (!s) {
-        respite_fail(err, RESPITE_E_CLOSED, "settings is closed");
-        return -1;
+    if (!s)
+        return respite_fail(err, RESPITE_E_CLOSED, "settings is closed");
+    if (!name)
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "setting name is NULL");
+    for (int i = 0; i < s->count; i++) {
+        if (strcmp(respite_settings_table[s->first + i].name, name) == 0) {
+            *index = i;
+            return RESPITE_OK;
+        }
     }
-    if (!name) {
-        respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "setting name is NULL");
-        return -1;
-    }
-    for (int i = 0; i < s->count; i++)
-        if (strcmp(respite_settings_table[s->first + i].name, name) == 0)
-            return i;
     char accepted[RESPITE_ERROR_MESSAGE_MAX - 96] = "";
     size_t used = 0;
     for (int i = 0; i < s->count; i++) {
@@ -190,8 +190,7 @@ static int find_row(const respite_settings *s, const char *name, respite_error *
         memcpy(accepted + used, row_name, n + 1);
         used += n;
     }
-    respite_fail_setting(err, name, "%.60s is not a %s setting (accepted: %s)", name, s->component, accepted);
-    return -1;
+    return respite_fail_setting(err, name, "%.60s is not a %s setting (accepted: %s)", name, s->component, accepted);
 }
 
 static int fail_value(respite_error *err, const respite_setting_info *row, const char *got)
@@ -218,9 +217,9 @@ static int in_range(const respite_setting_info *row, double value)
 
 int respite_settings_set_number(respite_settings *settings, const char *name, double value, respite_error *err)
 {
-    int i = find_row(settings, name, err);
-    if (i < 0)
-        return err ? err->status : RESPITE_E_INVALID_SETTING;
+    int i, status = find_row(settings, name, &i, err);
+    if (status != RESPITE_OK)
+        return status;
     const respite_setting_info *row = &respite_settings_table[settings->first + i];
     switch (row->type) {
     case RESPITE_SETTING_INTEGER:
@@ -244,9 +243,9 @@ int respite_settings_set_number(respite_settings *settings, const char *name, do
 
 int respite_settings_set_integer(respite_settings *settings, const char *name, int64_t value, respite_error *err)
 {
-    int i = find_row(settings, name, err);
-    if (i < 0)
-        return err ? err->status : RESPITE_E_INVALID_SETTING;
+    int i, status = find_row(settings, name, &i, err);
+    if (status != RESPITE_OK)
+        return status;
     const respite_setting_info *row = &respite_settings_table[settings->first + i];
     /* Integers beyond 2^53 are outside every integer range; compare exactly. */
     if (row->type == RESPITE_SETTING_INTEGER && (double)value > row->max) {
@@ -259,9 +258,9 @@ int respite_settings_set_integer(respite_settings *settings, const char *name, i
 
 int respite_settings_set_boolean(respite_settings *settings, const char *name, int value, respite_error *err)
 {
-    int i = find_row(settings, name, err);
-    if (i < 0)
-        return err ? err->status : RESPITE_E_INVALID_SETTING;
+    int i, status = find_row(settings, name, &i, err);
+    if (status != RESPITE_OK)
+        return status;
     const respite_setting_info *row = &respite_settings_table[settings->first + i];
     if (row->type != RESPITE_SETTING_BOOLEAN)
         return fail_value(err, row, value ? "true" : "false");
@@ -342,9 +341,9 @@ static int fail_notation(respite_error *err, const respite_setting_info *row, co
 
 int respite_settings_set_text(respite_settings *settings, const char *name, const char *value, respite_error *err)
 {
-    int i = find_row(settings, name, err);
-    if (i < 0)
-        return err ? err->status : RESPITE_E_INVALID_SETTING;
+    int i, status = find_row(settings, name, &i, err);
+    if (status != RESPITE_OK)
+        return status;
     const respite_setting_info *row = &respite_settings_table[settings->first + i];
     if (!value)
         return fail_value(err, row, "nothing (NULL)");
@@ -388,8 +387,8 @@ int respite_settings_set_text(respite_settings *settings, const char *name, cons
 
 double respite_settings_get_number(const respite_settings *settings, const char *name, respite_error *err)
 {
-    int i = find_row(settings, name, err);
-    if (i < 0)
+    int i;
+    if (find_row(settings, name, &i, err) != RESPITE_OK)
         return NAN;
     const respite_setting_info *row = &respite_settings_table[settings->first + i];
     if (is_text_type(row->type)) {
@@ -401,8 +400,8 @@ double respite_settings_get_number(const respite_settings *settings, const char 
 
 const char *respite_settings_get_text(const respite_settings *settings, const char *name, respite_error *err)
 {
-    int i = find_row(settings, name, err);
-    if (i < 0)
+    int i;
+    if (find_row(settings, name, &i, err) != RESPITE_OK)
         return NULL;
     const respite_setting_info *row = &respite_settings_table[settings->first + i];
     if (!is_text_type(row->type)) {

@@ -488,6 +488,29 @@ static void test_E9_null_settings_is_closed(void **state)
     respite_settings_free(NULL); /* a no-op */
 }
 
+/* E2: the status a call returns is the same whether err is NULL or not. */
+static void test_E2_status_does_not_depend_on_err(void **state)
+{
+    (void)state;
+    respite_settings *b = new_settings("backoff");
+    for (int with_err = 0; with_err < 2; with_err++) {
+        respite_error err;
+        respite_error *e = with_err ? &err : NULL;
+        assert_int_equal(respite_settings_set_number(NULL, "seed", 1, e), RESPITE_E_CLOSED);
+        assert_int_equal(respite_settings_set_integer(NULL, "seed", 1, e), RESPITE_E_CLOSED);
+        assert_int_equal(respite_settings_set_boolean(NULL, "seed", 1, e), RESPITE_E_CLOSED);
+        assert_int_equal(respite_settings_set_text(NULL, "seed", "1", e), RESPITE_E_CLOSED);
+        assert_int_equal(respite_settings_set_number(b, NULL, 1, e), RESPITE_E_INVALID_ARGUMENT);
+        assert_int_equal(respite_settings_set_integer(b, NULL, 1, e), RESPITE_E_INVALID_ARGUMENT);
+        assert_int_equal(respite_settings_set_boolean(b, NULL, 1, e), RESPITE_E_INVALID_ARGUMENT);
+        assert_int_equal(respite_settings_set_text(b, NULL, "1", e), RESPITE_E_INVALID_ARGUMENT);
+        assert_int_equal(respite_settings_set_number(b, "retries", 1, e), RESPITE_E_INVALID_SETTING);
+        assert_int_equal(respite_settings_set_text(b, "max_attempts", "0x10", e), RESPITE_E_INVALID_SETTING);
+        assert_int_equal(respite_settings_validate(NULL, e), RESPITE_E_CLOSED);
+    }
+    respite_settings_free(b);
+}
+
 static void test_defaults_are_the_table_defaults(void **state)
 {
     (void)state;
@@ -664,6 +687,7 @@ int main(void)
         cmocka_unit_test(test_E5_unknown_setting_lists_the_accepted_names),
         cmocka_unit_test(test_E6_unknown_component),
         cmocka_unit_test(test_E9_null_settings_is_closed),
+        cmocka_unit_test(test_E2_status_does_not_depend_on_err),
         cmocka_unit_test(test_defaults_are_the_table_defaults),
         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_E8_cross_rules),
