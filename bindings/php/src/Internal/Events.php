@@ -48,7 +48,8 @@ trait Events
     /** Takes every waiting event and logs it (a closed handle: the core's ClosedException). */
     private function drain(): void
     {
-        $raw = new \respite_event();
+        static $raw = null; // one struct for every call: enqueue() stays cheap
+        $raw ??= new \respite_event();
         $next = self::NEXT_EVENT;
         while ($next($this->ptr, $raw) === 1) {
             $event = Event::fromRaw($raw);
