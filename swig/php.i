@@ -19,29 +19,23 @@
 static void respite_php_throw(const respite_error *err)
 {
     const char *message = err->message[0] ? err->message : respite_strerror(err->status);
-    zend_string *name = zend_string_init("Respite\\RespiteException", sizeof "Respite\\RespiteException" - 1, 0);
-    zend_class_entry *ce = zend_lookup_class(name);
-    zend_string_release(name);
-    zend_function *from_error = ce ? zend_hash_str_find_ptr(&ce->function_table, "fromerror", 9) : NULL;
-    if (EG(exception))
-        return; /* the autoloader failed: that is the error to see */
-    if (from_error == NULL) {
-        zend_throw_exception(NULL, message, err->status);
-        return;
-    }
-    zval args[4], exception;
+    zval from_error, args[4], exception;
+    ZVAL_STRING(&from_error, "Respite\\RespiteException::fromError");
     ZVAL_LONG(&args[0], err->status);
     ZVAL_STRING(&args[1], message);
     ZVAL_STRING(&args[2], err->setting);
     ZVAL_DOUBLE(&args[3], err->retry_after);
     ZVAL_UNDEF(&exception);
-    zend_call_known_function(from_error, NULL, ce, &exception, 4, args, NULL);
+    if (call_user_function(NULL, NULL, &from_error, &exception, 4, args) == SUCCESS && Z_TYPE(exception) == IS_OBJECT)
+        zend_throw_exception_object(&exception);
+    else {
+        zval_ptr_dtor(&exception);
+        zend_clear_exception(); /* no Respite\ classes: the fallback below */
+        zend_throw_exception(NULL, message, err->status);
+    }
+    zval_ptr_dtor(&from_error);
     zval_ptr_dtor(&args[1]);
     zval_ptr_dtor(&args[2]);
-    if (Z_TYPE(exception) == IS_OBJECT && !EG(exception))
-        zend_throw_exception_object(&exception);
-    else
-        zval_ptr_dtor(&exception);
 }
 %}
 %typemap(argout) respite_error *err {
