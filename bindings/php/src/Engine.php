@@ -34,11 +34,8 @@ final class Engine
         $logger = null,
     ) {
         $this->logTo($logger);
-        $this->ptr = Settings::with(
-            'sender',
-            $settings,
-            static fn ($raw) => respite_engine_new($queue->raw(), $gate->raw(), $raw),
-        );
+        $make = static fn ($raw) => respite_engine_new($queue->raw(), $gate->raw(), $raw);
+        $this->ptr = Settings::with('sender', $settings, $make);
     }
 
     /** Frees the engine; a batch in flight goes back to the head of the queue. Idempotent. */

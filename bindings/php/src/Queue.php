@@ -21,11 +21,7 @@ final class Queue
      */
     public function __construct(?Policy $policy = null, array $settings = [])
     {
-        $this->ptr = Settings::with(
-            'queue',
-            $settings,
-            static fn ($raw) => respite_queue_new($policy?->raw(), $raw),
-        );
+        $this->ptr = Settings::with('queue', $settings, static fn ($raw) => respite_queue_new($policy?->raw(), $raw));
     }
 
     /** Frees this queue's reference (an engine that uses it keeps its own). Idempotent. */
