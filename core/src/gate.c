@@ -247,11 +247,6 @@ static double wait_locked(const respite_gate *g, double t)
 
 /* ---------------------------------------------------------------- life */
 
-static double setting(const respite_settings *s, const char *name)
-{
-    return respite_settings_get_number(s, name, NULL);
-}
-
 respite_gate *respite_gate_new(const respite_settings *settings, respite_error *err)
 {
     respite_settings *defaults = NULL;
@@ -279,19 +274,19 @@ respite_gate *respite_gate_new(const respite_settings *settings, respite_error *
     }
     memset(g, 0, size);
     respite_striped_init(&g->counters);
-    g->failures_to_enter = (int)setting(settings, "failures_to_enter_recovery");
-    g->window_seconds = setting(settings, "failures_window_seconds");
-    g->recovery = setting(settings, "recovery_seconds");
-    g->multiplier = setting(settings, "recovery_multiplier");
-    g->max_recovery = setting(settings, "max_recovery_seconds");
-    g->probes = (int)setting(settings, "probes");
-    g->probe_timeout = setting(settings, "probe_timeout_seconds");
-    g->recover_never = setting(settings, "recover_never") != 0.0;
-    g->count_all_failures = setting(settings, "count_all_failures") != 0.0;
-    g->honour_retry_after = setting(settings, "honour_retry_after") != 0.0;
-    g->jitter = setting(settings, "jitter");
-    uint64_t seed = (uint64_t)setting(settings, "seed");
-    respite_copy_text(g->name, sizeof g->name, respite_settings_get_text(settings, "name", NULL));
+    g->failures_to_enter = (int)respite_setting_integer(settings, RESPITE_SETTING_GATE_FAILURES_TO_ENTER_RECOVERY);
+    g->window_seconds = respite_setting_number(settings, RESPITE_SETTING_GATE_FAILURES_WINDOW_SECONDS);
+    g->recovery = respite_setting_number(settings, RESPITE_SETTING_GATE_RECOVERY_SECONDS);
+    g->multiplier = respite_setting_number(settings, RESPITE_SETTING_GATE_RECOVERY_MULTIPLIER);
+    g->max_recovery = respite_setting_number(settings, RESPITE_SETTING_GATE_MAX_RECOVERY_SECONDS);
+    g->probes = (int)respite_setting_integer(settings, RESPITE_SETTING_GATE_PROBES);
+    g->probe_timeout = respite_setting_number(settings, RESPITE_SETTING_GATE_PROBE_TIMEOUT_SECONDS);
+    g->recover_never = respite_setting_flag(settings, RESPITE_SETTING_GATE_RECOVER_NEVER);
+    g->count_all_failures = respite_setting_flag(settings, RESPITE_SETTING_GATE_COUNT_ALL_FAILURES);
+    g->honour_retry_after = respite_setting_flag(settings, RESPITE_SETTING_GATE_HONOUR_RETRY_AFTER);
+    g->jitter = respite_setting_number(settings, RESPITE_SETTING_GATE_JITTER);
+    uint64_t seed = (uint64_t)respite_setting_integer(settings, RESPITE_SETTING_GATE_SEED);
+    respite_copy_text(g->name, sizeof g->name, respite_setting_text(settings, RESPITE_SETTING_GATE_NAME));
     respite_settings_free(defaults);
 
     g->rng_state = seed ? seed : respite_os_seed();
@@ -451,20 +446,27 @@ int64_t respite_gate_admit_now(respite_gate *gate, respite_error *err)
     return respite_gate_admit(gate, respite_now(), err);
 }
 
-double respite_gate_retry_after(respite_gate *gate, double now, respite_error *err)
+int respite_gate_wait(respite_gate *gate, double now, double *wait, respite_error *err)
 {
     if (!gate)
-        return fail_closed(err), -1.0;
+        return fail_closed(err);
     if (!time_valid(now))
-        return respite_check_time(now, "now", err), -1.0;
+        return respite_check_time(now, "now", err);
+    *wait = 0.0;
     if ((atomic_load_explicit(&gate->word, memory_order_acquire) & GATE_STATE_MASK) == RESPITE_GATE_CLOSED)
-        return 0.0;
+        return RESPITE_OK;
     pthread_mutex_lock(&gate->lock);
     double t = advance_latest(gate, now);
     advance(gate, t);
-    double wait = wait_locked(gate, t);
+    *wait = wait_locked(gate, t);
     pthread_mutex_unlock(&gate->lock);
-    return wait;
+    return RESPITE_OK;
+}
+
+double respite_gate_retry_after(respite_gate *gate, double now, respite_error *err)
+{
+    double wait = 0.0;
+    return respite_gate_wait(gate, now, &wait, err) == RESPITE_OK ? wait : -1.0;
 }
 
 int respite_gate_get_state(respite_gate *gate, double now, respite_error *err)

@@ -168,10 +168,8 @@ respite_queue *respite_queue_new(const respite_policy *policy, const respite_set
     q->capacity = respite_policy_maximum_capacity(policy);
     q->ttl = respite_policy_event_ttl(policy);
     q->retry_times = respite_policy_retry_times(policy);
-    q->max_bytes = (int64_t)respite_settings_get_number(settings, "max_bytes", NULL);
-    const char *overflow = respite_settings_get_text(settings, "overflow", NULL);
-    q->overflow = overflow && strcmp(overflow, "drop_newest") == 0 ? RESPITE_OVERFLOW_DROP_NEWEST
-                                                                    : RESPITE_OVERFLOW_DROP_OLDEST;
+    q->max_bytes = respite_setting_integer(settings, RESPITE_SETTING_QUEUE_MAX_BYTES);
+    q->overflow = respite_setting_choice(settings, RESPITE_SETTING_QUEUE_OVERFLOW); /* a respite_overflow */
     if (q->capacity < 1) {
         respite_fail(err, RESPITE_E_INVALID_POLICY, "maximum_capacity must be at least 1 (got %lld)",
                      (long long)q->capacity);
@@ -744,23 +742,29 @@ int respite_batch_settle(respite_batch *batch, int index, int disposition, respi
     return applied;
 }
 
-int respite_batch_settle_all(respite_batch *batch, int disposition, respite_error *err)
+int respite_batch_settle_every(respite_batch *batch, int disposition, int *settled, respite_error *err)
 {
-    if (settle_check(batch, disposition, err) != RESPITE_OK)
-        return -1;
+    int status = settle_check(batch, disposition, err);
+    if (status != RESPITE_OK)
+        return status;
     respite_queue *q = batch->queue;
     pthread_mutex_lock(&q->lock);
-    int settled = 0;
+    *settled = 0;
     if (q->freed) {
-        fail_closed(err);
-        settled = -1;
+        status = fail_closed(err);
     } else {
         for (int i = 0; i < batch->count; i++)
             if (batch->slots[i].disposition == SLOT_UNSETTLED && settle_locked(q, batch, i, disposition, err) >= 0)
-                settled++;
+                (*settled)++;
     }
     pthread_mutex_unlock(&q->lock);
-    return settled;
+    return status;
+}
+
+int respite_batch_settle_all(respite_batch *batch, int disposition, respite_error *err)
+{
+    int settled = -1;
+    return respite_batch_settle_every(batch, disposition, &settled, err) == RESPITE_OK ? settled : -1;
 }
 
 void respite_batch_free(respite_batch *batch)

@@ -146,6 +146,19 @@ typedef struct text_case {
     "retry_on must be a comma-separated list of outcome names (request_error, throttled, server_error, unusable, " \
     "transport) and HTTP status codes from 400 to 599"
 
+#define INT_NOTATION "max_attempts must be an integer from 1 to 100, in plain decimal notation such as 12"
+#define NUMBER_NOTATION "multiplier must be a number from 1 to 100, in plain decimal notation such as 12 or 0.5"
+/* 1e320, beyond the largest double, and its first 80 characters (E3) */
+#define ZEROS10 "0000000000"
+#define ZEROS80 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10
+#define HUGE_DIGITS "1" ZEROS80 ZEROS80 ZEROS80 ZEROS80
+#define HUGE_SHOWN "1" ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 "000000000"
+#define NAME_ACCEPTED "name must be UTF-8 text of at most 63 bytes, without control characters"
+#define SIXTY_THREE "123456789012345678901234567890123456789012345678901234567890123"
+#define E_ACUTE10 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+#define EIGHTY_E_ACUTE E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10
+#define EIGHTY_ONE_E_ACUTE EIGHTY_E_ACUTE "\xc3\xa9"
+
 static const text_case text_cases[] = {
     {"backoff", "jitter", "none", NULL},
     {"backoff", "jitter", "full", NULL},
@@ -177,17 +190,57 @@ static const text_case text_cases[] = {
     {"sender", "separator", "", NULL},
     {"sender", "suffix", "]", NULL},
     {"client", "user_agent", "my-app/1.0", NULL},
-    /* parsing numbers and booleans from text */
+    /* every component's name: UTF-8, no control characters, at most 63 bytes */
+    {"gate", "name", "billing", NULL},
+    {"backoff", "name", "", NULL},
+    {"queue", "name", "usage \xc3\xa9v\xc3\xa9nements \xf0\x9f\x98\x80", NULL},
+    {"sender", "name", SIXTY_THREE, NULL},
+    {"client", "name", SIXTY_THREE "x", NAME_ACCEPTED " (got '" SIXTY_THREE "x')"},
+    {"gate", "name", "bill\ning", NAME_ACCEPTED " (got 'bill?ing')"},
+    {"gate", "name", "tab\there", NAME_ACCEPTED " (got 'tab?here')"},
+    {"gate", "name", "del\x7f", NAME_ACCEPTED " (got 'del?')"},
+    {"gate", "name", "bad\xc3(", NAME_ACCEPTED " (got 'bad?(')"},
+    {"gate", "name", "\xed\xa0\x80", NAME_ACCEPTED " (got '??\?')"}, /* a surrogate */
+    {"gate", "name", "\xc0\xaf", NAME_ACCEPTED " (got '?\?')"},       /* an overlong '/' */
+    /* E3: a shown text is its first 80 characters, not bytes */
+    {"backoff", "jitter", EIGHTY_ONE_E_ACUTE, JITTER_ACCEPTED " (got '" EIGHTY_E_ACUTE "')"},
+    /* E7: numbers from text are plain decimal notation only */
     {"backoff", "initial_delay_seconds", "2.5", NULL},
-    {"backoff", "initial_delay_seconds", "1e-3", NULL},
+    {"backoff", "initial_delay_seconds", "0.001", NULL},
+    {"backoff", "initial_delay_seconds", "86400.000", NULL},
     {"backoff", "max_attempts", "10.0", NULL},
-    {"backoff", "max_attempts", "abc", "max_attempts must be an integer from 1 to 100 (got 'abc')"},
-    {"backoff", "max_attempts", "", "max_attempts must be an integer from 1 to 100 (got '')"},
-    {"backoff", "max_attempts", " 5", "max_attempts must be an integer from 1 to 100 (got ' 5')"},
-    {"backoff", "max_attempts", "5 ", "max_attempts must be an integer from 1 to 100 (got '5 ')"},
+    {"backoff", "max_attempts", "007", NULL},
+    {"gate", "recovery_seconds", "-5", NULL},
+    {"gate", "recovery_seconds", "-0", NULL},
     {"backoff", "max_attempts", "0", "max_attempts must be an integer from 1 to 100 (got 0)"},
-    {"backoff", "multiplier", "nan", "multiplier must be a number from 1 to 100 (got nan)"},
-    {"backoff", "multiplier", "inf", "multiplier must be a number from 1 to 100 (got inf)"},
+    {"backoff", "max_attempts", "-1", "max_attempts must be an integer from 1 to 100 (got -1)"},
+    {"backoff", "max_attempts", "2.5", "max_attempts must be an integer from 1 to 100 (got 2.5)"},
+    {"backoff", "initial_delay_seconds", "86400.0000001",
+     "initial_delay_seconds must be a number greater than 0 and at most 86400 (got 86400.0000001)"},
+    {"backoff", "max_attempts", "abc", INT_NOTATION " (got 'abc')"},
+    {"backoff", "max_attempts", "", INT_NOTATION " (got '')"},
+    {"backoff", "max_attempts", " 5", INT_NOTATION " (got ' 5')"},
+    {"backoff", "max_attempts", "5 ", INT_NOTATION " (got '5 ')"},
+    {"backoff", "max_attempts", "5\n", INT_NOTATION " (got '5?')"},
+    {"backoff", "max_attempts", "+5", INT_NOTATION " (got '+5')"},
+    {"backoff", "max_attempts", "--5", INT_NOTATION " (got '--5')"},
+    {"backoff", "max_attempts", "0x10", INT_NOTATION " (got '0x10')"},
+    {"backoff", "max_attempts", "1e1", INT_NOTATION " (got '1e1')"},
+    {"backoff", "max_attempts", "5.", INT_NOTATION " (got '5.')"},
+    {"backoff", "max_attempts", "1,5", INT_NOTATION " (got '1,5')"},
+    {"backoff", "max_attempts", "\xd9\xa5", INT_NOTATION " (got '\xd9\xa5')"}, /* ARABIC-INDIC DIGIT FIVE */
+    {"backoff", "multiplier", "0x1p4", NUMBER_NOTATION " (got '0x1p4')"},
+    {"backoff", "multiplier", "1e3", NUMBER_NOTATION " (got '1e3')"},
+    {"backoff", "multiplier", "1E1", NUMBER_NOTATION " (got '1E1')"},
+    {"backoff", "multiplier", ".5", NUMBER_NOTATION " (got '.5')"},
+    {"backoff", "multiplier", "-.5", NUMBER_NOTATION " (got '-.5')"},
+    {"backoff", "multiplier", "-", NUMBER_NOTATION " (got '-')"},
+    {"backoff", "multiplier", "nan", NUMBER_NOTATION " (got 'nan')"},
+    {"backoff", "multiplier", "inf", NUMBER_NOTATION " (got 'inf')"},
+    {"backoff", "multiplier", "-inf", NUMBER_NOTATION " (got '-inf')"},
+    {"backoff", "multiplier", "infinity", NUMBER_NOTATION " (got 'infinity')"},
+    /* more digits than a double holds: the text, not "inf" */
+    {"backoff", "multiplier", HUGE_DIGITS, "multiplier must be a number from 1 to 100 (got '" HUGE_SHOWN "')"},
     {"gate", "recover_never", "true", NULL},
     {"gate", "recover_never", "false", NULL},
     {"gate", "recover_never", "1", NULL},
@@ -312,6 +365,32 @@ static void test_E3_nan_and_infinities_are_rejected_everywhere(void **state)
     }
 }
 
+/* E7: what an accepted text sets is the nearest double of its digits, and a
+ * refused text leaves the value as it was (E12). */
+static void test_E7_decimal_text_sets_the_nearest_double(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        const char *text;
+        double value;
+    } cases[] = {
+        {"initial_delay_seconds", "2.5", 2.5},   {"initial_delay_seconds", "0.1", 0.1},
+        {"max_delay_seconds", "86400.000", 86400}, {"max_attempts", "007", 7},
+        {"max_attempts", "10.0", 10},            {"multiplier", "1.0000000000000002", 1.0000000000000002},
+    };
+    respite_settings *b = new_settings("backoff");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(respite_settings_set_text(b, cases[i].name, cases[i].text, NULL), RESPITE_OK);
+        assert_true(respite_settings_get_number(b, cases[i].name, NULL) == cases[i].value);
+    }
+    assert_int_equal(respite_settings_set_text(b, "max_attempts", "0x10", NULL), RESPITE_E_INVALID_SETTING);
+    assert_int_equal(respite_settings_set_text(b, "multiplier", "1e1", NULL), RESPITE_E_INVALID_SETTING);
+    assert_true(respite_settings_get_number(b, "max_attempts", NULL) == 10);
+    assert_true(respite_settings_get_number(b, "multiplier", NULL) == 1.0000000000000002);
+    respite_settings_free(b);
+}
+
 static void test_E7_wrong_types(void **state)
 {
     (void)state;
@@ -323,7 +402,7 @@ static void test_E7_wrong_types(void **state)
     assert_rejected(respite_settings_set_boolean(b, "multiplier", 0, &err), &err, "multiplier",
                     "multiplier must be a number from 1 to 100 (got false)");
     assert_rejected(respite_settings_set_text(b, "multiplier", "abc", &err), &err, "multiplier",
-                    "multiplier must be a number from 1 to 100 (got 'abc')");
+                    NUMBER_NOTATION " (got 'abc')");
     assert_rejected(respite_settings_set_number(b, "jitter", 1, &err), &err, "jitter",
                     JITTER_ACCEPTED " (got a number)");
     assert_rejected(respite_settings_set_integer(b, "retry_on", 429, &err), &err, "retry_on",
@@ -368,11 +447,11 @@ static void test_E5_unknown_setting_lists_the_accepted_names(void **state)
     respite_error_clear(&err);
     assert_rejected(respite_settings_set_number(b, "retries", 3, &err), &err, "retries",
                     "retries is not a backoff setting (accepted: max_attempts, initial_delay_seconds, multiplier, "
-                    "max_delay_seconds, jitter, retry_on, seed)");
+                    "max_delay_seconds, jitter, retry_on, seed, name)");
     /* a gate setting is not a back-off setting */
     assert_rejected(respite_settings_set_number(b, "probes", 3, &err), &err, "probes",
                     "probes is not a backoff setting (accepted: max_attempts, initial_delay_seconds, multiplier, "
-                    "max_delay_seconds, jitter, retry_on, seed)");
+                    "max_delay_seconds, jitter, retry_on, seed, name)");
     respite_error_clear(&err);
     assert_true(isnan(respite_settings_get_number(b, "Max_Attempts", &err)));
     assert_int_equal(err.status, RESPITE_E_INVALID_SETTING);
@@ -386,7 +465,7 @@ static void test_E5_unknown_setting_lists_the_accepted_names(void **state)
     assert_rejected(respite_settings_set_text(g, "window", "5", &err), &err, "window",
                     "window is not a gate setting (accepted: failures_to_enter_recovery, failures_window_seconds, "
                     "recovery_seconds, recovery_multiplier, max_recovery_seconds, probes, probe_timeout_seconds, "
-                    "recover_never, count_all_failures, honour_retry_after, jitter, seed)");
+                    "recover_never, count_all_failures, honour_retry_after, jitter, seed, name)");
     respite_settings_free(g);
 }
 
@@ -429,6 +508,29 @@ static void test_E9_null_settings_is_closed(void **state)
     respite_settings_free(NULL); /* a no-op */
 }
 
+/* E2: the status a call returns is the same whether err is NULL or not. */
+static void test_E2_status_does_not_depend_on_err(void **state)
+{
+    (void)state;
+    respite_settings *b = new_settings("backoff");
+    for (int with_err = 0; with_err < 2; with_err++) {
+        respite_error err;
+        respite_error *e = with_err ? &err : NULL;
+        assert_int_equal(respite_settings_set_number(NULL, "seed", 1, e), RESPITE_E_CLOSED);
+        assert_int_equal(respite_settings_set_integer(NULL, "seed", 1, e), RESPITE_E_CLOSED);
+        assert_int_equal(respite_settings_set_boolean(NULL, "seed", 1, e), RESPITE_E_CLOSED);
+        assert_int_equal(respite_settings_set_text(NULL, "seed", "1", e), RESPITE_E_CLOSED);
+        assert_int_equal(respite_settings_set_number(b, NULL, 1, e), RESPITE_E_INVALID_ARGUMENT);
+        assert_int_equal(respite_settings_set_integer(b, NULL, 1, e), RESPITE_E_INVALID_ARGUMENT);
+        assert_int_equal(respite_settings_set_boolean(b, NULL, 1, e), RESPITE_E_INVALID_ARGUMENT);
+        assert_int_equal(respite_settings_set_text(b, NULL, "1", e), RESPITE_E_INVALID_ARGUMENT);
+        assert_int_equal(respite_settings_set_number(b, "retries", 1, e), RESPITE_E_INVALID_SETTING);
+        assert_int_equal(respite_settings_set_text(b, "max_attempts", "0x10", e), RESPITE_E_INVALID_SETTING);
+        assert_int_equal(respite_settings_validate(NULL, e), RESPITE_E_CLOSED);
+    }
+    respite_settings_free(b);
+}
+
 static void test_defaults_are_the_table_defaults(void **state)
 {
     (void)state;
@@ -452,6 +554,30 @@ static void test_defaults_are_the_table_defaults(void **state)
     assert_string_equal(respite_settings_get_text(b, "retry_on", NULL), "transport,408,429,500,502,503,504");
     assert_true(respite_settings_get_number(b, "seed", NULL) == 0);
     respite_settings_free(b);
+}
+
+/* Every default is a value its own row accepts (settings_table.c checks
+ * the integer ones at compile time too). The sender's url is the one
+ * exception: "" means not set yet, and respite_sender_new refuses it. */
+static void test_every_default_is_accepted_by_its_row(void **state)
+{
+    (void)state;
+    for (int i = 0; i < respite_setting_count(); i++) {
+        const respite_setting_info *row = respite_setting_at(i);
+        respite_settings *s = new_settings(row->component);
+        respite_error err;
+        respite_error_clear(&err);
+        int rc;
+        if (strcmp(row->component, "sender") == 0 && strcmp(row->name, "url") == 0)
+            rc = respite_settings_set_text(s, row->name, "http://localhost/", &err);
+        else if (row->default_text)
+            rc = respite_settings_set_text(s, row->name, row->default_text, &err);
+        else
+            rc = respite_settings_set_number(s, row->name, row->default_number, &err);
+        if (rc != RESPITE_OK)
+            fail_msg("%s.%s: its default is refused: %s", row->component, row->name, err.message);
+        respite_settings_free(s);
+    }
 }
 
 static void test_profiles(void **state)
@@ -555,8 +681,8 @@ static void test_setting_info_lookup(void **state)
     assert_ptr_equal(respite_setting_at(0), respite_setting_find("gate", "failures_to_enter_recovery"));
 }
 
-/* settings.c keeps a component's rows as one run of at most 16 (its array
- * size), and every row must be well formed for the docs and the bindings. */
+/* A component's rows are one run of the table, and every row is well
+ * formed for the docs and the bindings. */
 static void test_table_is_well_formed(void **state)
 {
     (void)state;
@@ -572,7 +698,7 @@ static void test_table_is_well_formed(void **state)
                 count++;
             }
         }
-        assert_true(count >= 1 && count <= 16);
+        assert_true(count >= 2); /* its settings and its name */
         assert_int_equal(last - first + 1, count);
         total += count;
     }
@@ -600,11 +726,14 @@ int main(void)
         cmocka_unit_test(test_E3_every_text_value_with_its_message),
         cmocka_unit_test(test_E3_every_row_at_and_beyond_its_bounds),
         cmocka_unit_test(test_E3_nan_and_infinities_are_rejected_everywhere),
+        cmocka_unit_test(test_E7_decimal_text_sets_the_nearest_double),
         cmocka_unit_test(test_E7_wrong_types),
         cmocka_unit_test(test_E5_unknown_setting_lists_the_accepted_names),
         cmocka_unit_test(test_E6_unknown_component),
         cmocka_unit_test(test_E9_null_settings_is_closed),
+        cmocka_unit_test(test_E2_status_does_not_depend_on_err),
         cmocka_unit_test(test_defaults_are_the_table_defaults),
+        cmocka_unit_test(test_every_default_is_accepted_by_its_row),
         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_E8_cross_rules),
         cmocka_unit_test(test_setting_info_lookup),
