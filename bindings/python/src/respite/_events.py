@@ -9,7 +9,7 @@ import collections
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Deque, List, Optional
+from typing import Any, Callable, Deque, List
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
@@ -31,7 +31,8 @@ class Event:
     http_status: int = 0  #: send_failed: status, 0 for transport
     count: int = 0      #: unsent_at_close: events not sent
     detail: str = ""    #: send_failed: start of the body or the error
-    message: str = ""   #: the core's line for it (respite_event_message), as logged
+    message: str = ""   #: the core's line for it (respite_event_message), as logged: "<name>: ..." when named
+    source: str = ""    #: the name of the handle it came from ("" when unnamed)
     is_warning: bool = False  #: logged as a warning (respite_event_is_warning)
 
 
@@ -42,31 +43,29 @@ def drain(next_event: Callable[[Any, Any], int], handle: Any) -> List[Event]:
     while next_event(handle, raw) == 1:
         kind = EVENT_TYPES[raw.type]
         out.append(Event(kind, raw.at, raw.failures, raw.window, raw.pause, raw.http_status, raw.count, raw.detail,
-                         _c.respite_event_message(raw), kind in WARNING_EVENT_TYPES))
+                         _c.respite_event_message(raw), raw.source, kind in WARNING_EVENT_TYPES))
     return out
 
 
 class Log:
-    """A handle's events: logged as they are taken, the last ``keep`` kept
-    for ``events()``. ``source``: the handle's name, until the core's
-    ``name`` setting writes it into the line."""
+    """A handle's events: logged as they are taken, in the core's words
+    (the handle's name included) and unchanged; the last ``keep`` kept for
+    ``events()``."""
 
-    __slots__ = ("recent", "lock", "source")
+    __slots__ = ("recent", "lock")
 
-    def __init__(self, keep: int, source: Optional[str]) -> None:
+    def __init__(self, keep: int) -> None:
         self.recent: Deque[Event] = collections.deque(maxlen=keep)
         self.lock = threading.Lock()  # one reader at a time keeps the log in order
-        self.source = source
 
     def take(self, next_event: Callable[[Any, Any], int], handle: Any) -> None:
         """Takes every waiting event from a handle's ring and logs it."""
-        prefix = f"{self.source}: " if self.source else ""
         with self.lock:
             for event in drain(next_event, handle):
                 self.recent.append(event)
                 level = logging.WARNING if event.is_warning else logging.INFO
                 if logger.isEnabledFor(level):
-                    logger.log(level, "%s%s", prefix, event.message, extra={"respite_event": event})
+                    logger.log(level, "%s", event.message, extra={"respite_event": event})
 
     def pop_all(self) -> List[Event]:
         with self.lock:

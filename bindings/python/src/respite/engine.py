@@ -41,17 +41,17 @@ EngineStats = struct_tuple("EngineStats", _raw.respite_engine_stats, "Figures si
 
 class Engine(OwnsHandle):
     """Joins a queue (settling by its policy) and a gate. Settings are the
-    sender's (``min_entries_per_message``, ``max_entries_per_message``,
+    sender's (``name``, ``min_entries_per_message``, ``max_entries_per_message``,
     ``close_timeout_seconds``). The engine holds its own references to the
     queue and gate in the core, so they may be closed in any order;
     ``close()`` puts a batch still in flight back at the queue's head."""
 
-    __slots__ = ("_own", "_gate", "queue", "gate", "_settings", "_log", "name", "__weakref__")
+    __slots__ = ("_own", "_gate", "queue", "gate", "_settings", "_log", "__weakref__")
 
-    def __init__(self, queue: Queue, gate: Gate, *, name: Optional[str] = None, **settings: Any) -> None:
+    def __init__(self, queue: Queue, gate: Gate, **settings: Any) -> None:
         self._own = CLOSED
-        self.queue, self.gate, self.name = queue, gate, name
-        self._log = _events.Log(64, name)
+        self.queue, self.gate = queue, gate
+        self._log = _events.Log(64)
         queue_own, gate_own = queue._own, gate._own  # alive for the call
         self._settings, ptr = new_with_settings("sender", settings, "sender",
                                                 lambda raw: _c.respite_engine_new(queue_own.ptr, gate_own.ptr, raw))

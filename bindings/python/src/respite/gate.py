@@ -50,18 +50,23 @@ class Gate(OwnsHandle):
         gate = Gate(failures_to_enter_recovery=5, recovery_seconds=30)
         gate = Gate(profile="usage_sharing", max_recovery_seconds=600)
 
-    ``name`` appears in log lines. Methods take an optional ``now`` (seconds
-    on a monotonic clock, for tests); by default the core's clock is read.
+    ``name`` (the core's ``name`` setting) starts its log lines. Methods take
+    an optional ``now`` (seconds on a monotonic clock, for tests); by default
+    the core's clock is read.
     """
 
-    __slots__ = ("_own", "_log", "name", "_settings", "__weakref__")
+    __slots__ = ("_own", "_log", "_settings", "__weakref__")
 
-    def __init__(self, profile: Optional[str] = None, *, name: Optional[str] = None, **settings: Any) -> None:
+    def __init__(self, profile: Optional[str] = None, **settings: Any) -> None:
         self._own = CLOSED
-        self.name = name
         self._settings, ptr = new_with_settings(profile or "gate", settings, "gate", _c.respite_gate_new)
         self._own = Owned(ptr, _c.respite_gate_free)
-        self._log = _events.Log(64, name)
+        self._log = _events.Log(64)
+
+    @property
+    def name(self) -> str:
+        """The gate's ``name`` setting ("" when unnamed)."""
+        return self._settings["name"]
 
     def close(self) -> None:
         """Frees the gate (once no call is running). Further use raises ClosedError."""

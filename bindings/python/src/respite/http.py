@@ -208,7 +208,8 @@ class SenderStats(struct_tuple("SenderStats", _raw.respite_sender_stats, "",
         return self.queue.balanced
 
 
-_COMPONENT_OF = {info.name: info.component for c in ("sender", "gate", "queue") for info in settings_table(c)}
+# a name that several components have (``name``) goes to the sender, which names its events
+_COMPONENT_OF = {info.name: info.component for c in ("queue", "gate", "sender") for info in settings_table(c)}
 
 #: seconds between looks at the sender's events (they are logged as they come)
 EVENT_POLL_SECONDS = 0.1
@@ -225,7 +226,7 @@ class Sender(OwnsHandle):
             sender.enqueue('{"event": "started"}')
 
     Settings by the spec's names, each routed to its component: sender
-    (``url``, ``timeout_seconds``, ``gzip``, ``min_entries_per_message``,
+    (``url``, ``name``, ``timeout_seconds``, ``gzip``, ``min_entries_per_message``,
     ``close_timeout_seconds``, ...), gate (``failures_to_enter_recovery``,
     ``recovery_seconds``, ``max_recovery_seconds``, ...; over the
     ``gate_profile``, ``usage_sharing`` by default) and queue (``overflow``,
@@ -235,16 +236,15 @@ class Sender(OwnsHandle):
     or events are left unsent at close; information when sending resumes.
     """
 
-    __slots__ = ("_own", "name", "policy", "_settings", "_log", "_stop", "_poller", "_unsent", "final_stats",
-                 "__weakref__")
+    __slots__ = ("_own", "policy", "_settings", "_log", "_stop", "_poller", "_unsent", "final_stats", "__weakref__")
 
     def __init__(self, url: Optional[str] = None, *, policy: Optional[Policy] = None, headers: Headers = None,
-                 gate_profile: str = "usage_sharing", name: Optional[str] = None, **settings: Any) -> None:
+                 gate_profile: str = "usage_sharing", **settings: Any) -> None:
         self._own = CLOSED
-        self.name, self.policy = name, policy
+        self.policy = policy
         self._unsent: Optional[int] = None
         self.final_stats: Optional[SenderStats] = None  #: the statistics when close() finished
-        self._log = _events.Log(256, name)
+        self._log = _events.Log(256)
         if url is not None:
             settings["url"] = url
         parts: Dict[str, Dict[str, Any]] = {"sender": {}, "gate": {}, "queue": {}}
@@ -252,15 +252,16 @@ class Sender(OwnsHandle):
             # an unknown name goes to the sender, whose settings name it in the core's error
             parts[_COMPONENT_OF.get(key, "sender")][key] = value
         policy_own = policy._handle() if policy is not None else CLOSED  # the sender takes its own reference
-        raws: List[Any] = []
+        raws: Dict[str, Any] = {}
         self._settings: Dict[str, Any] = {}
         try:
-            for component, profile in (("sender", "sender"), ("gate", gate_profile), ("queue", "queue")):
-                raws.append(make_settings(profile, parts[component]))
-                self._settings.update(read_settings(raws[-1], component))
-            own = Owned(_c.respite_sender_new(*raws, policy_own.ptr), _c.respite_sender_free)
+            for component, profile in (("queue", "queue"), ("gate", gate_profile), ("sender", "sender")):
+                raws[component] = make_settings(profile, parts[component])
+                self._settings.update(read_settings(raws[component], component))  # the sender's name last
+            own = Owned(_c.respite_sender_new(raws["sender"], raws["gate"], raws["queue"], policy_own.ptr),
+                        _c.respite_sender_free)
         finally:
-            for raw in raws:
+            for raw in raws.values():
                 _c.respite_settings_free(raw)
         if headers is not None:
             pairs = headers.items() if isinstance(headers, Mapping) else headers
@@ -271,7 +272,7 @@ class Sender(OwnsHandle):
         self._own = own
         self._stop = threading.Event()
         self._poller = threading.Thread(target=_poll_events, args=(weakref.ref(self), self._stop),
-                                        name=f"respite-sender-events{'-' + name if name else ''}", daemon=True)
+                                        name=f"respite-sender-events-{self.name}".rstrip("-"), daemon=True)
         self._poller.start()
 
     def enqueue(self, event: Union[bytes, bytearray, memoryview, str]) -> None:
@@ -309,6 +310,11 @@ class Sender(OwnsHandle):
         self._poll()
         self._own = CLOSED  # freed once no other thread is inside a call
         return self._unsent
+
+    @property
+    def name(self) -> str:
+        """The sender's ``name`` setting, the source of its events ("" when unnamed)."""
+        return self._settings["name"]
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
