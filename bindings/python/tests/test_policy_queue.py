@@ -1,4 +1,5 @@
 import json
+import logging
 
 import pytest
 
@@ -146,3 +147,19 @@ def test_handles_may_be_closed_in_any_order():
     assert engine.next(now=1.0) == "wait"
     assert engine.stats().sends_failed == 1
     engine.close()
+
+
+def test_engine_events_carry_its_name(caplog):
+    caplog.set_level(logging.WARNING, logger="respite")
+    queue = respite.Queue()
+    gate = respite.Gate(failures_to_enter_recovery=1, recovery_seconds=60, name="collector")
+    engine = respite.Engine(queue, gate, name="usage", min_entries_per_message=1)
+    queue.enqueue("a", now=0.0)
+    gate.report("transport", now=0.0)  # paused: closing sends nothing
+    engine.shutdown(now=1.0)
+    assert engine.next(now=1.0) == "done" and engine.unsent() == 1
+    (event,) = engine.events()
+    assert (event.type, event.source, event.message) == ("unsent_at_close", "usage", "usage: closed with 1 event not sent")
+    assert [r.getMessage() for r in caplog.records] == [
+        "collector: recovery started: 1 failure within 100s; requests paused for 60s",
+        "usage: closed with 1 event not sent"]
