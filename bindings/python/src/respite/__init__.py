@@ -1,15 +1,7 @@
 """respite: when a client may call a cloud service, when to retry, and what
-happens to work that could not be delivered. Python binding of the C core.
-
-    import respite
-    gate = respite.Gate(failures_to_enter_recovery=5, recovery_seconds=30)
-    with gate.attempt() as call:
-        response = session.get(url)
-        call.set_status(response.status_code)
-
-    client = respite.Client(gate=gate, timeout_seconds=2.0)   # HTTP through the gate
-    with respite.Sender(url=collector_url) as sender:          # background delivery
-        sender.enqueue('{"event": 1}')
+happens to work that could not be delivered. Python binding of the C core:
+``Gate`` (``gate.call``, ``gate.attempt()``), ``retry``, ``Policy``,
+``Queue``, ``Engine``, an HTTP ``Client`` and a background ``Sender``.
 
 See docs/python.md for a quickstart. The raw SWIG module mirroring the C
 API is ``respite.respite_swig``.

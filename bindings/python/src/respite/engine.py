@@ -1,19 +1,7 @@
 """The delivery engine (spec section 5, S1-S5): the sender's decisions on
-the caller's clock, without threads, network or sleeping. One thread
-drives an engine; producers use the queue, which is thread-safe::
-
-    while True:
-        action = engine.next()
-        if action == "send":
-            batch = engine.take()
-            status = post(batch.payloads)          # your HTTP call
-            engine.settle(batch, status=status)
-        elif action == "wait":
-            time.sleep(engine.wait_seconds)
-        elif action == "idle":
-            queue.wait(engine.min_entries, timeout=1.0)
-        else:  # "done"
-            break
+the caller's clock, without threads, network or sleeping. One thread drives
+an engine (next, take, settle; docs/python.md shows the loop); producers use
+the queue, which is thread-safe.
 """
 from __future__ import annotations
 

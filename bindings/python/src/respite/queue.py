@@ -41,7 +41,6 @@ class Queue(OwnsHandle):
     def __init__(self, policy: Optional[Policy] = None, **settings: Any) -> None:
         self._own = CLOSED
         self.policy = policy
-
         policy_own = policy._handle() if policy is not None else CLOSED  # the queue takes its own reference
         self._settings, ptr = new_with_settings("queue", settings, "queue",
                                                 lambda raw: _c.respite_queue_new(policy_own.ptr, raw))
