@@ -164,9 +164,4 @@ def retry_call(fn: Callable[[], T], *, backoff: Optional[Backoff] = None, gate: 
                sleep: Callable[[float], Any] = time.sleep, status_of: Optional[Callable[[T], Optional[int]]] = None,
                **settings: Any) -> T:
     """Calls ``fn()`` with retries now (the function form of :func:`retry`)."""
-    if backoff is not None and settings:
-        raise TypeError("give either backoff= or back-off settings, not both")
-    if backoff is not None:
-        return _run(backoff, fn, gate, sleep, status_of)
-    with Backoff(**settings) as schedule:
-        return _run(schedule, fn, gate, sleep, status_of)
+    return retry(backoff=backoff, gate=gate, sleep=sleep, status_of=status_of, **settings)(fn)()

@@ -110,11 +110,8 @@ class Batch(OwnsHandle):
     def unsettled(self) -> int:
         return _c.respite_batch_unsettled(self._own.ptr)
 
-    def _index(self, fn: Any, index: int, *more: Any) -> Any:
-        return fn((own := self._own).ptr, index, *more)
-
     def payload(self, index: int) -> bytes:
-        return self._index(_c.respite_batch_event_text, index)
+        return _c.respite_batch_event_text(self._own.ptr, index)
 
     @property
     def payloads(self) -> List[bytes]:
@@ -122,19 +119,19 @@ class Batch(OwnsHandle):
 
     def attempts(self, index: int) -> int:
         """Attempts including this one (1 on the first take)."""
-        return self._index(_c.respite_batch_event_attempts, index)
+        return _c.respite_batch_event_attempts(self._own.ptr, index)
 
     def age(self, index: int, now: Optional[float] = None) -> float:
-        return self._index(_c.respite_batch_event_age, index, _now() if now is None else now)
+        return _c.respite_batch_event_age(self._own.ptr, index, _now() if now is None else now)
 
     def disposition(self, index: int) -> Optional[str]:
-        code = self._index(_c.respite_batch_event_disposition, index)
+        code = _c.respite_batch_event_disposition(self._own.ptr, index)
         return None if code < 0 else DISPOSITIONS[code]
 
     def settle(self, index: int, disposition: str) -> str:
         """Settles one event; returns the disposition applied (retry may
         become retries_exhausted, D3)."""
-        return DISPOSITIONS[self._index(_c.respite_batch_settle, index, _disposition(disposition))]
+        return DISPOSITIONS[_c.respite_batch_settle((own := self._own).ptr, index, _disposition(disposition))]
 
     def settle_all(self, disposition: str) -> int:
         return _c.respite_batch_settle_all((own := self._own).ptr, _disposition(disposition))
