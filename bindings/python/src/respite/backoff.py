@@ -14,7 +14,7 @@ from ._settings import new_with_settings
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 
-_SUCCESS = 0
+_SUCCESS = _c.RESPITE_OUTCOME_SUCCESS
 
 
 class Backoff(OwnsHandle):

@@ -20,7 +20,7 @@ _report = _c.respite_gate_report
 _admit_now = _c.respite_gate_admit_now
 _report_now = _c.respite_gate_report_now
 _pending = _c.respite_gate_events_pending
-_SUCCESS = 0  # RESPITE_OUTCOME_SUCCESS
+_SUCCESS = _c.RESPITE_OUTCOME_SUCCESS
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])

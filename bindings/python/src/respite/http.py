@@ -28,8 +28,6 @@ from .queue import QueueStats
 Body = Union[bytes, bytearray, memoryview, str, None]
 Headers = Union[Mapping[str, str], Iterable[Tuple[str, str]], str, None]
 
-_SUCCESS = Outcome.SUCCESS
-
 
 def _header_text(headers: Headers) -> Optional[str]:
     """``{"Accept": "text/plain"}`` -> ``"Accept: text/plain"`` lines. The
@@ -102,7 +100,7 @@ class Response(OwnsHandle):
     @property
     def ok(self) -> bool:
         """The call succeeded (a 2xx/3xx answer not reported unusable)."""
-        return self.outcome is _SUCCESS
+        return self.outcome is Outcome.SUCCESS
 
     @property
     def headers(self) -> ResponseHeaders:
