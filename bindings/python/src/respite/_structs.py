@@ -13,7 +13,8 @@ def struct_tuple(name: str, raw_cls: type, doc: str, **read: Callable[[Any], Any
     extra name in ``read``. ``cls.of(out)`` reads a raw struct: each field
     as it is, or through its function in ``read``."""
     fields = [f for f, v in vars(raw_cls).items() if isinstance(v, property) and f != "thisown"]
-    cls = collections.namedtuple(name, fields + [f for f in read if f not in fields], module="respite")  # type: ignore[misc]
+    cls = collections.namedtuple(name, fields + [f for f in read if f not in fields],  # type: ignore[misc]
+                                 module="respite")
     cls.__doc__ = doc
     getters = [read.get(f, operator.attrgetter(f)) for f in cls._fields]
     cls.of = classmethod(lambda c, out: c(*(get(out) for get in getters)))

@@ -22,7 +22,8 @@ from .queue import Batch, Queue
 _now = _c.respite_now
 
 
-EngineStats = struct_tuple("EngineStats", _raw.respite_engine_stats, "Figures since the engine was made (respite_engine_stats).",
+EngineStats = struct_tuple("EngineStats", _raw.respite_engine_stats,
+                           "Figures since the engine was made (respite_engine_stats).",
                            closing=lambda out: bool(out.closing),
                            closed_while_paused=lambda out: bool(out.closed_while_paused))
 

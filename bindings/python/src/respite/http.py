@@ -137,7 +137,8 @@ class Client(OwnsHandle):
     def __init__(self, *, gate: Optional[Gate] = None, backoff: Optional[Backoff] = None, **settings: Any) -> None:
         self._own = CLOSED
         self.gate, self.backoff = gate, backoff
-        gate_own, backoff_own = gate._own if gate is not None else CLOSED, backoff._own if backoff is not None else CLOSED  # alive for the call
+        gate_own = gate._own if gate is not None else CLOSED  # alive for the call
+        backoff_own = backoff._own if backoff is not None else CLOSED
         self._settings, ptr = new_with_settings("client", settings, "client",
                                                 lambda raw: _c.respite_client_new(raw, gate_own.ptr, backoff_own.ptr))
         self._own = Owned(ptr, _c.respite_client_free)
@@ -182,9 +183,9 @@ class Client(OwnsHandle):
 
 
 class SenderStats(struct_tuple("SenderStats", _raw.respite_sender_stats, "",
-                               queue=lambda out: QueueStats.of(out.queue), engine=lambda out: EngineStats.of(out.engine),
-                               gate=lambda out: GateStats.of(out.gate), paused=lambda out: bool(out.paused),
-                               closed=lambda out: bool(out.closed))):
+                               queue=lambda out: QueueStats.of(out.queue),
+                               engine=lambda out: EngineStats.of(out.engine), gate=lambda out: GateStats.of(out.gate),
+                               paused=lambda out: bool(out.paused), closed=lambda out: bool(out.closed))):
     """S13 (respite_sender_stats): the queue's D9 figures, the engine's and
     the gate's, and the sender's own (requests, bytes_sent after gzip,
     paused, closed)."""
