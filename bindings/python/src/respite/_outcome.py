@@ -16,9 +16,7 @@ OutcomeLike = Union[Outcome, str, int]
 
 def outcome_code(outcome: OutcomeLike) -> int:
     """The core's number for an Outcome, a name or a number (the core checks names)."""
-    if isinstance(outcome, Outcome):
-        return _CODES[outcome.value]
-    if isinstance(outcome, str):
+    if isinstance(outcome, str):  # an Outcome too
         code = _CODES.get(outcome)
         return code if code is not None else _c.respite_outcome_from_name(outcome)
     if isinstance(outcome, int) and not isinstance(outcome, bool):
