@@ -86,7 +86,8 @@ class Gate(OwnsHandle):
         try:
             return _admit_now(own.ptr) if now is None else _admit(own.ptr, now)
         finally:
-            self._poll(own)
+            if _pending(own.ptr) > 0:  # checked here too: no Python frame when nothing is pending
+                self._poll(own)
 
     def check(self, now: Optional[float] = None) -> Decision:
         """Asks to make a call without raising on a refusal."""
@@ -125,7 +126,8 @@ class Gate(OwnsHandle):
             _report_now(own.ptr, permit, code, hint or 0.0)
         else:
             _report(own.ptr, permit, code, hint or 0.0, now)
-        self._poll(own)
+        if _pending(own.ptr) > 0:
+            self._poll(own)
 
     def reset(self, now: Optional[float] = None) -> None:
         """G14: closed again, with the first pause, an empty window and a new generation."""
@@ -233,6 +235,8 @@ class Attempt:
 
     def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException], tb: Any) -> None:
         # Returns None: an exception from the block always propagates.
+        if exc is None and self._outcome is None and self._status is None:  # success, the common case
+            return self.gate._report(self.gate._own, self.permit, _SUCCESS, self._retry_after, self.now)
         if exc is not None and not isinstance(exc, Exception):
             # KeyboardInterrupt, SystemExit, cancellation: the call did not
             # end, so there is nothing to report (a probe times out, G10).
@@ -242,9 +246,7 @@ class Attempt:
             code = self._outcome
         elif self._status is not None:
             code = classify(self._status, body_usable=self._body_usable).code
-        elif exc is not None:
-            code, _status, exc_hint = failure_of(exc)
-            hint = hint if hint is not None else exc_hint
         else:
-            code = _SUCCESS
+            code, _status, exc_hint = failure_of(cast(BaseException, exc))
+            hint = hint if hint is not None else exc_hint
         self.gate._report(self.gate._own, self.permit, code, hint, self.now)
