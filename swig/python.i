@@ -53,6 +53,8 @@
 %typemap(freearg) (const char *data, size_t size) {
     if (have_view$argnum) PyBuffer_Release(&view$argnum);
 }
+/* A policy document too: with its length, a NUL inside is the core's syntax error. */
+%apply (const char *data, size_t size) { (const char *json, size_t length) };
 
 /* An event's payload comes out as bytes of its exact size (binary-safe). */
 %typemap(out) const char *respite_batch_event_text {

@@ -51,6 +51,17 @@ def test_overlapping_handlers_and_missing_retry_times():
     assert "must be set if some events are to be retried." in messages
 
 
+def test_a_document_is_str_or_utf8_bytes_with_its_length():
+    text = json.dumps(EDGEHOG)
+    assert respite.Policy.from_json(text.encode()) == respite.Policy.from_json(text)
+    for bad, says in (('{"name": "\x00"}', "control character 0x0"), (b'{"name": "\xff"}', "not valid UTF-8")):
+        with pytest.raises(respite.InvalidPolicyError) as info:
+            respite.Policy.from_json(bad)  # the core's syntax errors, not an end of text or a codec error
+        assert says in str(info.value) and info.value.problems[0].column == 10
+    with pytest.raises(TypeError):
+        respite.Policy.from_json(5)
+
+
 def test_syntax_error_has_line_and_column():
     with pytest.raises(respite.InvalidPolicyError) as info:
         respite.Policy.from_json('{\n  "name": ')

@@ -49,13 +49,9 @@ class Policy(OwnsHandle):
 
     @classmethod
     def from_json(cls, document: Union[str, bytes]) -> "Policy":
-        """Parses and validates a JSON document (the GIL is released meanwhile)."""
-        text = document.decode("utf-8", "surrogateescape") if isinstance(document, (bytes, bytearray)) else document
-        if not isinstance(text, str):
-            raise TypeError(f"a policy document is str or bytes (got {type(document).__name__})")
-        # with its length: a NUL inside the text is the core's syntax error, not an end
-        size = len(text.encode("utf-8", "surrogateescape"))
-        return cls(_make(lambda problems: _c.respite_policy_from_json_n(text, size, problems)))
+        """Parses and validates a JSON document, str or UTF-8 bytes (the GIL
+        is released meanwhile)."""
+        return cls(_make(lambda problems: _c.respite_policy_from_json_n(document, problems)))
 
     @classmethod
     def from_dict(cls, document: Mapping[str, Any]) -> "Policy":
