@@ -217,3 +217,20 @@ def test_python_i_releases_the_gil_in_every_http_call_that_waits():
                "respite_sender_flush", "respite_sender_close", "respite_sender_stats_get",
                "respite_sender_next_event", "respite_sender_add_header"}
     assert "%nothread;" in text and waiting <= released, waiting - released
+
+
+def test_the_client_holds_its_gate_and_backoff_in_the_core(server, caplog):
+    gate = respite.Gate(failures_to_enter_recovery=2, recovery_seconds=30, name="held")
+    backoff = respite.Backoff(max_attempts=2, initial_delay_seconds=0.01, max_delay_seconds=0.01)
+    client = respite.Client(gate=gate, backoff=backoff)
+    gate.close()
+    backoff.close()  # the caller's references only
+    server.script("503")
+    with caplog.at_level(logging.WARNING, logger="respite"):
+        response = client.get(server.url)
+    assert response.status == 503 and response.attempts == 2
+    assert [r.getMessage() for r in caplog.records] == [
+        "held: recovery started: 2 failures within 100s; requests paused for 30s"]
+    with pytest.raises(respite.TemporarilyUnavailableError):
+        client.get(server.url)
+    client.close()
