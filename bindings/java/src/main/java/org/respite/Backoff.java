@@ -1,15 +1,13 @@
 package org.respite;
 
-import java.lang.ref.Reference;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Supplier;
 
-import org.respite.internal.Errors;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
-import org.respite.swig.RespiteNativeJNI;
+import org.respite.swig.RespiteNative;
 
 /**
  * A retry schedule (spec section 3). Immutable and safe to share: each
@@ -30,49 +28,30 @@ public final class Backoff implements AutoCloseable {
     private final NativeHandle handle;
 
     private Backoff(long pointer) {
-        this.handle = new NativeHandle(this, pointer, RespiteNativeJNI::respite_backoff_free);
+        this.handle = new NativeHandle(pointer, RespiteNative::respite_backoff_free);
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Raw pointer for the HTTP client of this package (0 once closed). */
-    long pointerForClient() {
-        return handle.get();
+    NativeHandle handle() {
+        return handle;
     }
 
     /** A new sequence number for one retried call (0, 1, 2, ...). */
     public long start() {
-        try {
-            return RespiteNativeJNI.respite_backoff_start(handle.get());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(RespiteNative::respite_backoff_start);
     }
 
     /** Delay in seconds before retry {@code retry} (1 = the first) of {@code sequence}, raised to a hint (0: none). */
     public double delay(long sequence, int retry, double retryAfterHint) {
-        try {
-            return RespiteNativeJNI.respite_backoff_delay(handle.get(), sequence, retry, retryAfterHint);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(p -> RespiteNative.respite_backoff_delay(p, sequence, retry, retryAfterHint));
     }
 
     /** Whether retry_on lists this outcome or HTTP status (0: none). */
     public boolean retriesOn(Outcome outcome, int httpStatus) {
-        try {
-            return RespiteNativeJNI.respite_backoff_retries_on(handle.get(), outcome.code(), httpStatus) == 1;
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(p -> RespiteNative.respite_backoff_retries_on(p, outcome.code(), httpStatus)) == 1;
     }
 
     /**
@@ -80,27 +59,17 @@ public final class Backoff implements AutoCloseable {
      * this outcome: the delay before the next attempt, or {@link #STOP}.
      */
     public double next(long sequence, int attempt, Outcome outcome, int httpStatus, double retryAfterHint) {
-        try {
-            return RespiteNativeJNI.respite_backoff_next(handle.get(), sequence, attempt, outcome.code(), httpStatus,
-                    retryAfterHint);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(p -> RespiteNative.respite_backoff_next(p, sequence, attempt, outcome.code(), httpStatus,
+                retryAfterHint));
     }
 
     /** The max_attempts setting. */
     public int maxAttempts() {
-        long pointer = handle.get();
-        if (pointer == 0) {
-            throw NativeHandle.closed("backoff");
+        int value = handle.apply(RespiteNative::respite_backoff_max_attempts);
+        if (value < 0) {
+            throw new ClosedException("backoff is closed");
         }
-        try {
-            return RespiteNativeJNI.respite_backoff_max_attempts(pointer);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return value;
     }
 
     /** Runs {@code work} with retries and no gate; see {@link #call(Gate, Supplier)}. */
@@ -113,11 +82,12 @@ public final class Backoff implements AutoCloseable {
      * is asked, and a refusal is thrown at once ({@link TemporarilyUnavailableException},
      * no attempt made); each attempt's outcome is reported to the gate. A thrown
      * exception is a failure of its {@link CarriesOutcome} outcome, else
-     * {@code transport}; it is retried when retry_on lists it, after the
-     * back-off's delay (the thread sleeps). When the back-off stops (attempts run
-     * out, or retry_on does not list the failure) a {@link TransportException}
-     * is thrown with the core's message ("the call failed after 3 attempts: last
-     * outcome server_error (status 503)"), caused by the last failure.
+     * {@code transport}. Whether to retry and how long to wait is the core's
+     * decision (respite_retry_decide); this only sleeps. When it gives up
+     * (attempts run out, or retry_on does not list the failure) a
+     * {@link TransportException} is thrown with the core's message ("the call
+     * failed after 3 attempts: last outcome server_error (status 503)"), caused
+     * by the last failure.
      */
     public <T> T call(Gate gate, Supplier<T> work) {
         long sequence = start();
@@ -133,24 +103,19 @@ public final class Backoff implements AutoCloseable {
             } catch (RuntimeException e) {
                 failure = e;
             }
-            Outcome outcome = Outcome.TRANSPORT;
-            int httpStatus = 0;
-            double hint = 0;
-            if (failure instanceof CarriesOutcome carrier) {
-                outcome = carrier.outcome();
-                hint = carrier.retryAfterHint();
-            }
-            if (failure instanceof OutcomeException withStatus) {
-                httpStatus = withStatus.httpStatus();
-            }
+            CarriesOutcome carrier = failure instanceof CarriesOutcome c ? c : () -> Outcome.TRANSPORT;
+            int httpStatus = failure instanceof OutcomeException withStatus ? withStatus.httpStatus() : 0;
             if (gate != null) {
-                gate.report(permit, outcome, hint, Respite.now());
+                gate.report(permit, carrier.outcome(), carrier.retryAfterHint(), Double.NaN);
             }
-            double delay = next(sequence, attempt, outcome, httpStatus, hint);
-            if (delay < 0) {
-                throw gaveUp(attempt, outcome, httpStatus, failure);
+            int tried = attempt;
+            try {
+                sleep(handle.apply(p -> RespiteNative.respite_retry_decide(p, sequence, tried,
+                        carrier.outcome().code(), httpStatus, carrier.retryAfterHint())));
+            } catch (TransportException gaveUp) {
+                gaveUp.initCause(failure);
+                throw gaveUp;
             }
-            sleep(delay);
         }
     }
 
@@ -159,29 +124,16 @@ public final class Backoff implements AutoCloseable {
      * attempts whose last ended with {@code outcome} (a failure; {@code httpStatus}
      * 0 if none): a {@link TransportException} with the core's message, the same
      * in every language ("the call failed after 3 attempts: last outcome
-     * server_error (status 503)", or "... which retry_on does not retry"). For
-     * loops of your own; {@link #call} uses it. A success is an
-     * {@link InvalidArgumentException} (thrown).
+     * server_error (status 503)", or "... which retry_on does not retry"). A
+     * success is an {@link InvalidArgumentException} (thrown).
      */
     public TransportException gaveUpError(int attempts, Outcome outcome, int httpStatus) {
         try {
-            RespiteNativeJNI.respite_retry_gave_up(handle.get(), attempts, outcome.code(), httpStatus);
-        } catch (RuntimeException e) {
-            RuntimeException error = Errors.translate(e);
-            if (error instanceof TransportException transport) {
-                return transport;
-            }
-            throw error;
-        } finally {
-            Reference.reachabilityFence(this);
+            handle.run(p -> RespiteNative.respite_retry_gave_up(p, attempts, outcome.code(), httpStatus));
+        } catch (TransportException gaveUp) {
+            return gaveUp;
         }
         throw new IllegalStateException("respite_retry_gave_up did not fail");
-    }
-
-    private TransportException gaveUp(int attempts, Outcome outcome, int httpStatus, RuntimeException last) {
-        TransportException error = gaveUpError(attempts, outcome, httpStatus);
-        error.initCause(last);
-        return error;
     }
 
     private static void sleep(double seconds) {
@@ -198,7 +150,11 @@ public final class Backoff implements AutoCloseable {
         return handle.isClosed();
     }
 
-    /** Every later call throws {@link ClosedException} ("backoff is closed"). Idempotent. */
+    /**
+     * Frees the back-off as soon as no call is inside it (a client using it keeps
+     * its own reference); every later call throws {@link ClosedException}
+     * ("backoff is closed"). Idempotent.
+     */
     @Override
     public void close() {
         handle.close();
@@ -248,14 +204,7 @@ public final class Backoff implements AutoCloseable {
         }
 
         public Backoff build() {
-            long settings = NativeSettings.make("backoff", values);
-            try {
-                return new Backoff(RespiteNativeJNI.respite_backoff_new(settings));
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                NativeSettings.free(settings);
-            }
+            return NativeSettings.with("backoff", values, s -> new Backoff(RespiteNative.respite_backoff_new(s)));
         }
     }
 }

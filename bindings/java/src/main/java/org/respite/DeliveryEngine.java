@@ -1,22 +1,20 @@
 package org.respite;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 
-import org.respite.internal.Errors;
 import org.respite.internal.EventLog;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
-import org.respite.swig.RespiteNativeJNI;
+import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_engine_stats;
-import org.respite.swig.respite_event;
 
 /**
  * The delivery engine (spec section 5, S1-S5): a sender's decisions on the
- * caller's clock, joining a {@link Queue}, its {@link Policy} and a
- * {@link Gate}, without threads, network or sleeping. One thread drives it
+ * caller's clock, joining a {@link Queue} (settling by the queue's
+ * {@link Policy}) and a {@link Gate}, without threads, network or sleeping. One thread drives it
  * (its methods are synchronized, so misuse from several threads is safe but
  * serialised); producers only touch the queue.
  *
@@ -36,41 +34,24 @@ import org.respite.swig.respite_event;
  * }</pre>
  *
  * Engine events (unsent_at_close) go to System.Logger "org.respite.Engine" and
- * the listener; the gate's own events go to the gate's logger and listener.
+ * the listener; the gate's own events go to the gate's logger and listener
+ * (the events rule: after every call, when the gate has events waiting).
  */
 public final class DeliveryEngine implements AutoCloseable {
     private final NativeHandle handle;
     private final Queue queue;
     private final Gate gate;
-    private final Policy policy;
-    private final Consumer<Event> listener;
-    private final respite_event eventBuffer = new respite_event();
+    private final EventLog events;
     private Batch inFlight;
 
-    private DeliveryEngine(long pointer, Queue queue, Gate gate, Policy policy, Consumer<Event> listener) {
-        this.handle = new NativeHandle(this, pointer, freeKeeping(new Object[] {queue, gate, policy}));
+    private DeliveryEngine(long pointer, Queue queue, Gate gate, Consumer<Event> listener) {
+        this.handle = new NativeHandle(pointer, RespiteNative::respite_engine_free);
         this.queue = queue;
         this.gate = gate;
-        this.policy = policy;
-        this.listener = listener;
+        this.events = new EventLog("org.respite.Engine", listener);
     }
 
-    /*
-     * The engine borrows the queue, gate and policy: their Java owners must stay
-     * reachable (so their cleaners wait) until the engine itself is freed. The
-     * action is made here so that it cannot capture the engine.
-     */
-    private static java.util.function.LongConsumer freeKeeping(Object[] parts) {
-        return pointer -> {
-            RespiteNativeJNI.respite_engine_free(pointer);
-            java.lang.ref.Reference.reachabilityFence(parts);
-        };
-    }
-
-    /**
-     * A builder for an engine over {@code queue} and {@code gate}; give the queue's
-     * policy with {@link Builder#policy} (none: "@default").
-     */
+    /** A builder for an engine over {@code queue} and {@code gate}; it settles by the queue's policy. */
     public static Builder builder(Queue queue, Gate gate) {
         return new Builder(Objects.requireNonNull(queue, "queue"), Objects.requireNonNull(gate, "gate"));
     }
@@ -83,9 +64,13 @@ public final class DeliveryEngine implements AutoCloseable {
         return gate;
     }
 
-    /** The policy given to the builder, or null for "@default". */
-    public Policy policy() {
-        return policy;
+    /** A call into the engine (under its lock), then its events and the gate's waiting ones. */
+    private synchronized <T> T step(LongFunction<T> call) {
+        try {
+            return handle.apply(call);
+        } finally {
+            pollEvents();
+        }
     }
 
     // --------------------------------------------------------------- the loop
@@ -96,21 +81,13 @@ public final class DeliveryEngine implements AutoCloseable {
     }
 
     /** S2, S4, S5: what to do next at {@code now}; expired events are dropped first (D6). */
-    public synchronized Action next(double now) {
-        int action;
-        try {
-            action = RespiteNativeJNI.respite_engine_next(handle.get(), now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            pollEvents();
-        }
-        return Action.values()[action];
+    public Action next(double now) {
+        return Action.values()[step(p -> RespiteNative.respite_engine_next(p, now))];
     }
 
     /** After {@link Action#WAIT}: seconds until the gate admits again (infinite under recover_never); else 0. */
     public synchronized double waitSeconds() {
-        return RespiteNativeJNI.respite_engine_wait_seconds(handle.get());
+        return handle.apply(RespiteNative::respite_engine_wait_seconds);
     }
 
     /** Takes the next batch now; see {@link #take(double)}. */
@@ -125,23 +102,11 @@ public final class DeliveryEngine implements AutoCloseable {
      * queued. Send the batch, then {@link #settle} it.
      */
     public synchronized Batch take(double now) {
-        long batch;
-        try {
-            batch = RespiteNativeJNI.respite_engine_take(handle.get(), now);
-        } catch (RuntimeException e) {
-            RuntimeException error = Errors.translate(e);
-            if (error instanceof TemporarilyUnavailableException) {
-                // The same message, with the gate's retry_after at that time (G17).
-                error = Errors.refusal(gate.retryAfter(now));
-            }
-            throw error;
-        } finally {
-            pollEvents();
-        }
+        long batch = step(p -> RespiteNative.respite_engine_take(p, now));
         if (batch == 0) {
             return null;
         }
-        inFlight = Batch.ofEngine(batch, this);
+        inFlight = new Batch(batch, this);
         return inFlight;
     }
 
@@ -173,14 +138,14 @@ public final class DeliveryEngine implements AutoCloseable {
      */
     public synchronized void settle(Batch batch, boolean transportFailed, int httpStatus, double retryAfterHint,
                                     double now) {
-        long pointer = batch == null ? 0 : batch.pointer();
+        long pointer = batch == null ? 0 : batch.handle().enter();
         try {
-            RespiteNativeJNI.respite_engine_settle(handle.get(), pointer, transportFailed ? 1 : 0, httpStatus,
-                    retryAfterHint, now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
+            step(p -> RespiteNative.respite_engine_settle(p, pointer, transportFailed ? 1 : 0, httpStatus,
+                    retryAfterHint, now));
         } finally {
-            pollEvents();
+            if (batch != null) {
+                batch.handle().exit();
+            }
         }
         // Settled: the engine freed it.
         if (batch != null) {
@@ -203,43 +168,34 @@ public final class DeliveryEngine implements AutoCloseable {
      * until the queue is empty, close_timeout_seconds pass or the gate refuses.
      * Idempotent (the first call's time sets the deadline).
      */
-    public synchronized void shutdown(double now) {
-        try {
-            RespiteNativeJNI.respite_engine_close(handle.get(), now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            pollEvents();
-        }
+    public void shutdown(double now) {
+        step(p -> RespiteNative.respite_engine_close(p, now));
     }
 
     /** Whether {@link #shutdown} was called. */
     public synchronized boolean isShuttingDown() {
-        return RespiteNativeJNI.respite_engine_is_closing(handle.get()) == 1;
+        return handle.apply(RespiteNative::respite_engine_is_closing) == 1;
     }
 
     /** Events left unsent when DONE was reached; -1 before. */
     public synchronized long unsent() {
-        try {
-            return RespiteNativeJNI.respite_engine_unsent(handle.get());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        }
+        return handle.apply(RespiteNative::respite_engine_unsent);
     }
 
     /** min_entries_per_message: fewer pending events than this and {@link #next} answers IDLE. */
-    public synchronized int minEntries() {
-        return checkedBound(RespiteNativeJNI.respite_engine_min_entries(handle.get()));
+    public int minEntries() {
+        return bound(RespiteNative::respite_engine_min_entries);
     }
 
     /** The most events in one batch (S2: max_entries_per_message, else prefetch_count, else 2 x min). */
-    public synchronized int maxEntries() {
-        return checkedBound(RespiteNativeJNI.respite_engine_max_entries(handle.get()));
+    public int maxEntries() {
+        return bound(RespiteNative::respite_engine_max_entries);
     }
 
-    private int checkedBound(int value) {
+    private synchronized int bound(LongFunction<Integer> accessor) {
+        int value = handle.apply(accessor);
         if (handle.isClosed()) {
-            throw NativeHandle.closed("engine");
+            throw new ClosedException("engine is closed");
         }
         return value;
     }
@@ -248,10 +204,8 @@ public final class DeliveryEngine implements AutoCloseable {
     public synchronized EngineStats stats() {
         respite_engine_stats s = new respite_engine_stats();
         try {
-            RespiteNativeJNI.respite_engine_stats_get(handle.get(), respite_engine_stats.getCPtr(s), s);
+            handle.run(p -> RespiteNative.respite_engine_stats_get(p, s));
             return NativeStats.engine(s);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
         } finally {
             s.delete();
         }
@@ -260,26 +214,17 @@ public final class DeliveryEngine implements AutoCloseable {
     /**
      * Takes the engine's waiting events (unsent_at_close), logs them and gives
      * them to the listener, and returns them; the gate's waiting events are
-     * polled too (they go to the gate's logger and listener). Called after every
+     * taken too (they go to the gate's logger and listener). Called after every
      * step of the loop; public to see events at a precise moment.
      */
     public synchronized List<Event> pollEvents() {
-        List<Event> taken = new ArrayList<>(1);
-        long pointer = handle.get();
-        if (pointer != 0) {
-            long events = respite_event.getCPtr(eventBuffer);
-            try {
-                while (RespiteNativeJNI.respite_engine_next_event(pointer, events, eventBuffer) == 1) {
-                    taken.add(EventLog.toEvent(eventBuffer));
-                }
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
+        List<Event> taken = handle.isClosed() ? List.of()
+                : handle.apply(p -> events.drain(e -> RespiteNative.respite_engine_next_event(p, e)));
+        gate.handle().run(p -> {
+            if (RespiteNative.respite_gate_events_pending(p) > 0) {
+                gate.pollEvents();
             }
-        }
-        EventLog.ENGINE.forward(taken, listener);
-        if (!gate.isClosed()) {
-            gate.pollEvents();
-        }
+        });
         return taken;
     }
 
@@ -292,7 +237,8 @@ public final class DeliveryEngine implements AutoCloseable {
     /**
      * Frees the engine now: a batch still in flight goes back to the head of the
      * queue, its attempt not counted. Later calls throw {@link ClosedException}
-     * ("engine is closed"). The queue, gate and policy stay open. Idempotent.
+     * ("engine is closed"). The queue and gate stay open (the engine's own
+     * references to them are dropped). Idempotent.
      */
     @Override
     public synchronized void close() {
@@ -300,27 +246,19 @@ public final class DeliveryEngine implements AutoCloseable {
             inFlight.detach();
             inFlight = null;
         }
-        // Every method holds the engine's lock, so no thread is inside the core with it.
-        handle.closeAndFree();
+        // Every method holds the engine's lock, so no call is inside the core: freed at once.
+        handle.close();
     }
 
     /** Builds an engine; methods are the spec's "sender" setting names in camel case. */
     public static final class Builder extends SettingsBuilder<Builder> {
         private final Queue queue;
         private final Gate gate;
-        private Policy policy;
         private Consumer<Event> listener;
 
         private Builder(Queue queue, Gate gate) {
             this.queue = queue;
             this.gate = gate;
-            this.policy = queue.policy();
-        }
-
-        /** The queue's policy (by default the one the queue was built with; null: "@default"). */
-        public Builder policy(Policy value) {
-            policy = value;
-            return this;
         }
 
         /** S2: fewer pending events than this and the sender idles (1-1000000, default 50). */
@@ -344,23 +282,10 @@ public final class DeliveryEngine implements AutoCloseable {
             return this;
         }
 
-        /** The engine; {@link InvalidSettingException}, or {@link InvalidArgumentException} for a policy that is not the queue's. */
+        /** The engine; {@link InvalidSettingException} names a setting the core does not accept. */
         public DeliveryEngine build() {
-            if (policy != null && policy.isClosed()) {
-                throw NativeHandle.closed("policy");
-            }
-            long settings = NativeSettings.make("sender", values);
-            try {
-                long pointer = RespiteNativeJNI.respite_engine_new(queue.pointer(), gate.pointerForEngine(), settings);
-                return new DeliveryEngine(pointer, queue, gate, policy, listener);
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                NativeSettings.free(settings);
-                java.lang.ref.Reference.reachabilityFence(queue);
-                java.lang.ref.Reference.reachabilityFence(gate);
-                java.lang.ref.Reference.reachabilityFence(policy);
-            }
+            return NativeSettings.with("sender", values, s -> queue.handle().apply(q -> gate.handle().apply(
+                    g -> new DeliveryEngine(RespiteNative.respite_engine_new(q, g, s), queue, gate, listener))));
         }
     }
 }

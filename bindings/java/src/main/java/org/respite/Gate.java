@@ -1,7 +1,5 @@
 package org.respite;
 
-import java.lang.ref.Reference;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -9,14 +7,11 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import org.respite.internal.Errors;
 import org.respite.internal.EventLog;
-import org.respite.internal.FastNative;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
-import org.respite.swig.RespiteNativeJNI;
+import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_decision;
-import org.respite.swig.respite_event;
 import org.respite.swig.respite_gate_stats;
 
 /**
@@ -29,31 +24,21 @@ import org.respite.swig.respite_gate_stats;
  * }
  * }</pre>
  *
- * Methods without {@code now} read {@link Respite#now()}; the {@code now}
- * forms take seconds on that clock (tests, simulations). Transitions are
- * logged to {@code System.Logger} "org.respite.Gate" (warning when sending
- * pauses or a pause grows, info when it resumes) and given to the listener.
+ * Methods without {@code now} read the core's clock (in C, and only when the
+ * gate is not closed); the {@code now} forms take seconds on that clock
+ * ({@link Respite#now()}; tests, simulations). After every call into the gate,
+ * waiting events are logged to {@code System.Logger} "org.respite.Gate" with
+ * the core's line (warning when sending pauses or a pause grows, info when it
+ * resumes) and given to the listener.
  */
 public final class Gate implements AutoCloseable {
-    private static final int CLOSED_STATE = 0;
-    private static final int EVENT_RECOVERY_STARTED = 0;
-    private static final int EVENT_RECOVERY_EXTENDED = 1;
-    private static final int EVENT_PROBING = 2;
-
     private final NativeHandle handle;
-    private final Consumer<Event> listener;
+    private final EventLog events;
     private final ThreadLocal<respite_decision> decisions = ThreadLocal.withInitial(respite_decision::new);
 
-    // Events are polled only while something may have happened: after a
-    // refusal or a failure, and until the recovery they announce is over.
-    private volatile boolean watching;
-    private final Object eventLock = new Object();
-    private final respite_event eventBuffer = new respite_event();
-    private boolean inRecovery;
-
     private Gate(long pointer, Consumer<Event> listener) {
-        this.handle = new NativeHandle(this, pointer, RespiteNativeJNI::respite_gate_free);
-        this.listener = listener;
+        this.handle = new NativeHandle(pointer, RespiteNative::respite_gate_free);
+        this.events = new EventLog("org.respite.Gate", listener);
     }
 
     /** A builder starting from the cloud_request defaults. */
@@ -77,69 +62,46 @@ public final class Gate implements AutoCloseable {
 
     /** The refusal message for retry_after seconds (G17), as the core words it. */
     public static String refusalMessage(double retryAfter) {
-        return Errors.refusal(retryAfter).getMessage();
+        return RespiteNative.respite_refusal_message(retryAfter);
+    }
+
+    /** The gate's name (the {@code name} setting; "" when unset), which starts its log lines. */
+    public String name() {
+        return handle.apply(RespiteNative::respite_gate_name);
     }
 
     // ------------------------------------------------------------ checking
 
     /**
      * Admits a call now: the permit (&gt; 0) to report its outcome with, or 0 when
-     * refused. One native call, which reads the core's clock itself.
+     * refused. One native call, which reads the clock only when the gate is not closed.
      */
     public long admit() {
-        long permit;
-        try {
-            permit = FastNative.gateAdmitNow(handle.get());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
-        return afterAdmit(permit);
+        return admit(Double.NaN, false);
     }
 
     /** As {@link #admit()} at {@code now}. */
     public long admit(double now) {
-        long permit;
-        try {
-            permit = RespiteNativeJNI.respite_gate_admit(handle.get(), now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
-        return afterAdmit(permit);
-    }
-
-    private long afterAdmit(long permit) {
-        if (permit == 0) {
-            watching = true;
-        }
-        if (watching) {
-            pollEvents();
-        }
-        return permit;
+        return admit(now, false);
     }
 
     /** Admits a call now and returns its permit, or throws the refusal with its retry_after (G17). */
     public long acquire() {
-        long permit = admit();
-        return permit > 0 ? permit : acquireRefused(Respite.now());
+        return admit(Double.NaN, true);
     }
 
     /** As {@link #acquire()} at {@code now}. */
     public long acquire(double now) {
-        long permit = admit(now);
-        return permit > 0 ? permit : acquireRefused(now);
+        return admit(now, true);
     }
 
-    /** Admit refused: ask again for the full decision (it may admit by then) or throw the refusal. */
-    private long acquireRefused(double now) {
-        Decision decision = check(now);
-        if (decision.allowed()) {
-            return decision.permit();
+    private long admit(double now, boolean raise) {
+        long pointer = handle.enter();
+        try {
+            return admit0(pointer, now, raise);
+        } finally {
+            handle.exit();
         }
-        throw Errors.refusal(decision.retryAfter());
     }
 
     /** The full decision now: allowed or not, probe or not, the permit, retry_after. */
@@ -150,22 +112,10 @@ public final class Gate implements AutoCloseable {
     /** As {@link #check()} at {@code now}. */
     public Decision check(double now) {
         respite_decision out = decisions.get();
-        Decision decision;
-        try {
-            RespiteNativeJNI.respite_gate_check(handle.get(), now, respite_decision.getCPtr(out), out);
-            decision = new Decision(out.getAllowed() != 0, out.getProbe() != 0, out.getPermit(), out.getRetry_after());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
-        if (!decision.allowed()) {
-            watching = true;
-        }
-        if (watching || decision.probe()) {
-            pollEvents();
-        }
-        return decision;
+        return withEvents(p -> {
+            RespiteNative.respite_gate_check(p, now, out);
+            return new Decision(out.getAllowed() != 0, out.getProbe() != 0, out.getPermit(), out.getRetry_after());
+        });
     }
 
     /** Seconds until a call may be admitted: 0 when one would be, infinite under recover_never. */
@@ -174,13 +124,7 @@ public final class Gate implements AutoCloseable {
     }
 
     public double retryAfter(double now) {
-        try {
-            return RespiteNativeJNI.respite_gate_retry_after(handle.get(), now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(p -> RespiteNative.respite_gate_retry_after(p, now));
     }
 
     // ----------------------------------------------------------- reporting
@@ -192,39 +136,19 @@ public final class Gate implements AutoCloseable {
 
     /**
      * Reports an outcome for an admitted call now (permit 0: no permit, the current
-     * generation's). One native call, which reads the core's clock itself.
+     * generation's). One native call, which reads the clock only when the gate is not closed.
      */
     public void report(long permit, Outcome outcome) {
-        int code = outcome.code();
-        try {
-            FastNative.gateReportNow(handle.get(), permit, code);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
-        afterReport(code);
+        report(permit, outcome, 0, Double.NaN);
     }
 
     /** Reports an outcome with a Retry-After hint in seconds (0: none) at {@code now}. */
     public void report(long permit, Outcome outcome, double retryAfterHint, double now) {
-        int code = outcome.code();
+        long pointer = handle.enter();
         try {
-            RespiteNativeJNI.respite_gate_report(handle.get(), permit, code, retryAfterHint, now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
+            report0(pointer, permit, outcome.code(), retryAfterHint, now);
         } finally {
-            Reference.reachabilityFence(this);
-        }
-        afterReport(code);
-    }
-
-    private void afterReport(int code) {
-        if (code != 0) {
-            watching = true;
-        }
-        if (watching) {
-            pollEvents();
+            handle.exit();
         }
     }
 
@@ -234,15 +158,28 @@ public final class Gate implements AutoCloseable {
     }
 
     public void reset(double now) {
-        try {
-            RespiteNativeJNI.respite_gate_reset(handle.get(), now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
-        watching = true;
-        pollEvents();
+        withEvents(p -> RespiteNative.respite_gate_reset(p, now));
+    }
+
+    /*
+     * The protected-call pair, one JNI crossing each (src/main/native/fast_native.c):
+     * NaN now reads the core's clock in C; the events rule is applied in C too.
+     */
+    private native long admit0(long pointer, double now, boolean raise);
+
+    private native void report0(long pointer, long permit, int outcome, double hint, double now);
+
+    /** A call through SWIG, then the events rule: take them when any are waiting. */
+    private <T> T withEvents(java.util.function.LongFunction<T> call) {
+        return handle.apply(p -> {
+            try {
+                return call.apply(p);
+            } finally {
+                if (RespiteNative.respite_gate_events_pending(p) > 0) {
+                    pollEvents();
+                }
+            }
+        });
     }
 
     // --------------------------------------------------------- protected calls
@@ -302,7 +239,7 @@ public final class Gate implements AutoCloseable {
 
     private void reportThrown(long permit, Throwable thrown) {
         if (thrown instanceof CarriesOutcome carrier) {
-            report(permit, carrier.outcome(), carrier.retryAfterHint(), Respite.now());
+            report(permit, carrier.outcome(), carrier.retryAfterHint(), Double.NaN);
         } else {
             report(permit, Outcome.TRANSPORT);
         }
@@ -316,62 +253,34 @@ public final class Gate implements AutoCloseable {
     }
 
     public GateState state(double now) {
-        try {
-            return GateState.values()[RespiteNativeJNI.respite_gate_get_state(handle.get(), now)];
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return GateState.values()[handle.apply(p -> RespiteNative.respite_gate_get_state(p, now))];
     }
 
     /** Statistics since the gate was made. */
     public GateStats stats() {
         respite_gate_stats s = new respite_gate_stats();
         try {
-            RespiteNativeJNI.respite_gate_stats_get(handle.get(), respite_gate_stats.getCPtr(s), s);
+            handle.run(p -> RespiteNative.respite_gate_stats_get(p, s));
             return NativeStats.gate(s);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
         } finally {
             s.delete();
-            Reference.reachabilityFence(this);
         }
     }
 
     /**
      * Takes the events waiting in the gate now, logs them and gives them to the
-     * listener, and returns them. Called by the gate itself after calls that may
-     * have made a transition; call it to see events at a precise moment.
+     * listener, and returns them. The gate does this itself after every call
+     * that left events waiting; call it to see events at a precise moment.
      */
     public List<Event> pollEvents() {
-        List<Event> taken = new ArrayList<>(2);
-        synchronized (eventLock) {
-            try {
-                long events = respite_event.getCPtr(eventBuffer);
-                while (RespiteNativeJNI.respite_gate_next_event(handle.get(), events, eventBuffer) == 1) {
-                    Event event = EventLog.toEvent(eventBuffer);
-                    int type = eventBuffer.getType();
-                    inRecovery = type == EVENT_RECOVERY_STARTED || type == EVENT_RECOVERY_EXTENDED
-                            || type == EVENT_PROBING;
-                    taken.add(event);
-                }
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                Reference.reachabilityFence(this);
-            }
-            watching = inRecovery;
-            EventLog.GATE.forward(taken, listener);
-        }
-        return taken;
+        return handle.apply(p -> events.drain(e -> RespiteNative.respite_gate_next_event(p, e)));
     }
 
     // --------------------------------------------------------------- lifetime
 
-    /** Raw pointer for the delivery engine of this package (0 once closed). */
-    long pointerForEngine() {
-        return handle.get();
+    /** The pointer for a call of this package (0 once closed), between enter and exit. */
+    NativeHandle handle() {
+        return handle;
     }
 
     /** Whether {@link #close()} was called. */
@@ -379,7 +288,11 @@ public final class Gate implements AutoCloseable {
         return handle.isClosed();
     }
 
-    /** Closes the gate: every later call throws {@link ClosedException} ("gate is closed"). Idempotent. */
+    /**
+     * Closes the gate and frees it as soon as no call is inside it (an engine,
+     * client or sender using it keeps its own reference): every later call
+     * throws {@link ClosedException} ("gate is closed"). Idempotent.
+     */
     @Override
     public void close() {
         handle.close();
@@ -462,14 +375,7 @@ public final class Gate implements AutoCloseable {
 
         /** The gate; {@link InvalidSettingException} names a setting the core does not accept. */
         public Gate build() {
-            long settings = NativeSettings.make(profile, values);
-            try {
-                return new Gate(RespiteNativeJNI.respite_gate_new(settings), listener);
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                NativeSettings.free(settings);
-            }
+            return NativeSettings.with(profile, values, s -> new Gate(RespiteNative.respite_gate_new(s), listener));
         }
     }
 }

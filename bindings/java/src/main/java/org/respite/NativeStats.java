@@ -1,6 +1,6 @@
 package org.respite;
 
-import org.respite.swig.RespiteNativeJNI;
+import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_engine_stats;
 import org.respite.swig.respite_gate_stats;
 import org.respite.swig.respite_queue_stats;
@@ -10,7 +10,7 @@ final class NativeStats {
     private NativeStats() {}
 
     static QueueStats queue(respite_queue_stats s) {
-        boolean balanced = RespiteNativeJNI.respite_queue_stats_balanced(respite_queue_stats.getCPtr(s), s) == 1;
+        boolean balanced = RespiteNative.respite_queue_stats_balanced(s) == 1;
         return new QueueStats(s.getAccepted(), s.getDelivered(), s.getDropped_capacity(), s.getExpired(),
                 s.getRetries_exhausted(), s.getDiscarded(), s.getPending(), s.getIn_flight(),
                 s.getRefused_full(), s.getRefused_too_large(), s.getRefused_closed(), s.getRetried(),

@@ -1,6 +1,5 @@
 package org.respite;
 
-import org.respite.internal.Errors;
 import org.respite.swig.RespiteNative;
 
 /** What happened to one call (spec section 1). The names are the core's. */
@@ -52,20 +51,12 @@ public enum Outcome {
 
     /** The outcome with the spec's name; InvalidArgumentException (the core's message) otherwise. */
     public static Outcome fromName(String name) {
-        try {
-            return ofCode(RespiteNative.respite_outcome_from_name(name));
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        }
+        return ofCode(RespiteNative.respite_outcome_from_name(name));
     }
 
     /** Classifies one call: an HTTP status (100-599) and whether its body could be used. */
     public static Outcome classify(int httpStatus, boolean bodyUsable) {
-        try {
-            return ofCode(RespiteNative.respite_classify(0, httpStatus, bodyUsable ? 1 : 0));
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        }
+        return ofCode(RespiteNative.respite_classify(0, httpStatus, bodyUsable ? 1 : 0));
     }
 
     /** Whether this outcome counts against the service (count_all_failures counts every non-success). */

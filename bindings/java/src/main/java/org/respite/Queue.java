@@ -1,13 +1,11 @@
 package org.respite;
 
-import java.lang.ref.Reference;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
-import org.respite.internal.Errors;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
-import org.respite.swig.RespiteNativeJNI;
+import org.respite.internal.Utf8;
+import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_queue_stats;
 
 /**
@@ -31,7 +29,7 @@ public final class Queue implements AutoCloseable {
     private final Policy policy;
 
     private Queue(long pointer, Policy policy) {
-        this.handle = new NativeHandle(this, pointer, RespiteNativeJNI::respite_queue_free);
+        this.handle = new NativeHandle(pointer, RespiteNative::respite_queue_free);
         this.policy = policy;
     }
 
@@ -50,8 +48,8 @@ public final class Queue implements AutoCloseable {
         return policy;
     }
 
-    long pointer() {
-        return handle.get();
+    NativeHandle handle() {
+        return handle;
     }
 
     // ------------------------------------------------------------- producers
@@ -69,13 +67,7 @@ public final class Queue implements AutoCloseable {
      * with the core's message.
      */
     public void enqueue(byte[] payload, double now) {
-        try {
-            RespiteNativeJNI.respite_queue_enqueue(handle.get(), payload, now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        handle.run(p -> RespiteNative.respite_queue_enqueue(p, payload, now));
     }
 
     /** Queues {@code text} as UTF-8 now. */
@@ -85,20 +77,14 @@ public final class Queue implements AutoCloseable {
 
     /** Queues {@code text} as UTF-8 at {@code now}. */
     public void enqueue(String text, double now) {
-        enqueue(text == null ? null : text.getBytes(StandardCharsets.UTF_8), now);
+        enqueue(Utf8.bytes(text), now);
     }
 
     // -------------------------------------------------------------- consumer
 
     /** Events queued and not taken. */
     public long pending() {
-        try {
-            return RespiteNativeJNI.respite_queue_pending(handle.get());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(RespiteNative::respite_queue_pending);
     }
 
     /** D6: drops every pending event whose age reached event_ttl now; returns how many. */
@@ -107,13 +93,7 @@ public final class Queue implements AutoCloseable {
     }
 
     public long expire(double now) {
-        try {
-            return RespiteNativeJNI.respite_queue_expire(handle.get(), now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(p -> RespiteNative.respite_queue_expire(p, now));
     }
 
     /** Takes up to {@code maxEvents} events from the head now; null when nothing is pending. */
@@ -128,15 +108,8 @@ public final class Queue implements AutoCloseable {
      * the head then (D4, Q5).
      */
     public Batch take(int maxEvents, double now) {
-        long batch;
-        try {
-            batch = RespiteNativeJNI.respite_queue_take(handle.get(), maxEvents, now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
-        return batch == 0 ? null : Batch.owned(batch);
+        long batch = handle.apply(p -> RespiteNative.respite_queue_take(p, maxEvents, now));
+        return batch == 0 ? null : new Batch(batch, null);
     }
 
     /**
@@ -144,13 +117,7 @@ public final class Queue implements AutoCloseable {
      * is shut down (true), or {@code timeoutSeconds} pass (false).
      */
     public boolean awaitPending(long minPending, double timeoutSeconds) {
-        try {
-            return RespiteNativeJNI.respite_queue_wait(handle.get(), minPending, timeoutSeconds) == 1;
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(p -> RespiteNative.respite_queue_wait(p, minPending, timeoutSeconds)) == 1;
     }
 
     // --------------------------------------------------------------- figures
@@ -159,49 +126,28 @@ public final class Queue implements AutoCloseable {
     public QueueStats stats() {
         respite_queue_stats s = new respite_queue_stats();
         try {
-            RespiteNativeJNI.respite_queue_stats_get(handle.get(), respite_queue_stats.getCPtr(s), s);
+            handle.run(p -> RespiteNative.respite_queue_stats_get(p, s));
             return NativeStats.queue(s);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
         } finally {
             s.delete();
-            Reference.reachabilityFence(this);
         }
     }
 
     /** D9 on a fresh snapshot: throws {@link InternalException} with every figure when it does not hold. */
     public void checkAccounting() {
-        try {
-            RespiteNativeJNI.respite_queue_check_accounting(handle.get());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        handle.run(RespiteNative::respite_queue_check_accounting);
     }
 
     // -------------------------------------------------------------- lifetime
 
     /** Q1: refuses every later enqueue ({@link ClosedException}); taking and settling go on. Idempotent. */
     public void shutdown() {
-        try {
-            RespiteNativeJNI.respite_queue_close(handle.get());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        handle.run(RespiteNative::respite_queue_close);
     }
 
     /** Whether {@link #shutdown()} was called (or an engine closed the queue). */
     public boolean isShutDown() {
-        try {
-            return RespiteNativeJNI.respite_queue_is_closed(handle.get()) == 1;
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(RespiteNative::respite_queue_is_closed) == 1;
     }
 
     public boolean isClosed() {
@@ -209,20 +155,14 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Shuts the queue down (waking threads in {@link #awaitPending}) and drops it:
-     * later calls throw {@link ClosedException}. Pending events are freed once no
-     * thread and no engine uses the queue any more. Batches already taken stay
-     * readable. Idempotent.
+     * Shuts the queue down (waking threads in {@link #awaitPending}) and drops this
+     * reference: later calls throw {@link ClosedException}. An engine using the
+     * queue keeps its own reference. Batches already taken stay readable. Idempotent.
      */
     @Override
     public void close() {
-        long pointer = handle.get();
-        if (pointer != 0) {
-            try {
-                RespiteNativeJNI.respite_queue_close(pointer);
-            } finally {
-                Reference.reachabilityFence(this);
-            }
+        if (!handle.isClosed()) {
+            shutdown();
         }
         handle.close();
     }
@@ -247,19 +187,9 @@ public final class Queue implements AutoCloseable {
 
         /** The queue; {@link InvalidSettingException} names a setting the core does not accept. */
         public Queue build() {
-            if (policy != null && policy.isClosed()) {
-                throw NativeHandle.closed("policy");
-            }
-            long settings = NativeSettings.make("queue", values);
-            try {
-                return new Queue(RespiteNativeJNI.respite_queue_new(policy == null ? 0 : policy.pointerForQueue(),
-                        settings), policy);
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                NativeSettings.free(settings);
-                Reference.reachabilityFence(policy);
-            }
+            return NativeSettings.with("queue", values, s -> new Queue(policy == null
+                    ? RespiteNative.respite_queue_new(0, s)
+                    : policy.use(p -> RespiteNative.respite_queue_new(p, s)), policy));
         }
     }
 }

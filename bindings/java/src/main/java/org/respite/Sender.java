@@ -1,8 +1,6 @@
 package org.respite;
 
-import java.lang.ref.Reference;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.lang.ref.WeakReference;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,13 +11,11 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import org.respite.internal.Errors;
 import org.respite.internal.EventLog;
-import org.respite.internal.FastNative;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
-import org.respite.swig.RespiteNativeJNI;
-import org.respite.swig.respite_event;
+import org.respite.internal.Utf8;
+import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_sender_stats;
 
 /**
@@ -38,8 +34,10 @@ import org.respite.swig.respite_sender_stats;
  * Events (S6) go to {@code System.Logger} "org.respite.Sender": a warning when
  * sending pauses, a pause grows, a send fails (with its status and the start
  * of the body) or events are left unsent at close; information when sending
- * resumes. They are polled every 50 ms by one shared daemon thread and after
- * {@link #flush}, {@link #stats} and close.
+ * resumes. Each line is the core's, which starts with the sender's name when
+ * it has one. The sender's thread is native, so its events are taken every
+ * 50 ms by one shared daemon thread, and after {@link #flush}, {@link #stats}
+ * and close.
  */
 public final class Sender implements AutoCloseable {
     private static final long POLL_MILLIS = 50;
@@ -50,25 +48,22 @@ public final class Sender implements AutoCloseable {
     });
 
     private final NativeHandle handle;
-    private final Consumer<Event> listener;
-    private final respite_event eventBuffer = new respite_event();
-    private final Object eventLock = new Object();
+    private final EventLog events;
     private final ScheduledFuture<?> polling;
     private final Object closeLock = new Object();
     private volatile boolean closed;
     private long unsent = -1;
 
     private Sender(long pointer, Consumer<Event> listener) {
-        this.handle = new NativeHandle(this, pointer, RespiteNativeJNI::respite_sender_free);
-        this.listener = listener;
-        // The task holds the sender only weakly reachable through a lambda of
-        // a static method, so an abandoned sender can still be cleaned.
-        java.lang.ref.WeakReference<Sender> self = new java.lang.ref.WeakReference<>(this);
+        this.handle = new NativeHandle(pointer, RespiteNative::respite_sender_free);
+        this.events = new EventLog("org.respite.Sender", listener);
+        // The task holds the sender only weakly, so an abandoned sender can still be cleaned.
+        WeakReference<Sender> self = new WeakReference<>(this);
         this.polling = POLLER.scheduleWithFixedDelay(() -> pollWeak(self), POLL_MILLIS, POLL_MILLIS,
                 TimeUnit.MILLISECONDS);
     }
 
-    private static void pollWeak(java.lang.ref.WeakReference<Sender> self) {
+    private static void pollWeak(WeakReference<Sender> self) {
         Sender sender = self.get();
         if (sender != null) {
             try {
@@ -97,29 +92,17 @@ public final class Sender implements AutoCloseable {
      */
     public void enqueue(byte[] event) {
         Objects.requireNonNull(event, "event");
-        try {
-            RespiteNativeJNI.respite_sender_enqueue(handle.get(), event);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        handle.run(p -> RespiteNative.respite_sender_enqueue(p, event));
     }
 
     /** As {@link #enqueue(byte[])} with the text's UTF-8 bytes. */
     public void enqueue(String event) {
-        enqueue(Objects.requireNonNull(event, "event").getBytes(StandardCharsets.UTF_8));
+        enqueue(Utf8.bytes(Objects.requireNonNull(event, "event")));
     }
 
     /** S7: adds a header to every later request (name an HTTP token, value without line breaks). */
     public void addHeader(String name, String value) {
-        try {
-            RespiteNativeJNI.respite_sender_add_header(handle.get(), name, value);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        handle.run(p -> RespiteNative.respite_sender_add_header(p, name, value));
     }
 
     /**
@@ -132,11 +115,8 @@ public final class Sender implements AutoCloseable {
      */
     public void flush(double timeoutSeconds) {
         try {
-            FastNative.senderFlush(handle.get(), timeoutSeconds);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
+            handle.run(p -> RespiteNative.respite_sender_flush(p, timeoutSeconds));
         } finally {
-            Reference.reachabilityFence(this);
             pollEvents();
         }
     }
@@ -145,15 +125,12 @@ public final class Sender implements AutoCloseable {
     public SenderStats stats() {
         respite_sender_stats s = new respite_sender_stats();
         try {
-            RespiteNativeJNI.respite_sender_stats_get(handle.get(), respite_sender_stats.getCPtr(s), s);
+            handle.run(p -> RespiteNative.respite_sender_stats_get(p, s));
             return new SenderStats(NativeStats.queue(s.getQueue()), NativeStats.engine(s.getEngine()),
                     NativeStats.gate(s.getGate()), s.getRequests(), s.getBytes_sent(), s.getPaused() != 0,
                     s.getClosed() != 0);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
         } finally {
             s.delete();
-            Reference.reachabilityFence(this);
             pollEvents();
         }
     }
@@ -164,21 +141,7 @@ public final class Sender implements AutoCloseable {
      * and returns them.
      */
     public List<Event> pollEvents() {
-        List<Event> taken = new ArrayList<>(2);
-        synchronized (eventLock) {
-            try {
-                long events = respite_event.getCPtr(eventBuffer);
-                while (RespiteNativeJNI.respite_sender_next_event(handle.get(), events, eventBuffer) == 1) {
-                    taken.add(EventLog.toEvent(eventBuffer));
-                }
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                Reference.reachabilityFence(this);
-            }
-            EventLog.SENDER.forward(taken, listener);
-        }
-        return taken;
+        return handle.apply(p -> events.drain(e -> RespiteNative.respite_sender_next_event(p, e)));
     }
 
     /**
@@ -190,13 +153,7 @@ public final class Sender implements AutoCloseable {
     public long closeAndCountUnsent() {
         synchronized (closeLock) {
             if (!closed) {
-                try {
-                    unsent = RespiteNativeJNI.respite_sender_close(handle.get());
-                } catch (RuntimeException e) {
-                    throw Errors.translate(e);
-                } finally {
-                    Reference.reachabilityFence(this);
-                }
+                unsent = handle.apply(RespiteNative::respite_sender_close);
                 closed = true;
                 polling.cancel(false);
                 pollEvents();
@@ -384,43 +341,23 @@ public final class Sender implements AutoCloseable {
 
         /** Builds and starts the sender's thread. */
         public Sender build() {
-            long senderSettings = NativeSettings.make("sender", values);
-            long gateSettings = 0;
-            long queueSettings = 0;
+            return NativeSettings.with("sender", values, s -> NativeSettings.with(
+                    gateProfile == null ? Profile.USAGE_SHARING.wireName() : gateProfile,
+                    gateProfile == null && gateValues.isEmpty() ? null : gateValues,
+                    g -> NativeSettings.with("queue", queueValues.isEmpty() ? null : queueValues,
+                            q -> start(policy == null ? RespiteNative.respite_sender_new(s, g, q, 0)
+                                    : policy.use(p -> RespiteNative.respite_sender_new(s, g, q, p))))));
+        }
+
+        private Sender start(long pointer) {
+            Sender sender = new Sender(pointer, listener);
             try {
-                if (gateProfile != null || !gateValues.isEmpty()) {
-                    gateSettings = NativeSettings.make(gateProfile == null ? Profile.USAGE_SHARING.wireName()
-                            : gateProfile, gateValues);
-                }
-                if (!queueValues.isEmpty()) {
-                    queueSettings = NativeSettings.make("queue", queueValues);
-                }
-                long policyPointer = policy == null ? 0 : policy.pointerForQueue();
-                if (policy != null && policyPointer == 0) {
-                    throw NativeHandle.closed("policy");
-                }
-                long pointer = RespiteNativeJNI.respite_sender_new(senderSettings, gateSettings, queueSettings,
-                        policyPointer);
-                Sender sender = new Sender(pointer, listener);
-                try {
-                    headers.forEach(sender::addHeader);
-                } catch (RuntimeException e) {
-                    sender.closeAndCountUnsent();
-                    throw e;
-                }
-                return sender;
+                headers.forEach(sender::addHeader);
             } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                NativeSettings.free(senderSettings);
-                if (gateSettings != 0) {
-                    NativeSettings.free(gateSettings);
-                }
-                if (queueSettings != 0) {
-                    NativeSettings.free(queueSettings);
-                }
-                Reference.reachabilityFence(policy);
+                sender.closeAndCountUnsent();
+                throw e;
             }
+            return sender;
         }
     }
 }
