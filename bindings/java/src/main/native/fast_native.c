@@ -1,13 +1,11 @@
 /*
  * fast_native.c - the gate's protected-call pair (org.respite.Gate's admit0 and
- * report0), by hand so that each is one JNI crossing: a NaN `now` selects
+ * report0), by hand so that each is one JNI crossing: `clock` selects
  * respite_gate_admit_now / report_now, which read the clock only when the
- * gate is not closed; a refusal is thrown from admit's own err (retry_after
+ * gate is not closed (else the caller's `now`); a refusal is thrown from admit's own err (retry_after
  * included); and the events rule runs here: when respite_gate_events_pending
  * is > 0 after the call, the Gate's pollEvents() takes and logs them.
  */
-#include <math.h>
-
 #include "respite_jni.h"
 
 static void after_gate_call(JNIEnv *env, jobject owner, const respite_gate *gate, const respite_error *err)
@@ -31,13 +29,13 @@ static void after_gate_call(JNIEnv *env, jobject owner, const respite_gate *gate
 }
 
 /* The permit; 0 when refused and !raise; else the refusal or error is thrown. */
-JNIEXPORT jlong JNICALL Java_org_respite_Gate_admit0(JNIEnv *env, jobject owner, jlong pointer, jdouble now,
-                                                     jboolean raise)
+JNIEXPORT jlong JNICALL Java_org_respite_Gate_admit0(JNIEnv *env, jobject owner, jlong pointer, jboolean clock,
+                                                     jdouble now, jboolean raise)
 {
     respite_error err;
     respite_jni_error_init(&err);
     respite_gate *gate = (respite_gate *)(intptr_t)pointer;
-    int64_t permit = isnan(now) ? respite_gate_admit_now(gate, &err) : respite_gate_admit(gate, now, &err);
+    int64_t permit = clock ? respite_gate_admit_now(gate, &err) : respite_gate_admit(gate, now, &err);
     if (permit == 0 && !raise)
         err.status = RESPITE_OK;
     after_gate_call(env, owner, gate, &err);
@@ -45,12 +43,12 @@ JNIEXPORT jlong JNICALL Java_org_respite_Gate_admit0(JNIEnv *env, jobject owner,
 }
 
 JNIEXPORT void JNICALL Java_org_respite_Gate_report0(JNIEnv *env, jobject owner, jlong pointer, jlong permit,
-                                                     jint outcome, jdouble hint, jdouble now)
+                                                     jint outcome, jdouble hint, jboolean clock, jdouble now)
 {
     respite_error err;
     respite_jni_error_init(&err);
     respite_gate *gate = (respite_gate *)(intptr_t)pointer;
-    if (isnan(now))
+    if (clock)
         respite_gate_report_now(gate, permit, outcome, hint, &err);
     else
         respite_gate_report(gate, permit, outcome, hint, now, &err);

@@ -106,7 +106,7 @@ public final class Backoff implements AutoCloseable {
             CarriesOutcome carrier = failure instanceof CarriesOutcome c ? c : () -> Outcome.TRANSPORT;
             int httpStatus = failure instanceof OutcomeException withStatus ? withStatus.httpStatus() : 0;
             if (gate != null) {
-                gate.report(permit, carrier.outcome(), carrier.retryAfterHint(), Double.NaN);
+                gate.report(permit, carrier.outcome(), carrier.retryAfterHint());
             }
             int tried = attempt;
             try {

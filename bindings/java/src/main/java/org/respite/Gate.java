@@ -77,28 +77,28 @@ public final class Gate implements AutoCloseable {
      * refused. One native call, which reads the clock only when the gate is not closed.
      */
     public long admit() {
-        return admit(Double.NaN, false);
+        return admit(true, 0, false);
     }
 
     /** As {@link #admit()} at {@code now}. */
     public long admit(double now) {
-        return admit(now, false);
+        return admit(false, now, false);
     }
 
     /** Admits a call now and returns its permit, or throws the refusal with its retry_after (G17). */
     public long acquire() {
-        return admit(Double.NaN, true);
+        return admit(true, 0, true);
     }
 
     /** As {@link #acquire()} at {@code now}. */
     public long acquire(double now) {
-        return admit(now, true);
+        return admit(false, now, true);
     }
 
-    private long admit(double now, boolean raise) {
+    private long admit(boolean clock, double now, boolean raise) {
         long pointer = handle.enter();
         try {
-            return admit0(pointer, now, raise);
+            return admit0(pointer, clock, now, raise);
         } finally {
             handle.exit();
         }
@@ -139,14 +139,23 @@ public final class Gate implements AutoCloseable {
      * generation's). One native call, which reads the clock only when the gate is not closed.
      */
     public void report(long permit, Outcome outcome) {
-        report(permit, outcome, 0, Double.NaN);
+        report(permit, outcome, 0, true, 0);
     }
 
     /** Reports an outcome with a Retry-After hint in seconds (0: none) at {@code now}. */
     public void report(long permit, Outcome outcome, double retryAfterHint, double now) {
+        report(permit, outcome, retryAfterHint, false, now);
+    }
+
+    /** Reports with a Retry-After hint now, on the core's clock (read only when the gate is not closed). */
+    void report(long permit, Outcome outcome, double retryAfterHint) {
+        report(permit, outcome, retryAfterHint, true, 0);
+    }
+
+    private void report(long permit, Outcome outcome, double retryAfterHint, boolean clock, double now) {
         long pointer = handle.enter();
         try {
-            report0(pointer, permit, outcome.code(), retryAfterHint, now);
+            report0(pointer, permit, outcome.code(), retryAfterHint, clock, now);
         } finally {
             handle.exit();
         }
@@ -163,11 +172,11 @@ public final class Gate implements AutoCloseable {
 
     /*
      * The protected-call pair, one JNI crossing each (src/main/native/fast_native.c):
-     * NaN now reads the core's clock in C; the events rule is applied in C too.
+     * clock reads the core's clock in C (else now); the events rule is applied in C too.
      */
-    private native long admit0(long pointer, double now, boolean raise);
+    private native long admit0(long pointer, boolean clock, double now, boolean raise);
 
-    private native void report0(long pointer, long permit, int outcome, double hint, double now);
+    private native void report0(long pointer, long permit, int outcome, double hint, boolean clock, double now);
 
     /** A call through SWIG, then the events rule: take them when any are waiting. */
     private <T> T withEvents(java.util.function.LongFunction<T> call) {
@@ -239,7 +248,7 @@ public final class Gate implements AutoCloseable {
 
     private void reportThrown(long permit, Throwable thrown) {
         if (thrown instanceof CarriesOutcome carrier) {
-            report(permit, carrier.outcome(), carrier.retryAfterHint(), Double.NaN);
+            report(permit, carrier.outcome(), carrier.retryAfterHint());
         } else {
             report(permit, Outcome.TRANSPORT);
         }

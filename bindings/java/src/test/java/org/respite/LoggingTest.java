@@ -41,11 +41,11 @@ class LoggingTest {
         List<Level> levels = records.stream().map(LogRecord::getLevel).toList();
         assertEquals(List.of(Level.WARNING, Level.INFO, Level.WARNING, Level.INFO, Level.INFO), levels);
         assertEquals(List.of(
-                "respite: recovery started: 1 failure within 100s; requests paused for 10s",
-                "respite: recovery period ended: the next request is a probe",
-                "respite: recovery extended: the probe failed; requests paused for 10s",
-                "respite: recovery period ended: the next request is a probe",
-                "respite: recovered: the service answered; requests resume"),
+                "recovery started: 1 failure within 100s; requests paused for 10s",
+                "recovery period ended: the next request is a probe",
+                "recovery extended: the probe failed; requests paused for 10s",
+                "recovery period ended: the next request is a probe",
+                "recovered: the service answered; requests resume"),
                 records.stream().map(LogRecord::getMessage).toList());
     }
 
@@ -59,8 +59,8 @@ class LoggingTest {
             }
         });
         assertEquals(List.of(Level.WARNING, Level.INFO), records.stream().map(LogRecord::getLevel).toList());
-        assertEquals(List.of("respite: recovery started: 2 failures within 100s; requests paused until a reset",
-                        "respite: gate reset: requests resume"),
+        assertEquals(List.of("recovery started: 2 failures within 100s; requests paused until a reset",
+                        "gate reset: requests resume"),
                 records.stream().map(LogRecord::getMessage).toList());
     }
 

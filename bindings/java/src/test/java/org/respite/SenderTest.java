@@ -113,12 +113,12 @@ class SenderTest extends FaultServerTest {
         }
         synchronized (capture) {
             assertTrue(warnings.stream().anyMatch(r -> r.getLevel() == Level.WARNING
-                    && r.getMessage().equals("respite: send failed: HTTP 503: overloaded")), "send_failed warning");
+                    && r.getMessage().equals("send failed: HTTP 503: overloaded")), "send_failed warning");
             assertTrue(warnings.stream().anyMatch(r -> r.getLevel() == Level.WARNING
                     && r.getMessage().equals(
-                    "respite: recovery started: 3 failures within 100s; requests paused for 0.2s")), "recovery_started warning");
+                    "recovery started: 3 failures within 100s; requests paused for 0.2s")), "recovery_started warning");
             assertTrue(warnings.stream().anyMatch(r -> r.getLevel() == Level.INFO
-                    && r.getMessage().equals("respite: recovered: the service answered; requests resume")), "recovered info");
+                    && r.getMessage().equals("recovered: the service answered; requests resume")), "recovered info");
         }
     }
 
