@@ -64,6 +64,22 @@ class LoggingTest {
                 records.stream().map(LogRecord::getMessage).toList());
     }
 
+    @Test
+    void theFastPathTakesEventsWhenAnyAreWaiting() {
+        List<Event> heard = new ArrayList<>();
+        List<LogRecord> records = capture(() -> {
+            try (Gate gate = Gate.builder().failuresToEnterRecovery(1).recoverySeconds(30).onEvent(heard::add)
+                    .build()) {
+                gate.report(gate.admit(), Outcome.SERVER_ERROR);   // the core's clock, in C
+                assertEquals(0, gate.admit());
+                assertEquals(List.of(), gate.pollEvents(), "taken by the call that made them");
+            }
+        });
+        assertEquals(List.of("recovery_started"), heard.stream().map(Event::type).toList());
+        assertEquals(List.of("recovery started: 1 failure within 100s; requests paused for 30s"),
+                records.stream().map(LogRecord::getMessage).toList());
+    }
+
     private static List<LogRecord> capture(Runnable body) {
         List<LogRecord> records = new ArrayList<>();
         Handler capture = new Handler() {
