@@ -1,8 +1,5 @@
 package org.respite;
 
-import java.util.Arrays;
-import java.util.Collection;
-import java.util.List;
 import java.util.function.Supplier;
 
 import org.respite.internal.NativeHandle;
@@ -160,47 +157,13 @@ public final class Backoff implements AutoCloseable {
         handle.close();
     }
 
-    /** Builds a back-off; methods are the spec's setting names in camel case. */
-    public static final class Builder extends SettingsBuilder<Builder> {
+    /** Builds a back-off: one method per "backoff" setting of the core's table ({@link BackoffSettings}). */
+    public static final class Builder extends SettingsBuilder<Builder> implements BackoffSettings<Builder> {
         private Builder() {}
 
-        /** Attempts in total, the first included (1-100, default 3). */
-        public Builder maxAttempts(int value) {
-            return set("max_attempts", value);
-        }
-
-        /** The delay before the first retry, seconds (default 0.5). */
-        public Builder initialDelaySeconds(double value) {
-            return set("initial_delay_seconds", value);
-        }
-
-        /** Each retry multiplies the delay by this (1-100, default 2). */
-        public Builder multiplier(double value) {
-            return set("multiplier", value);
-        }
-
-        /** The longest delay, seconds; at least initialDelaySeconds (default 30). */
-        public Builder maxDelaySeconds(double value) {
-            return set("max_delay_seconds", value);
-        }
-
-        /** How delays are randomised (default none). */
-        public Builder jitter(Jitter value) {
-            return set("jitter", value);
-        }
-
-        /** Which failures are retried: outcome names and HTTP status codes, e.g. "transport", 429, 503. */
-        public Builder retryOn(Object... outcomesAndStatuses) {
-            return retryOn(Arrays.asList(outcomesAndStatuses));
-        }
-
-        public Builder retryOn(Collection<?> outcomesAndStatuses) {
-            return set("retry_on", List.copyOf(outcomesAndStatuses));
-        }
-
-        /** Seeds the jitter generator; 0 seeds from the operating system. */
-        public Builder seed(long value) {
-            return set("seed", value);
+        @Override
+        public Builder backoffSetting(String name, Object value) {
+            return set(name, value);
         }
 
         public Backoff build() {

@@ -142,21 +142,16 @@ public final class Client implements AutoCloseable {
         handle.close();
     }
 
-    /** Builds a client; methods are the spec's "client" setting names in camel case. */
-    public static final class Builder extends SettingsBuilder<Builder> {
+    /** Builds a client: one method per "client" setting of the core's table ({@link ClientSettings}). */
+    public static final class Builder extends SettingsBuilder<Builder> implements ClientSettings<Builder> {
         private Gate gate;
         private Backoff backoff;
 
         private Builder() {}
 
-        /** One attempt from connecting to the last byte, seconds (greater than 0, at most 86400; default 2). */
-        public Builder timeoutSeconds(double value) {
-            return set("timeout_seconds", value);
-        }
-
-        /** User-Agent of every request (default "respite"). */
-        public Builder userAgent(String value) {
-            return set("user_agent", value);
+        @Override
+        public Builder clientSetting(String name, Object value) {
+            return set(name, value);
         }
 
         /** The gate asked before every attempt (default none). */

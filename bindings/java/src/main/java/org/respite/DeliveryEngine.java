@@ -250,7 +250,7 @@ public final class DeliveryEngine implements AutoCloseable {
         handle.close();
     }
 
-    /** Builds an engine; methods are the spec's "sender" setting names in camel case. */
+    /** Builds an engine: the three "sender" settings it uses, and any by name with {@link #set}. */
     public static final class Builder extends SettingsBuilder<Builder> {
         private final Queue queue;
         private final Gate gate;
@@ -261,17 +261,17 @@ public final class DeliveryEngine implements AutoCloseable {
             this.gate = gate;
         }
 
-        /** S2: fewer pending events than this and the sender idles (1-1000000, default 50). */
+        /** S2: fewer pending events than this and the engine idles (the "sender" setting; see {@link SenderSettings}). */
         public Builder minEntriesPerMessage(int value) {
             return set("min_entries_per_message", value);
         }
 
-        /** S2: the most events in one batch; 0 derives it (default 0). */
+        /** S2: the most events in one batch; 0 derives it. */
         public Builder maxEntriesPerMessage(int value) {
             return set("max_entries_per_message", value);
         }
 
-        /** S5: how long closing may drain, seconds (0-86400, default 5). */
+        /** S5: how long closing may drain, seconds. */
         public Builder closeTimeoutSeconds(double value) {
             return set("close_timeout_seconds", value);
         }

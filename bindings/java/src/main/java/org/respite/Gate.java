@@ -307,8 +307,8 @@ public final class Gate implements AutoCloseable {
         handle.close();
     }
 
-    /** Builds a gate; methods are the spec's setting names in camel case. */
-    public static final class Builder extends SettingsBuilder<Builder> {
+    /** Builds a gate: one method per "gate" setting of the core's table ({@link GateSettings}). */
+    public static final class Builder extends SettingsBuilder<Builder> implements GateSettings<Builder> {
         private final String profile;
         private Consumer<Event> listener;
 
@@ -316,67 +316,12 @@ public final class Gate implements AutoCloseable {
             this.profile = profile;
         }
 
-        /** N: counted failures within the window that open the gate (integer 1-1000, default 10). */
-        public Builder failuresToEnterRecovery(int value) {
-            return set("failures_to_enter_recovery", value);
+        @Override
+        public Builder gateSetting(String name, Object value) {
+            return set(name, value);
         }
 
-        /** W: the sliding window failures are counted in, seconds (default 100). */
-        public Builder failuresWindowSeconds(double value) {
-            return set("failures_window_seconds", value);
-        }
-
-        /** R: the first pause, seconds (default 60; 0 or less: the gate never refuses). */
-        public Builder recoverySeconds(double value) {
-            return set("recovery_seconds", value);
-        }
-
-        /** M: each failed probe multiplies the pause by this (1-100, default 1). */
-        public Builder recoveryMultiplier(double value) {
-            return set("recovery_multiplier", value);
-        }
-
-        /** Rmax: the longest pause, seconds (default 300). */
-        public Builder maxRecoverySeconds(double value) {
-            return set("max_recovery_seconds", value);
-        }
-
-        /** P: calls admitted at once when a pause ends (0-1000, default 1; 0 admits every call). */
-        public Builder probes(int value) {
-            return set("probes", value);
-        }
-
-        /** A probe with no outcome by then counts as failed, seconds (default 30). */
-        public Builder probeTimeoutSeconds(double value) {
-            return set("probe_timeout_seconds", value);
-        }
-
-        /** Once open, refuse until reset (default false). */
-        public Builder recoverNever(boolean value) {
-            return set("recover_never", value);
-        }
-
-        /** Count every non-success, 4xx included (default false). */
-        public Builder countAllFailures(boolean value) {
-            return set("count_all_failures", value);
-        }
-
-        /** A Retry-After hint on the failure that opens the gate lengthens the pause (default true). */
-        public Builder honourRetryAfter(boolean value) {
-            return set("honour_retry_after", value);
-        }
-
-        /** Shortens each pause by up to this fraction, at random (0-1, default 0). */
-        public Builder jitter(double value) {
-            return set("jitter", value);
-        }
-
-        /** Seeds the jitter generator; 0 seeds from the operating system. */
-        public Builder seed(long value) {
-            return set("seed", value);
-        }
-
-        /** Also gives every event to this listener (called on the thread that polled it). */
+        /** Also gives every event to this listener (called on the thread that took it). */
         public Builder onEvent(Consumer<Event> listener) {
             this.listener = listener;
             return this;

@@ -167,22 +167,17 @@ public final class Queue implements AutoCloseable {
         handle.close();
     }
 
-    /** Builds a queue; methods are the spec's "queue" setting names in camel case. */
-    public static final class Builder extends SettingsBuilder<Builder> {
+    /** Builds a queue: one method per "queue" setting of the core's table ({@link QueueSettings}). */
+    public static final class Builder extends SettingsBuilder<Builder> implements QueueSettings<Builder> {
         private final Policy policy;
 
         private Builder(Policy policy) {
             this.policy = policy;
         }
 
-        /** What enqueue does at capacity (default drop_oldest). */
-        public Builder overflow(Overflow value) {
-            return set("overflow", value);
-        }
-
-        /** The most payload bytes pending at once; 0: no byte limit (default 0). */
-        public Builder maxBytes(long value) {
-            return set("max_bytes", value);
+        @Override
+        public Builder queueSetting(String name, Object value) {
+            return set(name, value);
         }
 
         /** The queue; {@link InvalidSettingException} names a setting the core does not accept. */

@@ -173,11 +173,13 @@ public final class Sender implements AutoCloseable {
     }
 
     /**
-     * Builds a sender; methods are the spec's "sender", "gate" and "queue"
-     * setting names in camel case. The gate starts from the usage_sharing
-     * profile; the policy is {@code @default} unless given.
+     * Builds a sender: one method per "sender", "gate" and "queue" setting of the
+     * core's table ({@link SenderSettings}, {@link GateSettings}, {@link QueueSettings}).
+     * The gate starts from the usage_sharing profile; the policy is {@code @default}
+     * unless given.
      */
-    public static final class Builder extends SettingsBuilder<Builder> {
+    public static final class Builder extends SettingsBuilder<Builder>
+            implements SenderSettings<Builder>, GateSettings<Builder>, QueueSettings<Builder> {
         private final Map<String, Object> gateValues = new LinkedHashMap<>();
         private final Map<String, Object> queueValues = new LinkedHashMap<>();
         private final Map<String, String> headers = new LinkedHashMap<>();
@@ -187,59 +189,10 @@ public final class Sender implements AutoCloseable {
 
         private Builder() {}
 
-        // ---- sender
-
-        /** Where batches are POSTed: an http:// or https:// URL (required). */
-        public Builder url(String value) {
-            return set("url", value);
+        @Override
+        public Builder senderSetting(String name, Object value) {
+            return set(name, value);
         }
-
-        /** One send from connecting to the last byte, seconds (greater than 0, at most 86400; default 5). */
-        public Builder timeoutSeconds(double value) {
-            return set("timeout_seconds", value);
-        }
-
-        /** Content-Type of a batch (default application/json). */
-        public Builder contentType(String value) {
-            return set("content_type", value);
-        }
-
-        /** Written before the first event of a batch (default ""). */
-        public Builder prefix(String value) {
-            return set("prefix", value);
-        }
-
-        /** Written between events of a batch (default "\n"). */
-        public Builder separator(String value) {
-            return set("separator", value);
-        }
-
-        /** Written after the last event of a batch (default ""). */
-        public Builder suffix(String value) {
-            return set("suffix", value);
-        }
-
-        /** Gzip the body and send Content-Encoding: gzip (default false). */
-        public Builder gzip(boolean value) {
-            return set("gzip", value);
-        }
-
-        /** A batch is sent once this many events are queued (1-1000000, default 50). */
-        public Builder minEntriesPerMessage(int value) {
-            return set("min_entries_per_message", value);
-        }
-
-        /** The most events in one batch (0-1000000; default 0: derived, S2). */
-        public Builder maxEntriesPerMessage(int value) {
-            return set("max_entries_per_message", value);
-        }
-
-        /** How long close drains a healthy sender, seconds (0-86400, default 5). */
-        public Builder closeTimeoutSeconds(double value) {
-            return set("close_timeout_seconds", value);
-        }
-
-        // ---- gate (usage_sharing profile unless another is given)
 
         /** The profile the gate's settings start from (default usage_sharing). */
         public Builder gateProfile(Profile value) {
@@ -248,78 +201,18 @@ public final class Sender implements AutoCloseable {
         }
 
         /** Sets a "gate" setting by its spec name. */
+        @Override
         public Builder gateSetting(String name, Object value) {
             gateValues.put(name, value);
             return this;
         }
 
-        public Builder failuresToEnterRecovery(int value) {
-            return gateSetting("failures_to_enter_recovery", value);
-        }
-
-        public Builder failuresWindowSeconds(double value) {
-            return gateSetting("failures_window_seconds", value);
-        }
-
-        public Builder recoverySeconds(double value) {
-            return gateSetting("recovery_seconds", value);
-        }
-
-        public Builder recoveryMultiplier(double value) {
-            return gateSetting("recovery_multiplier", value);
-        }
-
-        public Builder maxRecoverySeconds(double value) {
-            return gateSetting("max_recovery_seconds", value);
-        }
-
-        public Builder probes(int value) {
-            return gateSetting("probes", value);
-        }
-
-        public Builder probeTimeoutSeconds(double value) {
-            return gateSetting("probe_timeout_seconds", value);
-        }
-
-        public Builder recoverNever(boolean value) {
-            return gateSetting("recover_never", value);
-        }
-
-        public Builder countAllFailures(boolean value) {
-            return gateSetting("count_all_failures", value);
-        }
-
-        public Builder honourRetryAfter(boolean value) {
-            return gateSetting("honour_retry_after", value);
-        }
-
-        public Builder jitter(double value) {
-            return gateSetting("jitter", value);
-        }
-
-        public Builder seed(long value) {
-            return gateSetting("seed", value);
-        }
-
-        // ---- queue
-
         /** Sets a "queue" setting by its spec name. */
+        @Override
         public Builder queueSetting(String name, Object value) {
             queueValues.put(name, value);
             return this;
         }
-
-        /** At capacity, evict the oldest queued event or refuse the new one (default drop_oldest). */
-        public Builder overflow(Overflow value) {
-            return queueSetting("overflow", value);
-        }
-
-        /** The most payload bytes queued at once; 0 for no byte limit (default). */
-        public Builder maxBytes(long value) {
-            return queueSetting("max_bytes", value);
-        }
-
-        // ---- the rest
 
         /** The delivery policy (capacity, TTL, retries, handlers per status); default {@code @default}. */
         public Builder policy(Policy value) {

@@ -63,6 +63,18 @@ class SettingsTest {
     }
 
     @Test
+    void theSettingsTableIsTheCoresWithExclusiveBounds() {
+        assertEquals(org.respite.swig.RespiteNative.respite_setting_count(), SettingsTable.ALL.size());
+        SettingInfo window = SettingsTable.find("gate", "failures_window_seconds").orElseThrow();
+        assertTrue(window.minExclusive());
+        assertEquals(0.0, window.min());
+        InvalidSettingException zero = assertThrows(InvalidSettingException.class,
+                () -> Gate.builder().failuresWindowSeconds(0).build());
+        assertEquals("failures_window_seconds", zero.getSetting());
+        assertTrue(zero.getMessage().contains(window.accepted()), zero.getMessage());
+    }
+
+    @Test
     void everyCoreStatusHasItsOwnException() {
         Set<Class<?>> classes = new HashSet<>();
         for (int status = 1; status < Respite.statusCount(); status++) {
