@@ -11,12 +11,6 @@ import org.respite.swig.RespiteNative;
  * retried call takes its own sequence number with {@link #start()}, and the
  * delays of a sequence are a pure function of (seed, sequence, retry), the same
  * in every language.
- *
- * <pre>{@code
- * try (Backoff backoff = Backoff.builder().maxAttempts(4).initialDelaySeconds(0.2).jitter(Jitter.FULL).build()) {
- *     Reply reply = backoff.call(gate, () -> client.send(request));
- * }
- * }</pre>
  */
 public final class Backoff implements AutoCloseable {
     /** Returned by {@link #next} when no further attempt should be made. */

@@ -101,7 +101,7 @@ public final class Batch implements AutoCloseable {
     /** How event {@code index} was settled, or null when it is not settled yet. */
     public Disposition disposition(int index) {
         int code = use(p -> RespiteNative.respite_batch_event_disposition(p, index));
-        return code < 0 ? null : Disposition.values()[code];
+        return code < 0 ? null : Disposition.ofCode(code);
     }
 
     /**
@@ -110,7 +110,7 @@ public final class Batch implements AutoCloseable {
      * an {@link InvalidArgumentException}; after the queue was freed, {@link ClosedException}.
      */
     public Disposition settle(int index, Disposition disposition) {
-        return Disposition.values()[use(p -> RespiteNative.respite_batch_settle(p, index, disposition.code()))];
+        return Disposition.ofCode(use(p -> RespiteNative.respite_batch_settle(p, index, disposition.code())));
     }
 
     /** Settles every unsettled event the same way; returns how many. */

@@ -14,13 +14,6 @@ import org.respite.swig.RespiteNative;
  * network call. Retries follow the {@link Backoff}. Safe to share between
  * threads; connections are reused.
  *
- * <pre>{@code
- * try (Gate gate = Gate.builder().build();
- *      Client client = Client.builder().gate(gate).timeoutSeconds(2).build()) {
- *     Response r = client.get("https://api.example.com/items");
- * }
- * }</pre>
- *
  * The client holds its own references to the gate and back-off, so they may be
  * closed in any order. Gate transitions are logged by the gate
  * ({@code System.Logger} "org.respite.Gate") after every call.
@@ -58,7 +51,9 @@ public final class Client implements AutoCloseable {
             return new Response(handle.apply(p -> RespiteNative.respite_client_request(p, method, url,
                     headerLines(headers), body == null ? null : body)));
         } finally {
-            pollGateEvents();
+            if (gate != null) {
+                gate.pollIfPending();
+            }
         }
     }
 
@@ -99,18 +94,9 @@ public final class Client implements AutoCloseable {
             handle.run(p -> response.use(r -> RespiteNative.respite_client_report_unusable(p, r)));
             response.markUnusable();
         } finally {
-            pollGateEvents();
-        }
-    }
-
-    /** The events rule for the gate the call went through. */
-    private void pollGateEvents() {
-        if (gate != null) {
-            gate.handle().run(p -> {
-                if (RespiteNative.respite_gate_events_pending(p) > 0) {
-                    gate.pollEvents();
-                }
-            });
+            if (gate != null) {
+                gate.pollIfPending();
+            }
         }
     }
 

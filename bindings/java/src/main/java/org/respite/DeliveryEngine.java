@@ -18,21 +18,6 @@ import org.respite.swig.respite_engine_stats;
  * (its methods are synchronized, so misuse from several threads is safe but
  * serialised); producers only touch the queue.
  *
- * <pre>{@code
- * for (;;) {
- *     switch (engine.next()) {
- *         case SEND -> {
- *             Batch batch = engine.take();
- *             int status = post(batch.texts());          // your HTTP call
- *             engine.settle(batch, status);              // or settleTransportFailure(batch)
- *         }
- *         case WAIT -> Thread.sleep((long) (engine.waitSeconds() * 1000));
- *         case IDLE -> queue.awaitPending(engine.minEntries(), 1.0);
- *         case DONE -> { return; }
- *     }
- * }
- * }</pre>
- *
  * Engine events (unsent_at_close) go to System.Logger "org.respite.Engine" and
  * the listener; the gate's own events go to the gate's logger and listener
  * (the events rule: after every call, when the gate has events waiting).
@@ -82,7 +67,7 @@ public final class DeliveryEngine implements AutoCloseable {
 
     /** S2, S4, S5: what to do next at {@code now}; expired events are dropped first (D6). */
     public Action next(double now) {
-        return Action.values()[step(p -> RespiteNative.respite_engine_next(p, now))];
+        return Action.ofCode(step(p -> RespiteNative.respite_engine_next(p, now)));
     }
 
     /** After {@link Action#WAIT}: seconds until the gate admits again (infinite under recover_never); else 0. */
@@ -220,11 +205,7 @@ public final class DeliveryEngine implements AutoCloseable {
     public synchronized List<Event> pollEvents() {
         List<Event> taken = handle.isClosed() ? List.of()
                 : handle.apply(p -> events.drain(e -> RespiteNative.respite_engine_next_event(p, e)));
-        gate.handle().run(p -> {
-            if (RespiteNative.respite_gate_events_pending(p) > 0) {
-                gate.pollEvents();
-            }
-        });
+        gate.pollIfPending();
         return taken;
     }
 

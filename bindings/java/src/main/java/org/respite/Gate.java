@@ -18,12 +18,6 @@ import org.respite.swig.respite_gate_stats;
  * A recovery gate (spec section 2): shared by every thread that calls one
  * service, it refuses calls for a while after recent failures.
  *
- * <pre>{@code
- * try (Gate gate = Gate.builder().failuresToEnterRecovery(5).recoverySeconds(30).build()) {
- *     String body = gate.call(() -> http.get(url));   // refused: TemporarilyUnavailableException
- * }
- * }</pre>
- *
  * Methods without {@code now} read the core's clock (in C, and only when the
  * gate is not closed); the {@code now} forms take seconds on that clock
  * ({@link Respite#now()}; tests, simulations). After every call into the gate,
@@ -178,15 +172,20 @@ public final class Gate implements AutoCloseable {
 
     private native void report0(long pointer, long permit, int outcome, double hint, boolean clock, double now);
 
-    /** A call through SWIG, then the events rule: take them when any are waiting. */
+    /** A call through SWIG, then the events rule. */
     private <T> T withEvents(java.util.function.LongFunction<T> call) {
-        return handle.apply(p -> {
-            try {
-                return call.apply(p);
-            } finally {
-                if (RespiteNative.respite_gate_events_pending(p) > 0) {
-                    pollEvents();
-                }
+        try {
+            return handle.apply(call);
+        } finally {
+            pollIfPending();
+        }
+    }
+
+    /** The events rule, also for the calls an engine or client makes into this gate: take them when any wait. */
+    void pollIfPending() {
+        handle.run(p -> {
+            if (RespiteNative.respite_gate_events_pending(p) > 0) {
+                pollEvents();
             }
         });
     }
@@ -262,7 +261,7 @@ public final class Gate implements AutoCloseable {
     }
 
     public GateState state(double now) {
-        return GateState.values()[handle.apply(p -> RespiteNative.respite_gate_get_state(p, now))];
+        return GateState.ofCode(handle.apply(p -> RespiteNative.respite_gate_get_state(p, now)));
     }
 
     /** Statistics since the gate was made. */

@@ -15,7 +15,7 @@ final class NativeStats {
                 s.getRetries_exhausted(), s.getDiscarded(), s.getPending(), s.getIn_flight(),
                 s.getRefused_full(), s.getRefused_too_large(), s.getRefused_closed(), s.getRetried(),
                 s.getPending_bytes(), s.getIn_flight_bytes(), s.getLive_bytes(), s.getCapacity(),
-                s.getMax_bytes(), Overflow.values()[s.getOverflow()], s.getRetry_times(), s.getEvent_ttl(),
+                s.getMax_bytes(), Overflow.ofCode(s.getOverflow()), s.getRetry_times(), s.getEvent_ttl(),
                 s.getClosed() != 0, balanced);
     }
 
@@ -28,7 +28,7 @@ final class NativeStats {
     static GateStats gate(respite_gate_stats s) {
         return new GateStats(s.getAdmitted(), s.getRefused(), s.getReported(), s.getCounted_failures(),
                 s.getLate(), s.getTrips(), s.getProbes(), s.getProbe_timeouts(), s.getEvents_dropped(),
-                s.getGeneration(), s.getWindow_failures(), GateState.values()[s.getState()], s.getDelay(),
+                s.getGeneration(), s.getWindow_failures(), GateState.ofCode(s.getState()), s.getDelay(),
                 s.getUntil());
     }
 }

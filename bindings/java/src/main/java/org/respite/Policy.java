@@ -12,12 +12,6 @@ import org.respite.swig.RespiteNative;
  * A delivery policy (Astarte's trigger delivery policy, spec section 4):
  * validated once, immutable, safe to share. Invalid documents raise
  * {@link InvalidPolicyException} listing every problem with its JSON pointer.
- *
- * <pre>{@code
- * Policy policy = Policy.fromJson("""
- *     {"name": "edgehog", "maximum_capacity": 100, "retry_times": 3,
- *      "error_handlers": [{"on": "server_error", "strategy": "retry"}]}""");
- * }</pre>
  */
 public final class Policy implements AutoCloseable {
     private final NativeHandle handle;
@@ -107,8 +101,8 @@ public final class Policy implements AutoCloseable {
     }
 
     private Strategy strategy(int transportFailed, int httpStatus) {
-        return Strategy.values()[handle.apply(p -> RespiteNative.respite_policy_strategy_for(p, transportFailed,
-                httpStatus))];
+        return Strategy.ofCode(handle.apply(p -> RespiteNative.respite_policy_strategy_for(p, transportFailed,
+                httpStatus)));
     }
 
     /** The canonical JSON of the policy (reads back as an equal policy). */

@@ -14,12 +14,6 @@ import org.respite.swig.respite_queue_stats;
  * one consumer takes batches ({@link #take}) or a {@link DeliveryEngine}
  * drives it.
  *
- * <pre>{@code
- * try (Queue queue = Queue.builder(policy).overflow(Overflow.DROP_NEWEST).maxBytes(1 << 20).build()) {
- *     queue.enqueue("{\"temperature\": 21.5}");        // QueueFullException, TooLargeException, ...
- * }
- * }</pre>
- *
  * {@link #shutdown()} refuses later events and lets the consumer drain;
  * {@link #close()} also shuts down, then releases the queue: every later call
  * throws {@link ClosedException} ("queue is closed").

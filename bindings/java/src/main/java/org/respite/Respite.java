@@ -4,9 +4,8 @@ import java.util.Map;
 
 import org.respite.internal.NativeSettings;
 import org.respite.swig.RespiteNative;
-import org.respite.swig.respite_setting_info;
 
-/** Library-wide helpers: the clock and the status table. */
+/** Library-wide helpers: the clock, the status table and settings checks (the table itself: {@link SettingsTable}). */
 public final class Respite {
     /*
      * HotSpot's System.nanoTime reads CLOCK_MONOTONIC on Linux, the clock of
@@ -53,17 +52,13 @@ public final class Respite {
      */
     public static Object defaultSetting(String componentOrProfile, String name) {
         return NativeSettings.with(componentOrProfile, Map.of(), settings -> {
-            respite_setting_info info = RespiteNative.respite_setting_find(
-                    RespiteNative.respite_settings_component(settings), name);
-            int type = info == null ? -1 : info.getType();
-            if (type == 3 || type == 4 || type == 5) {
-                return RespiteNative.respite_settings_get_text(settings, name);
-            }
-            double number = RespiteNative.respite_settings_get_number(settings, name);
+            String type = SettingsTable.find(RespiteNative.respite_settings_component(settings), name)
+                    .map(SettingInfo::type).orElse("number"); // unknown: the core's error below
             return switch (type) {
-                case 2 -> number != 0;
-                case 0 -> (long) number;
-                default -> number;
+                case "choice", "string", "list" -> RespiteNative.respite_settings_get_text(settings, name);
+                case "boolean" -> RespiteNative.respite_settings_get_number(settings, name) != 0;
+                case "integer" -> (long) RespiteNative.respite_settings_get_number(settings, name);
+                default -> RespiteNative.respite_settings_get_number(settings, name);
             };
         });
     }

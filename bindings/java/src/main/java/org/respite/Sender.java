@@ -24,13 +24,6 @@ import org.respite.swig.respite_sender_stats;
  * them into POSTs, pauses while its gate refuses, probes when a pause ends and
  * drains the queue after a successful probe.
  *
- * <pre>{@code
- * try (Sender sender = Sender.builder("https://collector.example.com/events")
- *         .minEntriesPerMessage(1).header("X-Api-Key", key).build()) {
- *     sender.enqueue("{\"event\":\"started\"}");
- * }   // close() drains within close_timeout_seconds, or at once while paused
- * }</pre>
- *
  * Events (S6) go to {@code System.Logger} "org.respite.Sender": a warning when
  * sending pauses, a pause grows, a send fails (with its status and the start
  * of the body) or events are left unsent at close; information when sending
@@ -50,8 +43,7 @@ public final class Sender implements AutoCloseable {
     private final NativeHandle handle;
     private final EventLog events;
     private final ScheduledFuture<?> polling;
-    private final Object closeLock = new Object();
-    private volatile boolean closed;
+    private volatile SenderStats finalStats;
     private long unsent = -1;
 
     private Sender(long pointer, Consumer<Event> listener) {
@@ -123,6 +115,10 @@ public final class Sender implements AutoCloseable {
 
     /** S13: one snapshot of the figures; also after close. */
     public SenderStats stats() {
+        SenderStats last = finalStats;
+        if (last != null) {
+            return last;
+        }
         respite_sender_stats s = new respite_sender_stats();
         try {
             handle.run(p -> RespiteNative.respite_sender_stats_get(p, s));
@@ -147,19 +143,19 @@ public final class Sender implements AutoCloseable {
     /**
      * S5, S12: closes and returns the number of events not sent. While paused
      * it returns at once and sends nothing more; otherwise it drains within
-     * close_timeout_seconds. Later calls return the same count; enqueue and
-     * flush then throw {@link ClosedException} ("sender is closed").
+     * close_timeout_seconds. Then the sender is freed (its last figures stay
+     * readable with {@link #stats}). Later calls return the same count; enqueue
+     * and flush then throw {@link ClosedException} ("sender is closed").
      */
-    public long closeAndCountUnsent() {
-        synchronized (closeLock) {
-            if (!closed) {
-                unsent = handle.apply(RespiteNative::respite_sender_close);
-                closed = true;
-                polling.cancel(false);
-                pollEvents();
-            }
-            return unsent;
+    public synchronized long closeAndCountUnsent() {
+        if (finalStats == null) {
+            unsent = handle.apply(RespiteNative::respite_sender_close);
+            polling.cancel(false);
+            pollEvents();
+            finalStats = stats();
+            handle.close();
         }
+        return unsent;
     }
 
     /** As {@link #closeAndCountUnsent()}; the count is also logged (unsent_at_close) when not 0. */
@@ -169,7 +165,7 @@ public final class Sender implements AutoCloseable {
     }
 
     public boolean isClosed() {
-        return closed;
+        return handle.isClosed();
     }
 
     /**
