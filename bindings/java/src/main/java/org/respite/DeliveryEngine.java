@@ -58,8 +58,6 @@ public final class DeliveryEngine implements AutoCloseable {
         }
     }
 
-    // --------------------------------------------------------------- the loop
-
     /** What to do next, now. */
     public Action next() {
         return next(Respite.now());
@@ -208,8 +206,6 @@ public final class DeliveryEngine implements AutoCloseable {
         gate.pollIfPending();
         return taken;
     }
-
-    // --------------------------------------------------------------- lifetime
 
     public boolean isClosed() {
         return handle.isClosed();

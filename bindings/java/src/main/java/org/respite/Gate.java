@@ -64,8 +64,6 @@ public final class Gate implements AutoCloseable {
         return handle.apply(RespiteNative::respite_gate_name);
     }
 
-    // ------------------------------------------------------------ checking
-
     /**
      * Admits a call now: the permit (&gt; 0) to report its outcome with, or 0 when
      * refused. One native call, which reads the clock only when the gate is not closed.
@@ -120,8 +118,6 @@ public final class Gate implements AutoCloseable {
     public double retryAfter(double now) {
         return handle.apply(p -> RespiteNative.respite_gate_retry_after(p, now));
     }
-
-    // ----------------------------------------------------------- reporting
 
     /** Reports a success for an admitted call. */
     public void success(long permit) {
@@ -190,8 +186,6 @@ public final class Gate implements AutoCloseable {
         });
     }
 
-    // --------------------------------------------------------- protected calls
-
     /**
      * Runs {@code work} if the gate admits it and reports the outcome: success
      * when it returns, and when it throws, the exception's {@link CarriesOutcome}
@@ -208,33 +202,27 @@ public final class Gate implements AutoCloseable {
      * propagates after the outcome {@code unusable} is reported.
      */
     public <T> T call(Supplier<T> work, Function<? super T, Outcome> classifier) {
-        long permit = acquire();
-        T result;
-        try {
-            result = work.get();
-        } catch (RuntimeException | Error e) {
-            reportThrown(permit, e);
-            throw e;
-        }
-        reportResult(permit, result, classifier);
-        return result;
+        return protect(work::get, classifier);
     }
 
     /** As {@link #call(Supplier)} for work that throws checked exceptions. */
     public <T> T run(Callable<T> work) throws Exception {
+        return protect(work::call, null);
+    }
+
+    private interface Work<T, E extends Exception> {
+        T get() throws E;
+    }
+
+    private <T, E extends Exception> T protect(Work<T, E> work, Function<? super T, Outcome> classifier) throws E {
         long permit = acquire();
         T result;
         try {
-            result = work.call();
+            result = work.get();
         } catch (Exception | Error e) {
             reportThrown(permit, e);
             throw e;
         }
-        reportResult(permit, result, null);
-        return result;
-    }
-
-    private <T> void reportResult(long permit, T result, Function<? super T, Outcome> classifier) {
         Outcome outcome;
         try {
             outcome = classifier == null ? Outcome.SUCCESS : classifier.apply(result);
@@ -243,6 +231,7 @@ public final class Gate implements AutoCloseable {
             throw e;
         }
         report(permit, outcome == null ? Outcome.SUCCESS : outcome);
+        return result;
     }
 
     private void reportThrown(long permit, Throwable thrown) {
@@ -252,8 +241,6 @@ public final class Gate implements AutoCloseable {
             report(permit, Outcome.TRANSPORT);
         }
     }
-
-    // ------------------------------------------------------- state and events
 
     /** The state now (a pause that has ended reads as probing, or closed when probes = 0). */
     public GateState state() {
@@ -283,8 +270,6 @@ public final class Gate implements AutoCloseable {
     public List<Event> pollEvents() {
         return handle.apply(p -> events.drain(e -> RespiteNative.respite_gate_next_event(p, e)));
     }
-
-    // --------------------------------------------------------------- lifetime
 
     /** The pointer for a call of this package (0 once closed), between enter and exit. */
     NativeHandle handle() {

@@ -46,8 +46,6 @@ public final class Queue implements AutoCloseable {
         return handle;
     }
 
-    // ------------------------------------------------------------- producers
-
     /** Queues a copy of {@code payload} now. */
     public void enqueue(byte[] payload) {
         enqueue(payload, Respite.now());
@@ -73,8 +71,6 @@ public final class Queue implements AutoCloseable {
     public void enqueue(String text, double now) {
         enqueue(Utf8.bytes(text), now);
     }
-
-    // -------------------------------------------------------------- consumer
 
     /** Events queued and not taken. */
     public long pending() {
@@ -114,8 +110,6 @@ public final class Queue implements AutoCloseable {
         return handle.apply(p -> RespiteNative.respite_queue_wait(p, minPending, timeoutSeconds)) == 1;
     }
 
-    // --------------------------------------------------------------- figures
-
     /** The D9 figures, one consistent snapshot. */
     public QueueStats stats() {
         respite_queue_stats s = new respite_queue_stats();
@@ -131,8 +125,6 @@ public final class Queue implements AutoCloseable {
     public void checkAccounting() {
         handle.run(RespiteNative::respite_queue_check_accounting);
     }
-
-    // -------------------------------------------------------------- lifetime
 
     /** Q1: refuses every later enqueue ({@link ClosedException}); taking and settling go on. Idempotent. */
     public void shutdown() {
