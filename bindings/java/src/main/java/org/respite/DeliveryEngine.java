@@ -253,6 +253,11 @@ public final class DeliveryEngine implements AutoCloseable {
             return set("close_timeout_seconds", value);
         }
 
+        /** The engine's name (the "sender" setting {@code name}): it starts the lines of the engine's events. */
+        public Builder name(String value) {
+            return set("name", value);
+        }
+
         /** Also gives every engine event to this listener. */
         public Builder onEvent(Consumer<Event> value) {
             listener = value;

@@ -190,6 +190,15 @@ public final class Sender implements AutoCloseable {
             return set(name, value);
         }
 
+        /**
+         * The sender's name (its "sender" setting {@code name}): it starts the line of
+         * every event the sender and its gate log. The gate's and queue's own
+         * {@code name} settings stay reachable with gateSetting/queueSetting.
+         */
+        public Builder name(String value) {
+            return senderSetting("name", value);
+        }
+
         /** The profile the gate's settings start from (default usage_sharing). */
         public Builder gateProfile(Profile value) {
             this.gateProfile = Objects.requireNonNull(value, "profile").wireName();
