@@ -49,7 +49,7 @@ public final class Client implements AutoCloseable {
     public Response request(String method, String url, Map<String, String> headers, byte[] body) {
         try {
             return new Response(handle.apply(p -> RespiteNative.respite_client_request(p, method, url,
-                    headerLines(headers), body == null ? null : body)));
+                    headerLines(headers), body)));
         } finally {
             if (gate != null) {
                 gate.pollIfPending();
