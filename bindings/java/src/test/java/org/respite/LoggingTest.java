@@ -61,6 +61,7 @@ class LoggingTest {
             }
         });
         assertEquals(List.of("recovery_started"), heard.stream().map(Event::type).toList());
+        assertEquals("", heard.get(0).source(), "an unnamed gate");
         assertEquals(List.of("recovery started: 1 failure within 100s; requests paused for 30s"),
                 records.stream().map(LogRecord::getMessage).toList());
     }

@@ -47,6 +47,7 @@ public final class EventLog {
         int type = raw.getType();
         return new Event(RespiteNative.respite_event_type_name(type), raw.getAt(), raw.getFailures(),
                 raw.getWindow(), raw.getPause(), raw.getHttp_status(), raw.getCount(), raw.getDetail(),
-                RespiteNative.respite_event_is_warning(type) == 1, RespiteNative.respite_event_message(raw));
+                RespiteNative.respite_event_is_warning(type) == 1, RespiteNative.respite_event_message(raw),
+                raw.getSource());
     }
 }
