@@ -99,7 +99,7 @@ public final class Sender implements AutoCloseable {
 
     /**
      * S11: sends what is queued (below min_entries_per_message too) and waits
-     * up to {@code timeoutSeconds} (0-86400) until nothing is pending or in flight.
+     * up to {@code timeoutSeconds} until nothing is pending or in flight.
      *
      * @throws TemporarilyUnavailableException at once while paused (events stay queued)
      * @throws TransportException when the time ran out
