@@ -66,6 +66,38 @@ class LoggingTest {
                 records.stream().map(LogRecord::getMessage).toList());
     }
 
+    @Test
+    void aNamedGatesLinesStartWithItsNameInUtf8() {
+        String name = "billing \uD83D\uDE00";
+        List<Event> heard = new ArrayList<>();
+        List<LogRecord> records = capture(() -> {
+            try (Gate gate = Gate.builder().name(name).failuresToEnterRecovery(1).recoverySeconds(30)
+                    .onEvent(heard::add).build()) {
+                assertEquals(name, gate.name());
+                gate.report(0, Outcome.SERVER_ERROR, 0, 1.0);
+            }
+        });
+        assertEquals(List.of(name + ": recovery started: 1 failure within 100s; requests paused for 30s"),
+                records.stream().map(LogRecord::getMessage).toList());
+        assertEquals(name, heard.get(0).source());
+    }
+
+    @Test
+    void aNamedEnginesLinesStartWithItsName() {
+        List<Event> heard = new ArrayList<>();
+        try (Queue queue = Queue.builder().build();
+             Gate gate = Gate.builder().failuresToEnterRecovery(1).recoverySeconds(30).build();
+             DeliveryEngine engine = DeliveryEngine.builder(queue, gate).name("uploads").onEvent(heard::add)
+                     .build()) {
+            queue.enqueue("a", 1.0);
+            gate.report(0, Outcome.SERVER_ERROR, 0, 1.0);
+            engine.shutdown(2.0);
+            assertEquals(Action.DONE, engine.next(2.0));
+        }
+        assertEquals(List.of("uploads: closed with 1 event not sent"), heard.stream().map(Event::message).toList());
+        assertEquals("uploads", heard.get(0).source());
+    }
+
     private static List<LogRecord> capture(Runnable body) {
         List<LogRecord> records = new ArrayList<>();
         Handler capture = new Handler() {
