@@ -69,16 +69,11 @@ public final class Backoff implements AutoCloseable {
     }
 
     /**
-     * Runs {@code work} with retries: before every attempt the gate (may be null)
-     * is asked, and a refusal is thrown at once ({@link TemporarilyUnavailableException},
-     * no attempt made); each attempt's outcome is reported to the gate. A thrown
-     * exception is a failure of its {@link CarriesOutcome} outcome, else
-     * {@code transport}. Whether to retry and how long to wait is the core's
-     * decision (respite_retry_decide); this only sleeps. When it gives up
-     * (attempts run out, or retry_on does not list the failure) a
-     * {@link TransportException} is thrown with the core's message ("the call
-     * failed after 3 attempts: last outcome server_error (status 503)"), caused
-     * by the last failure.
+     * Runs {@code work} with retries, each attempt through the gate (may be null;
+     * a refusal is thrown at once). A thrown exception is a failure of its
+     * {@link CarriesOutcome} outcome, else transport. The core decides whether and
+     * when to retry (respite_retry_decide); this only sleeps. Giving up throws the
+     * core's {@link TransportException}, caused by the last failure.
      */
     public <T> T call(Gate gate, Supplier<T> work) {
         long sequence = start();
@@ -111,12 +106,8 @@ public final class Backoff implements AutoCloseable {
     }
 
     /**
-     * The error a retry loop ends with when it gives up (B14) after {@code attempts}
-     * attempts whose last ended with {@code outcome} (a failure; {@code httpStatus}
-     * 0 if none): a {@link TransportException} with the core's message, the same
-     * in every language ("the call failed after 3 attempts: last outcome
-     * server_error (status 503)", or "... which retry_on does not retry"). A
-     * success is an {@link InvalidArgumentException} (thrown).
+     * The core's give-up error (B14) after {@code attempts} attempts whose last ended
+     * with {@code outcome} ({@code httpStatus} 0 if none), for loops of your own.
      */
     public TransportException gaveUpError(int attempts, Outcome outcome, int httpStatus) {
         try {
@@ -141,11 +132,7 @@ public final class Backoff implements AutoCloseable {
         return handle.isClosed();
     }
 
-    /**
-     * Frees the back-off as soon as no call is inside it (a client using it keeps
-     * its own reference); every later call throws {@link ClosedException}
-     * ("backoff is closed"). Idempotent.
-     */
+    /** Frees the back-off once no call is inside it (a client keeps its own reference); later calls: closed. */
     @Override
     public void close() {
         handle.close();

@@ -9,17 +9,10 @@ import org.respite.internal.Utf8;
 import org.respite.swig.RespiteNative;
 
 /**
- * Events taken from a {@link Queue} as one in-flight batch, read by index
- * (0 is the oldest) and settled one by one (spec section 4, Q5).
- *
- * A batch from {@link Queue#take} is the caller's: {@link #close()} puts
- * retried and unsettled events back at the head of the queue (D4). A batch
- * from {@link DeliveryEngine#take} belongs to the engine:
- * {@link DeliveryEngine#settle} settles and closes it.
- *
- * A batch belongs to the thread that took it; its methods are nevertheless
- * safe against a concurrent close (they then throw {@link ClosedException},
- * "batch is closed").
+ * Events taken as one in-flight batch, read by index (0 is the oldest) and
+ * settled one by one (spec section 4, Q5). A batch from {@link Queue#take} is
+ * the caller's to close; one from {@link DeliveryEngine#take} is closed by
+ * {@link DeliveryEngine#settle}.
  */
 public final class Batch implements AutoCloseable {
     private final NativeHandle handle;
@@ -122,12 +115,7 @@ public final class Batch implements AutoCloseable {
         return handle.isClosed();
     }
 
-    /**
-     * A queue's batch: frees it as soon as no call is inside it, putting retried
-     * and unsettled events back at the head in batch order (D4, Q5). An engine's
-     * batch: settle it with {@link DeliveryEngine#settle} instead (this does
-     * nothing). Idempotent.
-     */
+    /** A queue's batch: frees it, putting retried and unsettled events back at the head (D4, Q5). */
     @Override
     public void close() {
         if (engine == null) {

@@ -8,15 +8,10 @@ import org.respite.internal.Utf8;
 import org.respite.swig.RespiteNative;
 
 /**
- * An HTTP request client through a {@link Gate} (spec section 6): before
- * every attempt the gate is asked; a refusal throws
- * {@link TemporarilyUnavailableException} with its retry_after and makes no
- * network call. Retries follow the {@link Backoff}. Safe to share between
- * threads; connections are reused.
- *
- * The client holds its own references to the gate and back-off, so they may be
- * closed in any order. Gate transitions are logged by the gate
- * ({@code System.Logger} "org.respite.Gate") after every call.
+ * An HTTP request client through a {@link Gate} (spec section 6): a refusal
+ * throws {@link TemporarilyUnavailableException} and makes no network call;
+ * retries follow the {@link Backoff}. Safe to share between threads. It holds
+ * its own references to the gate and back-off (close them in any order).
  */
 public final class Client implements AutoCloseable {
     private final NativeHandle handle;

@@ -12,15 +12,10 @@ import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_engine_stats;
 
 /**
- * The delivery engine (spec section 5, S1-S5): a sender's decisions on the
- * caller's clock, joining a {@link Queue} (settling by the queue's
- * {@link Policy}) and a {@link Gate}, without threads, network or sleeping. One thread drives it
- * (its methods are synchronized, so misuse from several threads is safe but
- * serialised); producers only touch the queue.
- *
- * Engine events (unsent_at_close) go to System.Logger "org.respite.Engine" and
- * the listener; the gate's own events go to the gate's logger and listener
- * (the events rule: after every call, when the gate has events waiting).
+ * The delivery engine (spec section 5): a sender's decisions over a
+ * {@link Queue} (settling by its policy) and a {@link Gate} on the caller's
+ * clock, without threads, network or sleeping; one thread drives it. Its events
+ * go to System.Logger "org.respite.Engine", the gate's to the gate's logger.
  */
 public final class DeliveryEngine implements AutoCloseable {
     private final NativeHandle handle;
@@ -79,10 +74,8 @@ public final class DeliveryEngine implements AutoCloseable {
     }
 
     /**
-     * Takes the next batch (up to {@link #maxEntries()} events) and admits it
-     * through the gate; null when nothing is pending. Refused by the gate:
-     * {@link TemporarilyUnavailableException} with retry_after, the events stay
-     * queued. Send the batch, then {@link #settle} it.
+     * Takes the next batch and admits it through the gate (refused: the core's
+     * {@link TemporarilyUnavailableException}); null when nothing is pending.
      */
     public synchronized Batch take(double now) {
         long batch = step(p -> RespiteNative.respite_engine_take(p, now));
@@ -113,11 +106,8 @@ public final class DeliveryEngine implements AutoCloseable {
     }
 
     /**
-     * S3: reports how sending {@code batch} (the one {@link #take} returned) ended:
-     * the outcome goes to the gate with the batch's permit, and every event is
-     * settled by the policy (delivered, retried to the head, discarded or
-     * retries_exhausted). The batch is closed afterwards. An invalid status, hint
-     * or time is refused before anything is reported; the batch stays in flight.
+     * S3: how sending {@code batch} ended: the outcome goes to the gate, every event
+     * is settled by the policy, and the batch is closed (unless the core refuses the input).
      */
     public synchronized void settle(Batch batch, boolean transportFailed, int httpStatus, double retryAfterHint,
                                     double now) {
@@ -144,13 +134,7 @@ public final class DeliveryEngine implements AutoCloseable {
         shutdown(Respite.now());
     }
 
-    /**
-     * S5: starts closing at {@code now}: the queue refuses new events; if the gate
-     * refuses now, {@link #next} answers DONE at once and pending events are
-     * unsent; otherwise it drains, sending final batches even below the minimum,
-     * until the queue is empty, close_timeout_seconds pass or the gate refuses.
-     * Idempotent (the first call's time sets the deadline).
-     */
+    /** S5: starts closing at {@code now} (drains within close_timeout_seconds, or DONE at once while paused). */
     public void shutdown(double now) {
         step(p -> RespiteNative.respite_engine_close(p, now));
     }
@@ -194,12 +178,7 @@ public final class DeliveryEngine implements AutoCloseable {
         }
     }
 
-    /**
-     * Takes the engine's waiting events (unsent_at_close), logs them and gives
-     * them to the listener, and returns them; the gate's waiting events are
-     * taken too (they go to the gate's logger and listener). Called after every
-     * step of the loop; public to see events at a precise moment.
-     */
+    /** Takes, logs and returns the engine's waiting events (and the gate's, for the gate's logger); done after every step. */
     public synchronized List<Event> pollEvents() {
         List<Event> taken = handle.isClosed() ? List.of()
                 : handle.apply(p -> events.drain(e -> RespiteNative.respite_engine_next_event(p, e)));
@@ -211,12 +190,7 @@ public final class DeliveryEngine implements AutoCloseable {
         return handle.isClosed();
     }
 
-    /**
-     * Frees the engine now: a batch still in flight goes back to the head of the
-     * queue, its attempt not counted. Later calls throw {@link ClosedException}
-     * ("engine is closed"). The queue and gate stay open (the engine's own
-     * references to them are dropped). Idempotent.
-     */
+    /** Frees the engine now (a batch in flight goes back to the queue's head); the queue and gate stay open. */
     @Override
     public synchronized void close() {
         if (inFlight != null) {

@@ -262,11 +262,7 @@ public final class Gate implements AutoCloseable {
         }
     }
 
-    /**
-     * Takes the events waiting in the gate now, logs them and gives them to the
-     * listener, and returns them. The gate does this itself after every call
-     * that left events waiting; call it to see events at a precise moment.
-     */
+    /** Takes, logs and returns the events waiting now (done by every call that leaves some waiting). */
     public List<Event> pollEvents() {
         return handle.apply(p -> events.drain(e -> RespiteNative.respite_gate_next_event(p, e)));
     }
@@ -281,11 +277,7 @@ public final class Gate implements AutoCloseable {
         return handle.isClosed();
     }
 
-    /**
-     * Closes the gate and frees it as soon as no call is inside it (an engine,
-     * client or sender using it keeps its own reference): every later call
-     * throws {@link ClosedException} ("gate is closed"). Idempotent.
-     */
+    /** Frees the gate once no call is inside it (users keep their own reference); later calls: closed. */
     @Override
     public void close() {
         handle.close();

@@ -9,14 +9,9 @@ import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_queue_stats;
 
 /**
- * The bounded delivery queue (spec section 4): events are byte payloads,
- * copied in. Safe to share: any number of threads may {@link #enqueue} while
- * one consumer takes batches ({@link #take}) or a {@link DeliveryEngine}
- * drives it.
- *
- * {@link #shutdown()} refuses later events and lets the consumer drain;
- * {@link #close()} also shuts down, then releases the queue: every later call
- * throws {@link ClosedException} ("queue is closed").
+ * The bounded delivery queue (spec section 4) of byte payloads, copied in:
+ * any number of threads may {@link #enqueue} while one consumer takes batches
+ * or a {@link DeliveryEngine} drives it.
  */
 public final class Queue implements AutoCloseable {
     private final NativeHandle handle;
@@ -51,13 +46,7 @@ public final class Queue implements AutoCloseable {
         enqueue(payload, Respite.now());
     }
 
-    /**
-     * Queues a copy of {@code payload} at {@code now}. Throws
-     * {@link QueueFullException} (overflow drop_newest at capacity),
-     * {@link TooLargeException} (larger than max_bytes), {@link ClosedException}
-     * (after shutdown), {@link InvalidArgumentException} (empty or null payload),
-     * with the core's message.
-     */
+    /** Queues a copy of {@code payload} at {@code now}; refusals are the core's (queue_full, too_large, closed). */
     public void enqueue(byte[] payload, double now) {
         handle.run(p -> RespiteNative.respite_queue_enqueue(p, payload, now));
     }
@@ -91,12 +80,7 @@ public final class Queue implements AutoCloseable {
         return take(maxEvents, Respite.now());
     }
 
-    /**
-     * Takes up to {@code maxEvents} (&ge; 1) events from the head as an in-flight
-     * batch (dropping expired events it meets); null when nothing is pending.
-     * Settle its events, then close it: retried and unsettled events go back to
-     * the head then (D4, Q5).
-     */
+    /** Takes up to {@code maxEvents} events as a batch to settle and close (D4, Q5); null when none is pending. */
     public Batch take(int maxEvents, double now) {
         long batch = handle.apply(p -> RespiteNative.respite_queue_take(p, maxEvents, now));
         return batch == 0 ? null : new Batch(batch, null);
@@ -140,11 +124,7 @@ public final class Queue implements AutoCloseable {
         return handle.isClosed();
     }
 
-    /**
-     * Shuts the queue down (waking threads in {@link #awaitPending}) and drops this
-     * reference: later calls throw {@link ClosedException}. An engine using the
-     * queue keeps its own reference. Batches already taken stay readable. Idempotent.
-     */
+    /** Shuts the queue down and frees it once no call is inside it (an engine keeps its own reference). */
     @Override
     public void close() {
         if (!handle.isClosed()) {

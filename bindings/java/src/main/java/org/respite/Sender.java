@@ -19,18 +19,11 @@ import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_sender_stats;
 
 /**
- * A background HTTP sender (spec section 5): producers {@link #enqueue} events,
- * which never waits for the network; the sender's own native thread batches
- * them into POSTs, pauses while its gate refuses, probes when a pause ends and
- * drains the queue after a successful probe.
- *
- * Events (S6) go to {@code System.Logger} "org.respite.Sender": a warning when
- * sending pauses, a pause grows, a send fails (with its status and the start
- * of the body) or events are left unsent at close; information when sending
- * resumes. Each line is the core's, which starts with the sender's name when
- * it has one. The sender's thread is native, so its events are taken every
- * 50 ms by one shared daemon thread, and after {@link #flush}, {@link #stats}
- * and close.
+ * A background HTTP sender (spec section 5): {@link #enqueue} never waits for
+ * the network; the sender's native thread POSTs batches through its gate.
+ * Its events (S6) go to {@code System.Logger} "org.respite.Sender" with the
+ * core's lines; the thread is native, so one shared daemon thread takes them
+ * every 50 ms (and flush, stats and close do).
  */
 public final class Sender implements AutoCloseable {
     private static final long POLL_MILLIS = 50;
@@ -76,12 +69,7 @@ public final class Sender implements AutoCloseable {
         return new Builder();
     }
 
-    /**
-     * Queues one event (S1, S10): never waits for the network, whatever the
-     * gate's state. Refused only by capacity ({@link QueueFullException} under
-     * drop_newest), size ({@link TooLargeException}) or after close
-     * ({@link ClosedException}).
-     */
+    /** Queues one event (S1, S10) without waiting for the network; refusals are the core's (queue_full, too_large, closed). */
     public void enqueue(byte[] event) {
         Objects.requireNonNull(event, "event");
         handle.run(p -> RespiteNative.respite_sender_enqueue(p, event));
@@ -131,11 +119,7 @@ public final class Sender implements AutoCloseable {
         }
     }
 
-    /**
-     * Takes the events waiting in the sender now (its gate's transitions,
-     * send_failed, unsent_at_close), logs them and gives them to the listener,
-     * and returns them.
-     */
+    /** Takes, logs and returns the events waiting in the sender now (its gate's too). */
     public List<Event> pollEvents() {
         return handle.apply(p -> events.drain(e -> RespiteNative.respite_sender_next_event(p, e)));
     }
