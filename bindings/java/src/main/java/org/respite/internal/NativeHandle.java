@@ -15,17 +15,17 @@ import org.respite.ClosedException;
  * the last call out frees it. After close, calls get 0, which the core answers
  * "&lt;handle&gt; is closed". The count of calls inside is kept in one cell per
  * thread stripe (a thread enters and exits on its own cell, so every cell is
- * &gt;= 0 and a call in flight is always seen), so a shared handle's calls -
- * a gate's fast path - write no cache line that other threads write. A
- * Cleaner frees a handle that was never closed.
+ * &gt;= 0 and a call in flight is always seen), so threads of different
+ * stripes calling a shared handle - a gate's fast path - write different
+ * cache lines. A Cleaner frees a handle that was never closed.
  */
 public final class NativeHandle {
     private static final Cleaner CLEANER = Cleaner.create();
     private static final VarHandle CELLS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final int STRIDE = 16; // longs: 128 bytes between cells
+    private static final int STRIDE = 16; // longs: 128 bytes between cells, and from the array's header
     private static final int STRIPES = Integer.highestOneBit(Math.min(16, Runtime.getRuntime().availableProcessors()));
 
-    private final long[] calls = new long[STRIPES * STRIDE];
+    private final long[] calls = new long[(STRIPES + 1) * STRIDE];
     private volatile long pointer;
     private final Cleaner.Cleanable cleanable;
 
@@ -94,7 +94,7 @@ public final class NativeHandle {
     }
 
     private void freeIfIdle() {
-        for (int i = 0; i < calls.length; i += STRIDE) {
+        for (int i = STRIDE; i < calls.length; i += STRIDE) {
             if ((long) CELLS.getVolatile(calls, i) != 0) {
                 return;
             }
@@ -103,6 +103,6 @@ public final class NativeHandle {
     }
 
     private static int cell() {
-        return (int) (Thread.currentThread().getId() & (STRIPES - 1)) * STRIDE;
+        return (int) ((Thread.currentThread().getId() & (STRIPES - 1)) + 1) * STRIDE;
     }
 }
