@@ -18,9 +18,9 @@ import org.respite.swig.respite_gate_stats;
  * A recovery gate (spec section 2): shared by every thread that calls one
  * service, it refuses calls for a while after recent failures.
  *
- * Methods without {@code now} read the core's clock (in C, and only when the
- * gate is not closed); the {@code now} forms take seconds on that clock
- * ({@link Respite#now()}; tests, simulations). After every call into the gate,
+ * Methods without {@code now} use the core's clock (admit, acquire and report
+ * read it in C, only when the gate is not closed); the {@code now} forms take
+ * seconds on it ({@link Respite#now()}; tests, simulations). After every call,
  * waiting events are logged to {@code System.Logger} "org.respite.Gate" with
  * the core's line (warning when sending pauses or a pause grows, info when it
  * resumes) and given to the listener.
