@@ -15,6 +15,7 @@
 #define GOLDEN_GAMMA UINT64_C(0x9E3779B97F4A7C15)
 
 struct respite_backoff {
+    _Atomic int refs; /* holders: the creator, clients */
     int max_attempts;
     double initial;
     double multiplier;
@@ -61,6 +62,7 @@ respite_backoff *respite_backoff_new(const respite_settings *settings, respite_e
     uint64_t seed = (uint64_t)respite_setting_integer(settings, RESPITE_SETTING_BACKOFF_SEED);
     b->key = seed ? seed : respite_os_seed();
     atomic_init(&b->next_sequence, 0);
+    atomic_init(&b->refs, 1);
     if (parse_retry_on(b, respite_setting_text(settings, RESPITE_SETTING_BACKOFF_RETRY_ON), err)) {
         free(b);
         b = NULL;
@@ -70,9 +72,17 @@ done:
     return b;
 }
 
+respite_backoff *respite_backoff_retain(respite_backoff *backoff)
+{
+    if (backoff)
+        atomic_fetch_add_explicit(&backoff->refs, 1, memory_order_relaxed);
+    return backoff;
+}
+
 void respite_backoff_free(respite_backoff *backoff)
 {
-    free(backoff);
+    if (backoff && atomic_fetch_sub_explicit(&backoff->refs, 1, memory_order_acq_rel) == 1)
+        free(backoff);
 }
 
 static int fail_closed(respite_error *err)

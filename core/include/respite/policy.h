@@ -65,7 +65,12 @@ RESPITE_API respite_policy *respite_policy_from_json_n(const char *json, size_t 
                                                        respite_error *err);
 /* D8: the built-in "@default" policy: any_error -> discard, capacity 1000. */
 RESPITE_API respite_policy *respite_policy_default(respite_error *err);
+/* Drops the caller's reference; the policy is freed when its last holder
+ * (its creator, a queue or a sender using it) lets go. NULL: no-op. */
 RESPITE_API void respite_policy_free(respite_policy *policy);
+/* Takes one more reference (released with respite_policy_free); returns
+ * policy. Policies are immutable, so holders share one. */
+RESPITE_API const respite_policy *respite_policy_retain(const respite_policy *policy);
 
 /* Accessors; NULL / 0 for a NULL policy. */
 RESPITE_API const char *respite_policy_name(const respite_policy *policy);
