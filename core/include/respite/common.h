@@ -189,7 +189,6 @@ typedef void (*respite_event_callback)(const respite_event *event, void *user_da
  * (gate). Every component has a setting `name`: the handle's name in its log
  * lines and errors, UTF-8 without control characters, at most
  * RESPITE_NAME_MAX - 1 bytes (so it fits a RESPITE_NAME_MAX buffer). */
-#define RESPITE_NAME_MAX 64
 
 typedef enum respite_setting_type {
     RESPITE_SETTING_INTEGER = 0, /* whole number; doubles with no fraction accepted */
