@@ -1,40 +1,48 @@
 /*
- * node.i - the Node (V8) raw module: `swig -javascript -node -c++`.
- * Adds the binary payload typemap (a string or a Buffer) that SWIG's
- * JavaScript module lacks, then the shared interface.
+ * node.i - the Node raw module on Node-API: `swig -javascript -napi -c++`
+ * (node-addon-api, C++ exceptions off). Adds the binary payload typemap (a
+ * string or a Buffer) that SWIG's JavaScript module lacks, then the shared
+ * interface.
  */
 %module respite_native
 
 %{
-#include <node_buffer.h>
 #include <string>
 %}
 
+/* SWIG's Node-API runtime takes strlen of every returned char *, NULL too:
+ * a C NULL string is JavaScript's null, as on the V8 backend. */
+%fragment("SWIG_FromCharPtrAndSize");
+%{
+#undef SWIG_FromCharPtr
+#define SWIG_FromCharPtr(cptr) \
+    ((cptr) ? SWIG_Env_FromCharPtrAndSize(env, (cptr), strlen(cptr)) : Napi::Value(env.Null()))
+%}
+
 /* A JavaScript function called when a job of the thread pool below ends
- * (valid only during the wrapper call; the job keeps its own handle). */
+ * (valid only during the wrapper call; the job keeps its own reference). */
 %typemap(in) respite_node_callback *callback (respite_node_callback respite_callback) {
-    if (!$input->IsFunction()) {
+    if (!$input.IsFunction()) {
         SWIG_exception_fail(SWIG_TypeError, "callback must be a function");
     }
-    respite_callback.fn = v8::Local<v8::Function>::Cast($input);
+    respite_callback.fn = $input.As<Napi::Function>();
     $1 = &respite_callback;
 }
 
-/* Binary payloads: a Buffer (or any Uint8Array) is passed as is, a string as
- * its UTF-8 bytes. Anything else is a TypeError naming what is accepted. */
+/* Binary payloads: a Buffer (or any typed array or DataView) is passed as
+ * its bytes, a string as its UTF-8 bytes. Anything else is a TypeError
+ * naming what is accepted. */
 %typemap(in) (const char *data, size_t size) (std::string respite_utf8) {
-    if ($input->IsArrayBufferView()) {
-        v8::Local<v8::ArrayBufferView> view = v8::Local<v8::ArrayBufferView>::Cast($input);
-        respite_utf8.resize(view->ByteLength());
-        if (!respite_utf8.empty())
-            view->CopyContents(&respite_utf8[0], respite_utf8.size());
-    } else if ($input->IsString()) {
-        v8::Isolate *isolate = v8::Isolate::GetCurrent();
-        v8::Local<v8::String> text = v8::Local<v8::String>::Cast($input);
-        respite_utf8.resize(text->Utf8Length(isolate));
-        if (!respite_utf8.empty())
-            text->WriteUtf8(isolate, &respite_utf8[0], (int)respite_utf8.size(), nullptr,
-                            v8::String::NO_NULL_TERMINATION);
+    if ($input.IsTypedArray()) {
+        Napi::TypedArray respite_view = $input.As<Napi::TypedArray>();
+        respite_utf8.assign((const char *)respite_view.ArrayBuffer().Data() + respite_view.ByteOffset(),
+                            respite_view.ByteLength());
+    } else if ($input.IsDataView()) {
+        Napi::DataView respite_view = $input.As<Napi::DataView>();
+        respite_utf8.assign((const char *)respite_view.ArrayBuffer().Data() + respite_view.ByteOffset(),
+                            respite_view.ByteLength());
+    } else if ($input.IsString()) {
+        respite_utf8 = $input.As<Napi::String>().Utf8Value();
     } else {
         SWIG_exception_fail(SWIG_TypeError, "payload must be a string or a Buffer");
     }
@@ -42,7 +50,7 @@
     $2 = respite_utf8.size();
 }
 %typemap(typecheck) (const char *data, size_t size) {
-    $1 = ($input->IsArrayBufferView() || $input->IsString()) ? 1 : 0;
+    $1 = ($input.IsTypedArray() || $input.IsDataView() || $input.IsString()) ? 1 : 0;
 }
 
 /* Functions that fill a caller's text buffer (char *buf, size_t size)
@@ -53,35 +61,35 @@
     $2 = sizeof respite_text;
 }
 %typemap(argout) (char *buf, size_t size) {
-    $result = SWIG_FromCharPtr($1);
+    $result = Napi::String::New(env, $1);
 }
 
 /* A counter shared with JavaScript: an Int32Array whose first element the
  * core's event callback increments, so the hot path can see "events are
  * waiting" by reading memory instead of crossing into C. */
 %typemap(in) int32_t *respite_counter {
-    if (!$input->IsInt32Array()) {
+    if (!$input.IsTypedArray() || $input.As<Napi::TypedArray>().TypedArrayType() != napi_int32_array) {
         SWIG_exception_fail(SWIG_TypeError, "counter must be an Int32Array");
     }
-    v8::Local<v8::Int32Array> respite_array = v8::Local<v8::Int32Array>::Cast($input);
-    if (respite_array->Length() < 1) {
+    Napi::Int32Array respite_array = $input.As<Napi::Int32Array>();
+    if (respite_array.ElementLength() < 1) {
         SWIG_exception_fail(SWIG_TypeError, "counter must have at least one element");
     }
-    $1 = (int32_t *)((char *)respite_array->Buffer()->GetBackingStore()->Data() + respite_array->ByteOffset());
+    $1 = respite_array.Data();
 }
 
 /* A batch event's payload as a Buffer (its exact bytes, NULs included). */
 %typemap(out) respite_node_bytes {
     if ($1.data == 0) {
-        $result = SWIGV8_NULL();
+        $result = env.Null();
     } else {
-        $result = node::Buffer::Copy(v8::Isolate::GetCurrent(), $1.data, (size_t)$1.size).ToLocalChecked();
+        $result = Napi::Buffer<char>::Copy(env, $1.data, (size_t)$1.size);
     }
 }
 
 /* A policy name may be null (the core reports it as a problem), as in C. */
 %typemap(in) const char *name (int res, char *buf = 0, int alloc = 0) {
-    if ($input->IsNull() || $input->IsUndefined()) {
+    if ($input.IsNull() || $input.IsUndefined()) {
         $1 = 0;
     } else {
         res = SWIG_AsCharPtrAndSize($input, &buf, NULL, &alloc);
@@ -108,7 +116,7 @@ typedef struct respite_node_bytes {
 
 %{
 struct respite_node_callback {
-    v8::Local<v8::Function> fn;
+    Napi::Function fn;
 };
 %}
 
