@@ -9,6 +9,9 @@ const { forwardEvents } = require('./events');
 const { NativeResource, Borrowers, finalizer } = require('./resource');
 
 const STATES = ['closed', 'open', 'probing'];
+// The core's permit layout (generation * slots + slot, slot 0 = admitted
+// while closed): the lean path below caches only closed-state permits.
+const PERMIT_SLOTS = native.RESPITE_GATE_PERMIT_SLOTS;
 
 // `now`: seconds on the caller's monotonic clock; absent: the core's clock.
 // The core checks the value (negative, NaN ...); only the type is ours.
@@ -195,8 +198,7 @@ class Gate extends EventEmitter {
       if (this._counter[0] !== 0) this._drainEvents();
       if (permit === 0) return Promise.reject(refusal(this.retryAfter()));
       handlers = this._handlersFor(permit);
-      // Slot 0 (the low 11 bits) is a call admitted while closed.
-      if (this._leanAllowed && permit % 2048 === 0) {
+      if (this._leanAllowed && permit % PERMIT_SLOTS === 0) {
         this._leanPermit = permit;
         this._leanHandlers = handlers;
       }
