@@ -19,6 +19,68 @@
     ((cptr) ? SWIG_Env_FromCharPtrAndSize(env, (cptr), strlen(cptr)) : Napi::Value(env.Null()))
 %}
 
+/* Errors cross as structures (boundary rule 1): every fallible call's
+ * respite_error becomes the error lib/errors.js makes from its fields
+ * (status, message, setting, retry_after), thrown here; the thread pool's
+ * callbacks get the same object. Nothing parses a message. */
+#define RESPITE_SWIG_STRUCTURED_ERRORS
+%typemap(argout) respite_error *err {
+    if ($1->status != RESPITE_OK) {
+        respite_node_throw(env, $1);
+        SWIG_fail;
+    }
+}
+
+%{
+#include "respite.h"
+#include <mutex>
+#include <unordered_map>
+
+/* Per environment (the main thread, each worker): the JavaScript function
+ * (status, message, setting, retry_after) -> error that lib/errors.js
+ * registers with respite_node_set_error_maker. Never destroyed: a worker
+ * may still end while the process exits. */
+static std::mutex respite_node_makers_lock;
+static std::unordered_map<napi_env, Napi::FunctionReference> &respite_node_makers()
+{
+    static auto *makers = new std::unordered_map<napi_env, Napi::FunctionReference>();
+    return *makers;
+}
+
+static void respite_node_forget_error_maker(void *env)
+{
+    std::lock_guard<std::mutex> guard(respite_node_makers_lock);
+    respite_node_makers().erase((napi_env)env);
+}
+
+/* The error for err's fields; empty when making it threw. */
+static Napi::Value respite_node_error(Napi::Env env, const respite_error *err)
+{
+    const char *message = err->message[0] ? err->message : respite_strerror(err->status);
+    Napi::Function maker;
+    {
+        std::lock_guard<std::mutex> guard(respite_node_makers_lock);
+        auto found = respite_node_makers().find(env);
+        if (found != respite_node_makers().end())
+            maker = found->second.Value();
+    }
+    if (maker.IsEmpty()) { /* the raw module used alone */
+        Napi::Error error = Napi::Error::New(env, message);
+        error.Set("code", respite_status_name(err->status));
+        return error.Value();
+    }
+    return maker.Call({Napi::Number::New(env, err->status), Napi::String::New(env, message),
+                       Napi::String::New(env, err->setting), Napi::Number::New(env, err->retry_after)});
+}
+
+static void respite_node_throw(Napi::Env env, const respite_error *err)
+{
+    Napi::Value error = respite_node_error(env, err);
+    if (!error.IsEmpty())
+        Napi::Error(env, error).ThrowAsJavaScriptException();
+}
+%}
+
 /* A JavaScript function called when a job of the thread pool below ends
  * (valid only during the wrapper call; the job keeps its own reference). */
 %typemap(in) respite_node_callback *callback (respite_node_callback respite_callback) {
@@ -62,20 +124,6 @@
 }
 %typemap(argout) (char *buf, size_t size) {
     $result = Napi::String::New(env, $1);
-}
-
-/* A counter shared with JavaScript: an Int32Array whose first element the
- * core's event callback increments, so the hot path can see "events are
- * waiting" by reading memory instead of crossing into C. */
-%typemap(in) int32_t *respite_counter {
-    if (!$input.IsTypedArray() || $input.As<Napi::TypedArray>().TypedArrayType() != napi_int32_array) {
-        SWIG_exception_fail(SWIG_TypeError, "counter must be an Int32Array");
-    }
-    Napi::Int32Array respite_array = $input.As<Napi::Int32Array>();
-    if (respite_array.ElementLength() < 1) {
-        SWIG_exception_fail(SWIG_TypeError, "counter must have at least one element");
-    }
-    $1 = respite_array.Data();
 }
 
 /* A batch event's payload as a Buffer (its exact bytes, NULs included). */
@@ -124,7 +172,7 @@ struct respite_node_callback {
 
 /* Blocking core calls (an HTTP request, a sender's flush and close) run on
  * threads of the addon's own pool, never on the event loop; the callback
- * gets (error "<status_name>: <message>" or null, retry_after, result).
+ * gets (error or null, result), the error made as every other one.
  * bindings/node/src/respite_node_jobs.h has the machinery. */
 %{
 #include "respite_node_jobs.h"
@@ -137,21 +185,16 @@ void respite_node_sender_free_later(respite_sender *sender);
 respite_node_bytes respite_node_response_body(const respite_response *response);
 int respite_node_pool_threads(void);
 
-%{
-/* Called by the core with the gate's lock held: only counts. */
-static void respite_node_count_event(const respite_event *event, void *user_data)
-{
-    (void)event;
-    __atomic_fetch_add((int32_t *)user_data, 1, __ATOMIC_RELAXED);
-}
-%}
-
 %inline %{
-/* Counts every event of this gate into counter[0]. The caller keeps the
- * array alive for as long as the gate lives. */
-int respite_node_watch_events(respite_gate *gate, int32_t *respite_counter, respite_error *err)
+/* Registers this environment's error maker (see respite_node_error). */
+void respite_node_set_error_maker(respite_node_callback *callback)
 {
-    return respite_gate_set_event_callback(gate, respite_node_count_event, respite_counter, err);
+    Napi::Env env = callback->fn.Env();
+    std::lock_guard<std::mutex> guard(respite_node_makers_lock);
+    bool first = respite_node_makers().find(env) == respite_node_makers().end();
+    respite_node_makers()[env] = Napi::Persistent(callback->fn);
+    if (first)
+        napi_add_env_cleanup_hook(env, respite_node_forget_error_maker, (napi_env)env);
 }
 
 /* Payload `index` of a batch as bytes (a Buffer), for binary events. */

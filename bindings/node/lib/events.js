@@ -25,19 +25,16 @@ function eventObject(raw) {
     default:
       break;
   }
+  event.source = raw.source;
   event.message = native.respite_event_message(raw);
   return event;
 }
 
-// The log line: the core's words for the event (G18, respite_event_message),
-// the same in every language.
-function describe(event) {
-  return `respite: ${event.message}`;
-}
-
+// The log line is the core's, whole and unchanged (G18,
+// respite_event_message: the handle's name, then the event in words).
 function log(logger, event) {
   if (!logger) return;
-  const message = describe(event);
+  const message = event.message;
   if (event.warning) {
     (logger.warn || logger.warning || logger.info || logger.log).call(logger, message, event);
   } else {
@@ -57,4 +54,4 @@ function forwardEvents(emitter, logger, nextEvent, handle, raw) {
   }
 }
 
-module.exports = { eventObject, describe, log, forwardEvents };
+module.exports = { eventObject, log, forwardEvents };

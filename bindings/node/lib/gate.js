@@ -2,11 +2,10 @@
 // The recovery gate (spec section 2) as an EventEmitter.
 const { EventEmitter } = require('node:events');
 const native = require('./native');
-const { translate, refusal, closedError } = require('./errors');
 const { buildSettings } = require('./settings');
 const { SUCCESS, parseOutcome, classifyValue, classifyError, hintOf, httpStatusOf } = require('./outcome');
 const { forwardEvents } = require('./events');
-const { NativeResource, Borrowers, finalizer } = require('./resource');
+const { finalizer } = require('./finalizer');
 
 const STATES = ['closed', 'open', 'probing'];
 // The core's permit layout (generation * slots + slot, slot 0 = admitted
@@ -28,96 +27,73 @@ class Gate extends EventEmitter {
   constructor(options = {}) {
     super();
     const settings = buildSettings('gate', options, ['logger']);
-    let handle;
     let probes;
     try {
       // The value the core uses, whatever profile or key spelled it.
       probes = native.respite_settings_get_number(settings, 'probes');
-      handle = native.respite_gate_new(settings);
-    } catch (error) {
-      throw translate(error);
+      this._handle = native.respite_gate_new(settings);
     } finally {
       native.respite_settings_free(settings);
     }
-    this._handle = handle;
     this._logger = options.logger || null;
-    // counter[0] is incremented by the core whenever an event is queued.
-    this._counter = new Int32Array(new ArrayBuffer(4));
-    // The counter lives as long as the native gate (engines may outlive us).
-    this._resource = new NativeResource(handle, native.respite_gate_free, this._counter);
-    native.respite_node_watch_events(handle, this._counter);
     this._decision = new native.respite_decision();
     // The lean path of run(): the core's closed-state admit and success
     // report change nothing but two counters and do not read the clock, so
     // while this gate is known to be closed (its permit is cached here) run()
     // does them in JavaScript and keeps the counts; every other report, a
     // reset, an event or close drops the cache and the next call asks the
-    // core again. This is exact only while this object is the core gate's
-    // one user, so the lean path is off while a DeliveryEngine uses the gate
-    // (its reports may open it), and with probes = 0 (G11: after a pause a
-    // success must reach the core to reset the delay).
+    // core again. Only calls into the core make events, so this is exact
+    // while this object is the core gate's one user: the lean path is off
+    // while an engine or client shares the gate (their reports may open
+    // it), and with probes = 0 (G11: after a pause a success must reach the
+    // core to reset the delay).
     this._probesZero = probes === 0;
-    this._engines = new Borrowers(this._resource);
+    this._sharers = 0;
     this._leanAllowed = !this._probesZero;
     this._leanPermit = 0;
     this._leanHandlers = null;
     this._leanAdmitted = 0;
     this._leanReported = 0;
     this._rawEvent = new native.respite_event();
-    finalizer.register(this, this._resource, this);
+    finalizer.register(this, [native.respite_gate_free, this._handle], this);
   }
 
   get closed() {
     return this._handle === null;
   }
 
-  // Frees the native gate; later calls raise ClosedError. Idempotent.
-  // Engines using this gate are closed first.
+  // Drops this object's hold on the native gate (engines and clients using
+  // it keep theirs); later calls raise ClosedError. Idempotent.
   close() {
     if (this._handle === null) return;
-    this._engines.closeAll();
+    finalizer.unregister(this);
+    native.respite_gate_free(this._handle);
     this._handle = null;
     this._leanPermit = 0;
-    finalizer.unregister(this);
-    this._resource.release();
   }
 
-  // A DeliveryEngine starts or stops using this gate (lib/engine.js).
-  _attachEngine(engine) {
-    this._engines.add(engine);
-    this._leanAllowed = false;
+  // An engine or client starts (+1) or stops (-1) sharing the core gate.
+  _share(delta) {
+    this._sharers += delta;
+    this._leanAllowed = this._sharers === 0 && !this._probesZero;
     this._leanPermit = 0;
-  }
-
-  _detachEngine(engine) {
-    if (!this._engines.forget(engine)) return;
-    this._leanAllowed = this._engines.size === 0 && !this._probesZero;
   }
 
   // {allowed, probe, permit, retryAfter}: whether a call may be made now.
   check(now) {
     const decision = this._decision;
-    try {
-      native.respite_gate_check(this._handle, timeOf(now), decision);
-    } catch (error) {
-      throw translate(error);
-    }
+    native.respite_gate_check(this._handle, timeOf(now), decision);
     this._drainEvents();
     return { allowed: decision.allowed === 1, probe: decision.probe === 1, permit: Number(decision.permit), retryAfter: decision.retry_after };
   }
 
   // The permit for a call, or throws TemporarilyUnavailableError.
   acquire(now) {
-    const at = timeOf(now);
-    let permit;
     try {
-      permit = native.respite_gate_admit(this._handle, at);
-    } catch (error) {
-      throw translate(error);
+      return native.respite_gate_admit(this._handle, timeOf(now));
+    } finally {
+      this._drainEvents();
     }
-    this._drainEvents();
-    if (permit === 0) throw refusal(this.retryAfter(at));
-    return permit;
   }
 
   // Reports the outcome of a call: an outcome name ('server_error'), an HTTP
@@ -127,11 +103,7 @@ class Gate extends EventEmitter {
     const [number, , hint] = parseOutcome(outcome);
     const retryAfter = options.retryAfter !== undefined ? options.retryAfter : hint;
     this._leanPermit = 0;
-    try {
-      native.respite_gate_report(this._handle, permit || 0, number, retryAfter, timeOf(options.now));
-    } catch (error) {
-      throw translate(error);
-    }
+    native.respite_gate_report(this._handle, permit || 0, number, retryAfter, timeOf(options.now));
     this._drainEvents();
   }
 
@@ -141,39 +113,23 @@ class Gate extends EventEmitter {
   }
 
   retryAfter(now) {
-    try {
-      return native.respite_gate_retry_after(this._handle, timeOf(now));
-    } catch (error) {
-      throw translate(error);
-    }
+    return native.respite_gate_retry_after(this._handle, timeOf(now));
   }
 
   // 'closed', 'open' or 'probing' at `now`.
   state(now) {
-    try {
-      return STATES[native.respite_gate_get_state(this._handle, timeOf(now))];
-    } catch (error) {
-      throw translate(error);
-    }
+    return STATES[native.respite_gate_get_state(this._handle, timeOf(now))];
   }
 
   reset(now) {
     this._leanPermit = 0;
-    try {
-      native.respite_gate_reset(this._handle, timeOf(now));
-    } catch (error) {
-      throw translate(error);
-    }
+    native.respite_gate_reset(this._handle, timeOf(now));
     this._drainEvents();
   }
 
   stats() {
     const raw = new native.respite_gate_stats();
-    try {
-      native.respite_gate_stats_get(this._handle, raw);
-    } catch (error) {
-      throw translate(error);
-    }
+    native.respite_gate_stats_get(this._handle, raw);
     const stats = gateStatsOf(raw);
     stats.admitted += this._leanAdmitted;
     stats.reported += this._leanReported;
@@ -187,16 +143,16 @@ class Gate extends EventEmitter {
   run(fn) {
     let permit = this._leanPermit;
     let handlers = this._leanHandlers;
-    if (permit !== 0 && this._counter[0] === 0) {
+    if (permit !== 0) {
       this._leanAdmitted++;
     } else {
       try {
         permit = native.respite_gate_admit_now(this._handle);
       } catch (error) {
-        return Promise.reject(translate(error));
+        return Promise.reject(error); // the refusal, with retryAfter
+      } finally {
+        this._drainEvents();
       }
-      if (this._counter[0] !== 0) this._drainEvents();
-      if (permit === 0) return Promise.reject(refusal(this.retryAfter()));
       handlers = this._handlersFor(permit);
       if (this._leanAllowed && permit % PERMIT_SLOTS === 0) {
         this._leanPermit = permit;
@@ -235,20 +191,20 @@ class Gate extends EventEmitter {
 
   // Reports a finished call; a gate closed meanwhile is no longer told.
   _settle(permit, outcome, carrier) {
-    if (outcome === SUCCESS && permit === this._leanPermit && this._counter[0] === 0) {
+    if (outcome === SUCCESS && permit === this._leanPermit) {
       this._leanReported++;
       return;
     }
     if (this._handle === null) return;
     this._leanPermit = 0;
     native.respite_gate_report_now(this._handle, permit, outcome, outcome === SUCCESS ? 0 : hintOf(carrier));
-    if (this._counter[0] !== 0) this._drainEvents();
+    this._drainEvents();
   }
 
-  // Takes every waiting event and emits it ('event' and its type's name).
+  // The one rule: after a call into the gate, take every waiting event and
+  // emit it ('event' and its type's name).
   _drainEvents() {
-    if (this._counter[0] === 0 || this._handle === null) return;
-    this._counter[0] = 0;
+    if (native.respite_gate_events_pending(this._handle) === 0) return;
     this._leanPermit = 0; // something happened: ask the core again
     forwardEvents(this, this._logger, native.respite_gate_next_event, this._handle, this._rawEvent);
   }
@@ -274,4 +230,4 @@ function gateStatsOf(raw) {
   };
 }
 
-module.exports = { Gate, STATES, timeOf, closedError, httpStatusOf, gateStatsOf };
+module.exports = { Gate, STATES, timeOf, httpStatusOf, gateStatsOf };

@@ -2,24 +2,14 @@
 // The bounded delivery queue (spec section 4, D3-D6, D9, Q1-Q9) and the
 // batches of events taken from it.
 const native = require('./native');
-const { translate } = require('./errors');
 const { buildSettings } = require('./settings');
-const { NativeResource, Borrowers, finalizer } = require('./resource');
+const { finalizer } = require('./finalizer');
 const { timeOf } = require('./gate');
 const { Policy } = require('./policy');
 
 const DISPOSITIONS = [];
 for (let i = 0; i < native.RESPITE_DISPOSITION_COUNT; i++) DISPOSITIONS.push(native.respite_disposition_name(i));
 const OVERFLOWS = ['drop_oldest', 'drop_newest'];
-
-// Runs a raw call and raises the core's error as its class.
-function call(fn) {
-  try {
-    return fn();
-  } catch (error) {
-    throw translate(error);
-  }
-}
 
 // An unknown name becomes -1, which the core rejects with its own message.
 function dispositionNumber(name) {
@@ -37,43 +27,28 @@ class Queue {
       throw new TypeError('respite: policy must be a Policy (Policy.fromJSON, Policy.build, Policy.default) or absent');
     }
     const settings = buildSettings('queue', options || {}, ['policy']);
-    let handle;
     try {
-      handle = native.respite_queue_new(policy === null ? null : policy._live(), settings);
-    } catch (error) {
-      throw translate(error);
+      this._handle = native.respite_queue_new(policy === null ? null : policy._live(), settings);
     } finally {
       native.respite_settings_free(settings);
     }
-    this._handle = handle;
-    // The policy the queue was made from: a DeliveryEngine uses the same one.
+    // The policy the queue was made from (the core holds it too).
     this.policy = policy;
-    this._resource = new NativeResource(handle, native.respite_queue_free);
-    this._engines = new Borrowers(this._resource);
-    finalizer.register(this, this._resource, this);
+    finalizer.register(this, [native.respite_queue_free, this._handle], this);
   }
 
   get closed() {
     return this._handle === null;
   }
 
-  // Frees the queue and every pending event; engines using it are closed
-  // first. Batches already taken stay readable (settling them fails with
-  // ClosedError). Later calls raise ClosedError. Idempotent.
+  // Drops this object's hold on the native queue: an engine using it keeps
+  // it (and its pending events) alive; otherwise they are freed. Batches
+  // already taken stay readable. Later calls raise ClosedError. Idempotent.
   close() {
     if (this._handle === null) return;
-    this._engines.closeAll();
-    this._handle = null;
     finalizer.unregister(this);
-    this._resource.release();
-  }
-
-  _attachEngine(engine) {
-    this._engines.add(engine);
-  }
-
-  _detachEngine(engine) {
-    this._engines.forget(engine);
+    native.respite_queue_free(this._handle);
+    this._handle = null;
   }
 
   // Queues one event: a string (as UTF-8) or a Buffer/Uint8Array, copied in.
@@ -85,37 +60,37 @@ class Queue {
       throw new TypeError(`respite: payload must be a string or a Buffer (got ${payload === null ? 'null' : typeof payload})`);
     }
     const at = timeOf(now);
-    call(() => native.respite_queue_enqueue(this._handle, payload, at));
+    native.respite_queue_enqueue(this._handle, payload, at);
   }
 
   // Refuses every later enqueue (ClosedError, "queue is closed"); taking and
   // settling go on, so the queue can drain (Q1). Idempotent.
   shutdown() {
-    call(() => native.respite_queue_close(this._handle));
+    native.respite_queue_close(this._handle);
   }
 
   // Whether shutdown() was called (or an engine's shutdown).
   get isShutDown() {
-    return call(() => native.respite_queue_is_closed(this._handle)) === 1;
+    return native.respite_queue_is_closed(this._handle) === 1;
   }
 
   // Events queued and not taken.
   get pending() {
-    return Number(call(() => native.respite_queue_pending(this._handle)));
+    return Number(native.respite_queue_pending(this._handle));
   }
 
   // Drops pending events whose age reached the policy's event_ttl (D6);
   // returns how many.
   expire(now) {
     const at = timeOf(now);
-    return Number(call(() => native.respite_queue_expire(this._handle, at)));
+    return Number(native.respite_queue_expire(this._handle, at));
   }
 
   // Takes up to maxEvents events from the head as an in-flight Batch, or
   // null when nothing is pending.
   take(maxEvents = 1, now) {
     const at = timeOf(now);
-    const handle = call(() => native.respite_queue_take(this._handle, maxEvents, at));
+    const handle = native.respite_queue_take(this._handle, maxEvents, at);
     return handle ? new Batch(handle, null) : null;
   }
 
@@ -123,14 +98,14 @@ class Queue {
   // retriesExhausted + discarded + pending + inFlight (`balanced`).
   stats() {
     const raw = new native.respite_queue_stats();
-    call(() => native.respite_queue_stats_get(this._handle, raw));
+    native.respite_queue_stats_get(this._handle, raw);
     return queueStatsOf(raw);
   }
 
   // D9 on a fresh snapshot: throws InternalError with every figure when the
   // figures do not add up.
   checkAccounting() {
-    call(() => native.respite_queue_check_accounting(this._handle));
+    native.respite_queue_check_accounting(this._handle);
   }
 }
 
@@ -170,10 +145,7 @@ class Batch {
   constructor(handle, engine) {
     this._handle = handle;
     this._engine = engine;
-    if (engine === null) {
-      this._resource = new NativeResource(handle, native.respite_batch_free);
-      finalizer.register(this, this._resource, this);
-    }
+    if (engine === null) finalizer.register(this, [native.respite_batch_free, handle], this);
   }
 
   get closed() {
@@ -184,16 +156,16 @@ class Batch {
   // An engine's batch is only dropped here: settle it with the engine.
   close() {
     if (this._handle === null) return;
-    this._handle = null;
-    if (this._resource) {
+    if (this._engine === null) {
       finalizer.unregister(this);
-      this._resource.release();
+      native.respite_batch_free(this._handle);
     }
+    this._handle = null;
   }
 
   // The core words "batch is closed" for a NULL batch.
   _live() {
-    if (this._handle === null) call(() => native.respite_batch_event_size(null, 0));
+    if (this._handle === null) native.respite_batch_event_size(null, 0);
     return this._handle;
   }
 
@@ -209,13 +181,13 @@ class Batch {
   // Payload `index` as text (UTF-8).
   text(index) {
     const handle = this._live();
-    return call(() => native.respite_batch_event_text(handle, index));
+    return native.respite_batch_event_text(handle, index);
   }
 
   // Payload `index` as its exact bytes.
   bytes(index) {
     const handle = this._live();
-    return call(() => native.respite_node_batch_event_bytes(handle, index));
+    return native.respite_node_batch_event_bytes(handle, index);
   }
 
   texts() {
@@ -233,21 +205,21 @@ class Batch {
   // Attempts including this one (1 on the first take).
   attempts(index) {
     const handle = this._live();
-    return call(() => native.respite_batch_event_attempts(handle, index));
+    return native.respite_batch_event_attempts(handle, index);
   }
 
   // Seconds since the event was first queued.
   age(index, now) {
     const handle = this._live();
     const at = timeOf(now);
-    return call(() => native.respite_batch_event_age(handle, index, at));
+    return native.respite_batch_event_age(handle, index, at);
   }
 
   // 'delivered', 'retry', 'discarded', 'retries_exhausted', or null when
   // not settled yet.
   disposition(index) {
     const handle = this._live();
-    const code = call(() => native.respite_batch_event_disposition(handle, index));
+    const code = native.respite_batch_event_disposition(handle, index);
     return code < 0 ? null : DISPOSITIONS[code];
   }
 
@@ -255,14 +227,14 @@ class Batch {
   // 'retries_exhausted' once retry_times resends were made, D3).
   settle(index, disposition) {
     const handle = this._live();
-    return DISPOSITIONS[call(() => native.respite_batch_settle(handle, index, dispositionNumber(disposition)))];
+    return DISPOSITIONS[native.respite_batch_settle(handle, index, dispositionNumber(disposition))];
   }
 
   // Settles every unsettled event the same way; returns how many.
   settleAll(disposition) {
     const handle = this._live();
-    return call(() => native.respite_batch_settle_all(handle, dispositionNumber(disposition)));
+    return native.respite_batch_settle_all(handle, dispositionNumber(disposition));
   }
 }
 
-module.exports = { Queue, Batch, DISPOSITIONS, call, queueStatsOf };
+module.exports = { Queue, Batch, DISPOSITIONS, queueStatsOf };

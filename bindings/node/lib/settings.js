@@ -3,7 +3,6 @@
 // camelCase (failuresToEnterRecovery) or as-is (failures_to_enter_recovery);
 // the core checks names, types and ranges and words every error.
 const native = require('./native');
-const { translate } = require('./errors');
 
 function snakeCase(name) {
   return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -40,7 +39,7 @@ function buildSettings(component, options = {}, skip = []) {
     native.respite_settings_validate(settings);
   } catch (error) {
     if (settings) native.respite_settings_free(settings);
-    throw translate(error);
+    throw error;
   }
   return settings;
 }
@@ -80,15 +79,11 @@ class Settings {
   // settings table says: number, boolean or string.
   get(name) {
     const key = snakeCase(String(name));
-    if (this._handle === null) throw new (require('./errors').ClosedError)('settings is closed', 'closed');
+    if (this._handle === null) throw new (require('./errors').ClosedError)('settings is closed');
     const info = native.respite_setting_find(this.component, key);
-    try {
-      if (info && info.type >= native.RESPITE_SETTING_CHOICE) return native.respite_settings_get_text(this._handle, key);
-      const value = native.respite_settings_get_number(this._handle, key);
-      return info && info.type === native.RESPITE_SETTING_BOOLEAN ? value !== 0 : value;
-    } catch (error) {
-      throw translate(error);
-    }
+    if (info && info.type >= native.RESPITE_SETTING_CHOICE) return native.respite_settings_get_text(this._handle, key);
+    const value = native.respite_settings_get_number(this._handle, key);
+    return info && info.type === native.RESPITE_SETTING_BOOLEAN ? value !== 0 : value;
   }
 
   close() {

@@ -170,18 +170,18 @@ int respite_node_pool_threads(void)
 
 /* -------------------------------------------------------- loop's side */
 
-/* Calls callback(error message or null, retry_after, result). An exception
- * it throws is the caller's (synchronous) or Node's uncaughtException. */
+/* Calls callback(error or null, result). An exception it throws is the
+ * caller's (synchronous) or Node's uncaughtException. */
 static void respite_node_call_back(Napi::Env env, Napi::Function fn, const respite_error *err, Napi::Value result,
                                    bool asynchronous)
 {
     Napi::Value error = env.Null();
     if (err->status != RESPITE_OK) {
-        char message[RESPITE_ERROR_MESSAGE_MAX + 64];
-        respite_swig_format_error(err, message, sizeof message);
-        error = Napi::String::New(env, message);
+        error = respite_node_error(env, err);
+        if (error.IsEmpty())
+            return; /* making it threw: that exception stands */
     }
-    std::initializer_list<napi_value> argv = {error, Napi::Number::New(env, err->retry_after), result};
+    std::initializer_list<napi_value> argv = {error, result};
     /* MakeCallback runs the microtasks and nextTicks the callback queued. */
     if (asynchronous)
         fn.MakeCallback(env.Global(), argv);

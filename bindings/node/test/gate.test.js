@@ -91,7 +91,7 @@ test('events are emitted by type and as "event", and forwarded to the logger', (
     assert.equal(seen.length, 0);
     gate.record('transport', { now: 2 });
     assert.deepEqual(started, [{
-      type: 'recovery_started', at: 2, warning: true, failures: 2, window: 10, pause: 60,
+      type: 'recovery_started', at: 2, warning: true, failures: 2, window: 10, pause: 60, source: '',
       message: 'recovery started: 2 failures within 10s; requests paused for 60s',
     }]);
     const probe = gate.check(62);
@@ -106,10 +106,10 @@ test('events are emitted by type and as "event", and forwarded to the logger', (
       ['warn:recovery_started', 'info:probing', 'info:recovered', 'info:reset'],
     );
     assert.deepEqual(logged.map(([, message]) => message), [
-      'respite: recovery started: 2 failures within 10s; requests paused for 60s',
-      'respite: recovery period ended: the next request is a probe',
-      'respite: recovered: the service answered; requests resume',
-      'respite: gate reset: requests resume',
+      'recovery started: 2 failures within 10s; requests paused for 60s',
+      'recovery period ended: the next request is a probe',
+      'recovered: the service answered; requests resume',
+      'gate reset: requests resume',
     ]);
   } finally {
     gate.close();
@@ -128,8 +128,8 @@ test('a recover_never pause is logged as "until a reset" (G13, G18)', () => {
     gate.record('transport', { now: 2 });
     gate.reset(3);
     assert.deepEqual(logged, [
-      ['warn', 'respite: recovery started: 2 failures within 10s; requests paused until a reset'],
-      ['info', 'respite: gate reset: requests resume'],
+      ['warn', 'recovery started: 2 failures within 10s; requests paused until a reset'],
+      ['info', 'gate reset: requests resume'],
     ]);
   } finally {
     gate.close();
