@@ -176,6 +176,10 @@ struct respite_node_callback {
  * bindings/node/src/respite_node_jobs.h has the machinery. */
 %{
 #include "respite_node_jobs.h"
+#include "respite_node_gate.h"
+%}
+%init %{
+  respite_node_gate_export(env, exports);
 %}
 void respite_node_request_start(respite_client *client, respite_gate *gate, const char *method, const char *url,
                                 const char *headers, const char *data, size_t size, respite_node_callback *callback);

@@ -20,6 +20,12 @@ function timeOf(now) {
   return now;
 }
 
+// timeOf for the addon's gate entry points: absent stays absent (they read
+// the core's clock only when the answer depends on it).
+function givenTime(now) {
+  return now === undefined ? undefined : timeOf(now);
+}
+
 class Gate extends EventEmitter {
   // options: the gate's settings in camelCase ({failuresToEnterRecovery: 5}),
   // `profile` ('cloud_request' | 'usage_sharing'), and `logger` (an object
@@ -35,6 +41,8 @@ class Gate extends EventEmitter {
     } finally {
       native.respite_settings_free(settings);
     }
+    // The same gate for the addon's hot entry points (src/respite_node_gate.h).
+    this._token = native.respite_node_gate_token(this._handle);
     this._logger = options.logger || null;
     this._decision = new native.respite_decision();
     // The lean path of run(): the core's closed-state admit and success
@@ -69,6 +77,7 @@ class Gate extends EventEmitter {
     finalizer.unregister(this);
     native.respite_gate_free(this._handle);
     this._handle = null;
+    this._token = null;
     this._leanPermit = 0;
   }
 
@@ -89,11 +98,22 @@ class Gate extends EventEmitter {
 
   // The permit for a call, or throws TemporarilyUnavailableError.
   acquire(now) {
-    try {
-      return native.respite_gate_admit(this._handle, timeOf(now));
-    } finally {
+    const permit = this._admit(givenTime(now));
+    if (typeof permit !== 'number') throw permit;
+    return permit;
+  }
+
+  // The permit, or the core's error (the refusal with retryAfter) to throw
+  // or reject with; events drained by the one rule either way.
+  _admit(now) {
+    const answer = native.respite_node_gate_admit(this._token, now);
+    if (typeof answer !== 'number') {
       this._drainEvents();
+      return answer;
     }
+    if (answer > 0) return answer;
+    this._drainEvents(); // negated: events wait
+    return -answer;
   }
 
   // Reports the outcome of a call: an outcome name ('server_error'), an HTTP
@@ -103,8 +123,9 @@ class Gate extends EventEmitter {
     const [number, , hint] = parseOutcome(outcome);
     const retryAfter = options.retryAfter !== undefined ? options.retryAfter : hint;
     this._leanPermit = 0;
-    native.respite_gate_report(this._handle, permit || 0, number, retryAfter, timeOf(options.now));
-    this._drainEvents();
+    if (native.respite_node_gate_report(this._token, permit || 0, number, retryAfter, givenTime(options.now)) > 0) {
+      this._drainEvents();
+    }
   }
 
   // report() without a permit.
@@ -146,13 +167,8 @@ class Gate extends EventEmitter {
     if (permit !== 0) {
       this._leanAdmitted++;
     } else {
-      try {
-        permit = native.respite_gate_admit_now(this._handle);
-      } catch (error) {
-        return Promise.reject(error); // the refusal, with retryAfter
-      } finally {
-        this._drainEvents();
-      }
+      permit = this._admit(undefined);
+      if (typeof permit !== 'number') return Promise.reject(permit); // the refusal, with retryAfter
       handlers = this._handlersFor(permit);
       if (this._leanAllowed && permit % PERMIT_SLOTS === 0) {
         this._leanPermit = permit;
@@ -197,14 +213,16 @@ class Gate extends EventEmitter {
     }
     if (this._handle === null) return;
     this._leanPermit = 0;
-    native.respite_gate_report_now(this._handle, permit, outcome, outcome === SUCCESS ? 0 : hintOf(carrier));
-    this._drainEvents();
+    // Answers whether events wait: drained here, by the one rule.
+    if (native.respite_node_gate_report(this._token, permit, outcome, outcome === SUCCESS ? 0 : hintOf(carrier)) > 0) {
+      this._drainEvents();
+    }
   }
 
   // The one rule: after a call into the gate, take every waiting event and
   // emit it ('event' and its type's name).
   _drainEvents() {
-    if (native.respite_gate_events_pending(this._handle) === 0) return;
+    if (native.respite_node_gate_events_pending(this._token) === 0) return;
     this._leanPermit = 0; // something happened: ask the core again
     forwardEvents(this, this._logger, native.respite_gate_next_event, this._handle, this._rawEvent);
   }
