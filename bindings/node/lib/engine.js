@@ -18,8 +18,7 @@ const { Gate, timeOf } = require('./gate');
 const { Queue, Batch } = require('./queue');
 const { forwardEvents } = require('./events');
 
-const ACTIONS = [];
-for (let i = 0; native.respite_action_name(i); i++) ACTIONS.push(native.respite_action_name(i));
+const { ACTIONS } = require('../generated/tables');
 
 // How a send ended: an HTTP status (503), {status, retryAfter}, or
 // {transport: true, retryAfter} (the request did not complete).

@@ -7,7 +7,7 @@ const { SUCCESS, parseOutcome, classifyValue, classifyError, hintOf, httpStatusO
 const { forwardEvents } = require('./events');
 const { finalizer } = require('./finalizer');
 
-const STATES = ['closed', 'open', 'probing'];
+const { GATE_STATES: STATES } = require('../generated/tables');
 // The core's permit layout (generation * slots + slot, slot 0 = admitted
 // while closed): the lean path below caches only closed-state permits.
 const PERMIT_SLOTS = native.RESPITE_GATE_PERMIT_SLOTS;

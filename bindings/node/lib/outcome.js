@@ -3,8 +3,7 @@
 // of user code are classified here for Gate#run and retry().
 const native = require('./native');
 
-const OUTCOMES = [];
-for (let i = 0; i < native.RESPITE_OUTCOME_COUNT; i++) OUTCOMES.push(native.respite_outcome_name(i));
+const { OUTCOMES } = require('../generated/tables');
 const SUCCESS = native.RESPITE_OUTCOME_SUCCESS;
 const TRANSPORT = native.RESPITE_OUTCOME_TRANSPORT;
 

@@ -7,9 +7,7 @@ const { finalizer } = require('./finalizer');
 const { timeOf } = require('./gate');
 const { Policy } = require('./policy');
 
-const DISPOSITIONS = [];
-for (let i = 0; i < native.RESPITE_DISPOSITION_COUNT; i++) DISPOSITIONS.push(native.respite_disposition_name(i));
-const OVERFLOWS = ['drop_oldest', 'drop_newest'];
+const { DISPOSITIONS, OVERFLOWS } = require('../generated/tables');
 
 // An unknown name becomes -1, which the core rejects with its own message.
 function dispositionNumber(name) {

@@ -3,6 +3,7 @@
 // camelCase (failuresToEnterRecovery) or as-is (failures_to_enter_recovery);
 // the core checks names, types and ranges and words every error.
 const native = require('./native');
+const { SETTINGS } = require('../generated/tables');
 
 function snakeCase(name) {
   return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -44,25 +45,11 @@ function buildSettings(component, options = {}, skip = []) {
   return settings;
 }
 
-// The table of every setting, as the core defines it.
+// The table of every setting, as the core defines it (generated from
+// respite_setting_at: bounds with minExclusive/maxExclusive, choices,
+// accepted text, doc).
 function settingsTable() {
-  const rows = [];
-  for (let i = 0; i < native.respite_setting_count(); i++) {
-    const row = native.respite_setting_at(i);
-    rows.push({
-      component: row.component,
-      name: row.name,
-      type: ['integer', 'number', 'boolean', 'choice', 'string', 'list'][row.type],
-      defaultNumber: row.default_number,
-      defaultText: row.default_text ?? null,
-      min: row.min,
-      max: row.max,
-      choices: row.choices ?? null,
-      accepted: row.accepted,
-      doc: row.doc,
-    });
-  }
-  return rows;
+  return SETTINGS;
 }
 
 module.exports = { buildSettings, snakeCase, settingsTable };
