@@ -55,6 +55,7 @@ export interface GateStats {
   state: GateState;
   delay: number;
   until: number;
+  probesOutstanding: number;
 }
 
 export interface GateEvent {

@@ -3,7 +3,7 @@
 const native = require('./native');
 const { buildSettings } = require('./settings');
 const { parseOutcome } = require('./outcome');
-const { finalizer } = require('./finalizer');
+const { own, release } = require('./handle');
 
 class Backoff {
   // options: maxAttempts, initialDelaySeconds, multiplier, maxDelaySeconds,
@@ -12,11 +12,10 @@ class Backoff {
   constructor(options = {}) {
     const settings = buildSettings('backoff', options);
     try {
-      this._handle = native.respite_backoff_new(settings);
+      own(this, native.respite_backoff_new(settings), native.respite_backoff_free);
     } finally {
       native.respite_settings_free(settings);
     }
-    finalizer.register(this, [native.respite_backoff_free, this._handle], this);
   }
 
   get closed() {
@@ -25,10 +24,7 @@ class Backoff {
 
   // Drops this object's hold on the back-off (clients using it keep theirs).
   close() {
-    if (this._handle === null) return;
-    finalizer.unregister(this);
-    native.respite_backoff_free(this._handle);
-    this._handle = null;
+    release(this);
   }
 
   get maxAttempts() {

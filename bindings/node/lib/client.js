@@ -7,7 +7,7 @@
 const native = require('./native');
 const errors = require('./errors');
 const { buildSettings } = require('./settings');
-const { finalizer, PoolHandle } = require('./finalizer');
+const { finalizer, PoolHandle } = require('./handle');
 const { OUTCOMES } = require('./outcome');
 
 // Headers as the core wants them: "Name: value" lines joined by "\n".

@@ -12,8 +12,9 @@
 //   }
 const { EventEmitter } = require('node:events');
 const native = require('./native');
+const { plainStruct, flag } = require('./struct');
 const { buildSettings } = require('./settings');
-const { finalizer } = require('./finalizer');
+const { own, release } = require('./handle');
 const { Gate, timeOf } = require('./gate');
 const { Queue, Batch } = require('./queue');
 const { forwardEvents } = require('./events');
@@ -48,7 +49,7 @@ class DeliveryEngine extends EventEmitter {
     const settings = buildSettings('sender', options, ['queue', 'gate', 'logger']);
     try {
       // A closed queue or gate is passed as null: the core answers "closed".
-      this._handle = native.respite_engine_new(queue._handle, gate._handle, settings);
+      own(this, native.respite_engine_new(queue._handle, gate._handle, settings), native.respite_engine_free);
     } finally {
       native.respite_settings_free(settings);
     }
@@ -58,7 +59,6 @@ class DeliveryEngine extends EventEmitter {
     this._batch = null; // the in-flight Batch, until settled
     this._rawEvent = new native.respite_event();
     gate._share(1);
-    finalizer.register(this, [native.respite_engine_free, this._handle], this);
   }
 
   get closed() {
@@ -76,10 +76,7 @@ class DeliveryEngine extends EventEmitter {
   // Frees the engine: a batch still in flight goes back to the head of the
   // queue, its attempt not counted. Later calls raise ClosedError.
   close() {
-    if (this._handle === null) return;
-    finalizer.unregister(this);
-    native.respite_engine_free(this._handle);
-    this._handle = null;
+    if (!release(this)) return;
     this._dropBatch();
     this._gate._share(-1);
   }
@@ -188,20 +185,10 @@ class DeliveryEngine extends EventEmitter {
   }
 }
 
-// A raw respite_engine_stats as an object (also the Sender's).
+// A raw respite_engine_stats as an object (also the Sender's); unsent is
+// null before 'done'.
 function engineStatsOf(raw) {
-  const unsent = Number(raw.unsent);
-  return {
-    sends: Number(raw.sends),
-    probes: Number(raw.probes),
-    sendsFailed: Number(raw.sends_failed),
-    refusals: Number(raw.refusals),
-    eventsSent: Number(raw.events_sent),
-    unsent: unsent < 0 ? null : unsent,
-    closing: raw.closing === 1,
-    closedWhilePaused: raw.closed_while_paused === 1,
-    closeDeadline: raw.close_deadline,
-  };
+  return plainStruct(raw, { unsent: (unsent) => (unsent < 0 ? null : Number(unsent)), closing: flag, closed_while_paused: flag });
 }
 
 module.exports = { DeliveryEngine, ACTIONS, engineStatsOf };

@@ -2,10 +2,11 @@
 // The recovery gate (spec section 2) as an EventEmitter.
 const { EventEmitter } = require('node:events');
 const native = require('./native');
+const { plainStruct } = require('./struct');
 const { buildSettings } = require('./settings');
 const { SUCCESS, parseOutcome, classifyValue, classifyError, hintOf, httpStatusOf } = require('./outcome');
 const { forwardEvents } = require('./events');
-const { finalizer } = require('./finalizer');
+const { own, release } = require('./handle');
 
 const { GATE_STATES: STATES } = require('../generated/tables');
 // The core's permit layout (generation * slots + slot, slot 0 = admitted
@@ -37,7 +38,7 @@ class Gate extends EventEmitter {
     try {
       // The value the core uses, whatever profile or key spelled it.
       probes = native.respite_settings_get_number(settings, 'probes');
-      this._handle = native.respite_gate_new(settings);
+      own(this, native.respite_gate_new(settings), native.respite_gate_free);
     } finally {
       native.respite_settings_free(settings);
     }
@@ -63,7 +64,6 @@ class Gate extends EventEmitter {
     this._leanAdmitted = 0;
     this._leanReported = 0;
     this._rawEvent = new native.respite_event();
-    finalizer.register(this, [native.respite_gate_free, this._handle], this);
   }
 
   get closed() {
@@ -73,10 +73,7 @@ class Gate extends EventEmitter {
   // Drops this object's hold on the native gate (engines and clients using
   // it keep theirs); later calls raise ClosedError. Idempotent.
   close() {
-    if (this._handle === null) return;
-    finalizer.unregister(this);
-    native.respite_gate_free(this._handle);
-    this._handle = null;
+    if (!release(this)) return;
     this._token = null;
     this._leanPermit = 0;
   }
@@ -230,22 +227,7 @@ class Gate extends EventEmitter {
 
 // A raw respite_gate_stats as an object (also the Sender's).
 function gateStatsOf(raw) {
-  return {
-    admitted: Number(raw.admitted),
-    refused: Number(raw.refused),
-    reported: Number(raw.reported),
-    countedFailures: Number(raw.counted_failures),
-    late: Number(raw.late),
-    trips: Number(raw.trips),
-    probes: Number(raw.probes),
-    probeTimeouts: Number(raw.probe_timeouts),
-    eventsDropped: Number(raw.events_dropped),
-    generation: Number(raw.generation),
-    windowFailures: raw.window_failures,
-    state: STATES[raw.state],
-    delay: raw.delay,
-    until: raw.until,
-  };
+  return plainStruct(raw, { state: (state) => STATES[state] });
 }
 
 module.exports = { Gate, STATES, timeOf, httpStatusOf, gateStatsOf };

@@ -3,7 +3,7 @@
 // validated by the core, which reports every problem.
 const native = require('./native');
 const { InvalidPolicyError } = require('./errors');
-const { finalizer } = require('./finalizer');
+const { own, release } = require('./handle');
 
 function problemsOf(raw) {
   const problems = [];
@@ -33,8 +33,7 @@ function withProblems(make) {
 class Policy {
   constructor(handle) {
     if (!handle) throw new TypeError('use Policy.fromJSON, Policy.build or Policy.default');
-    this._handle = handle;
-    finalizer.register(this, [native.respite_policy_free, handle], this);
+    own(this, handle, native.respite_policy_free);
   }
 
   // A policy from JSON text (or a plain object, serialised first).
@@ -83,10 +82,7 @@ class Policy {
   // Drops this object's hold on the policy; queues and senders made from it
   // keep theirs. Later calls raise ClosedError. Idempotent.
   close() {
-    if (this._handle === null) return;
-    finalizer.unregister(this);
-    native.respite_policy_free(this._handle);
-    this._handle = null;
+    release(this);
   }
 
   _live() {

@@ -2,8 +2,9 @@
 // The bounded delivery queue (spec section 4, D3-D6, D9, Q1-Q9) and the
 // batches of events taken from it.
 const native = require('./native');
+const { plainStruct, flag } = require('./struct');
 const { buildSettings } = require('./settings');
-const { finalizer } = require('./finalizer');
+const { own, release } = require('./handle');
 const { timeOf } = require('./gate');
 const { Policy } = require('./policy');
 
@@ -26,13 +27,12 @@ class Queue {
     }
     const settings = buildSettings('queue', options || {}, ['policy']);
     try {
-      this._handle = native.respite_queue_new(policy === null ? null : policy._live(), settings);
+      own(this, native.respite_queue_new(policy === null ? null : policy._live(), settings), native.respite_queue_free);
     } finally {
       native.respite_settings_free(settings);
     }
     // The policy the queue was made from (the core holds it too).
     this.policy = policy;
-    finalizer.register(this, [native.respite_queue_free, this._handle], this);
   }
 
   get closed() {
@@ -43,10 +43,7 @@ class Queue {
   // it (and its pending events) alive; otherwise they are freed. Batches
   // already taken stay readable. Later calls raise ClosedError. Idempotent.
   close() {
-    if (this._handle === null) return;
-    finalizer.unregister(this);
-    native.respite_queue_free(this._handle);
-    this._handle = null;
+    release(this);
   }
 
   // Queues one event: a string (as UTF-8) or a Buffer/Uint8Array, copied in.
@@ -107,32 +104,11 @@ class Queue {
   }
 }
 
-// A raw respite_queue_stats as an object (also the Sender's).
+// A raw respite_queue_stats as an object (also the Sender's), with D9's check.
 function queueStatsOf(raw) {
-  return {
-    accepted: Number(raw.accepted),
-    delivered: Number(raw.delivered),
-    droppedCapacity: Number(raw.dropped_capacity),
-    expired: Number(raw.expired),
-    retriesExhausted: Number(raw.retries_exhausted),
-    discarded: Number(raw.discarded),
-    pending: Number(raw.pending),
-    inFlight: Number(raw.in_flight),
-    refusedFull: Number(raw.refused_full),
-    refusedTooLarge: Number(raw.refused_too_large),
-    refusedClosed: Number(raw.refused_closed),
-    retried: Number(raw.retried),
-    pendingBytes: Number(raw.pending_bytes),
-    inFlightBytes: Number(raw.in_flight_bytes),
-    liveBytes: Number(raw.live_bytes),
-    capacity: Number(raw.capacity),
-    maxBytes: Number(raw.max_bytes),
-    overflow: OVERFLOWS[raw.overflow],
-    retryTimes: raw.retry_times,
-    eventTtl: raw.event_ttl,
-    closed: raw.closed === 1,
-    balanced: native.respite_queue_stats_balanced(raw) === 1,
-  };
+  const stats = plainStruct(raw, { overflow: (overflow) => OVERFLOWS[overflow], closed: flag });
+  stats.balanced = native.respite_queue_stats_balanced(raw) === 1;
+  return stats;
 }
 
 // Events taken together (Queue#take or DeliveryEngine#take), read by index
@@ -141,9 +117,10 @@ function queueStatsOf(raw) {
 // (D4, Q5); an engine's batch is settled with DeliveryEngine#settle.
 class Batch {
   constructor(handle, engine) {
-    this._handle = handle;
     this._engine = engine;
-    if (engine === null) finalizer.register(this, [native.respite_batch_free, handle], this);
+    // An engine's batch is the engine's to free.
+    if (engine === null) own(this, handle, native.respite_batch_free);
+    else this._handle = handle;
   }
 
   get closed() {
@@ -153,12 +130,8 @@ class Batch {
   // Frees a queue's batch (retried and unsettled events go back to the head).
   // An engine's batch is only dropped here: settle it with the engine.
   close() {
-    if (this._handle === null) return;
-    if (this._engine === null) {
-      finalizer.unregister(this);
-      native.respite_batch_free(this._handle);
-    }
-    this._handle = null;
+    if (this._engine === null) release(this);
+    else this._handle = null;
   }
 
   // The core words "batch is closed" for a NULL batch.

@@ -6,12 +6,13 @@
 const { EventEmitter } = require('node:events');
 const native = require('./native');
 const { buildSettings } = require('./settings');
-const { finalizer, PoolHandle } = require('./finalizer');
+const { finalizer, PoolHandle } = require('./handle');
 const { Policy } = require('./policy');
 const { queueStatsOf } = require('./queue');
 const { engineStatsOf } = require('./engine');
 const { gateStatsOf } = require('./gate');
 const { forwardEvents } = require('./events');
+const { plainStruct, flag } = require('./struct');
 
 // Options of the Sender itself; every other key is a setting.
 const OWN = ['gate', 'queue', 'policy', 'headers', 'logger', 'eventIntervalMs'];
@@ -235,17 +236,8 @@ class Sender extends EventEmitter {
   _statsOf(handle) {
     const raw = new native.respite_sender_stats();
     native.respite_sender_stats_get(handle, raw);
-    const queue = queueStatsOf(raw.queue);
-    return {
-      ...queue,
-      queue,
-      engine: engineStatsOf(raw.engine),
-      gate: gateStatsOf(raw.gate),
-      requests: Number(raw.requests),
-      bytesSent: Number(raw.bytes_sent),
-      paused: raw.paused === 1,
-      closed: raw.closed === 1,
-    };
+    const stats = plainStruct(raw, { queue: queueStatsOf, engine: engineStatsOf, gate: gateStatsOf, paused: flag, closed: flag });
+    return { ...stats.queue, ...stats };
   }
 
   // Emits every waiting event under its type and as 'event'; warnings

@@ -1,8 +1,24 @@
 'use strict';
-// Frees the native handle of an object garbage-collected unclosed. The core
-// reference-counts what handles share, so each object frees only its own:
-// finalizer.register(object, [free, handle], object).
+// Native handles owned by objects. The core reference-counts what handles
+// share, so each object frees only its own: at close(), or when it is
+// garbage-collected unclosed (finalizer.register(object, [free, handle])).
 const finalizer = new FinalizationRegistry(([free, handle]) => free(handle));
+
+// Makes `handle` the object's own (object._handle).
+function own(object, handle, free) {
+  object._handle = handle;
+  object._free = free;
+  finalizer.register(object, [free, handle], object);
+}
+
+// Frees the object's handle once: false when it was already released.
+function release(object) {
+  if (object._handle === null) return false;
+  finalizer.unregister(object);
+  object._free(object._handle);
+  object._handle = null;
+  return true;
+}
 
 // A native handle that jobs on the addon's pool (a request, a flush) may
 // still use after close(): freed once released and no job is in flight.
@@ -36,4 +52,4 @@ class PoolHandle {
   }
 }
 
-module.exports = { finalizer, PoolHandle };
+module.exports = { finalizer, own, release, PoolHandle };
