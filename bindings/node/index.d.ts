@@ -78,6 +78,8 @@ export interface GateEvent {
 export class Gate extends EventEmitter {
   constructor(options?: GateOptions);
   readonly closed: boolean;
+  /** The `name` setting ('' when unset), which starts the gate's log lines; null once closed. */
+  readonly name: string | null;
   close(): void;
   check(now?: number): Decision;
   /** A permit, or throws TemporarilyUnavailableError. */

@@ -70,6 +70,12 @@ class Gate extends EventEmitter {
     return this._handle === null;
   }
 
+  // The `name` setting, as the core starts this gate's log lines with it
+  // ('' when unset; null once closed).
+  get name() {
+    return native.respite_gate_name(this._handle);
+  }
+
   // Drops this object's hold on the native gate (engines and clients using
   // it keep theirs); later calls raise ClosedError. Idempotent.
   close() {

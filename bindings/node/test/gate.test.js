@@ -94,6 +94,7 @@ test('events are emitted by type and as "event", and forwarded to the logger', (
       type: 'recovery_started', at: 2, warning: true, failures: 2, window: 10, pause: 60, source: '',
       message: 'recovery started: 2 failures within 10s; requests paused for 60s',
     }]);
+    assert.equal(gate.name, '', 'no name setting: the lines have no prefix');
     const probe = gate.check(62);
     gate.report(probe.permit, 'success', { now: 63 });
     gate.reset(64);
