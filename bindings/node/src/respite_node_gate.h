@@ -74,7 +74,7 @@ static Napi::Value respite_node_gate_admit(const Napi::CallbackInfo &info)
     respite_gate *gate;
     if (!respite_node_gate_arg(info, &gate))
         return Napi::Value();
-    respite_error err;
+    respite_error err; /* the core fills every field when it fails */
     err.status = RESPITE_OK;
     double now;
     int64_t permit = respite_node_now_arg(info, 1, &now) ? respite_gate_admit(gate, now, &err)

@@ -88,10 +88,7 @@ static void respite_node_job_deliver(Napi::Env env, Napi::Function fn, respite_n
 
 static void respite_node_job_run(respite_node_job *job)
 {
-    job->err.status = RESPITE_OK;
-    job->err.setting[0] = '\0';
-    job->err.message[0] = '\0';
-    job->err.retry_after = 0;
+    memset(&job->err, 0, sizeof job->err);
     switch (job->kind) {
     case RESPITE_NODE_REQUEST:
         job->response = respite_client_request(job->client, job->method.c_str(), job->url.c_str(),
@@ -242,15 +239,13 @@ void respite_node_request_start(respite_client *client, respite_gate *gate, cons
     bool refused = false;
     if (client && gate) {
         respite_error probe_err;
-        probe_err.status = RESPITE_OK;
+        memset(&probe_err, 0, sizeof probe_err);
         double retry_after = respite_gate_retry_after(gate, respite_now(), &probe_err);
         refused = probe_err.status == RESPITE_OK && retry_after > respite_node_refusal_margin;
     }
     if (!client || refused) {
         respite_error err;
-        err.status = RESPITE_OK;
-        err.message[0] = '\0';
-        err.retry_after = 0;
+        memset(&err, 0, sizeof err);
         respite_response *response = respite_client_request(client, method, url, headers && headers[0] ? headers : nullptr,
                                                             data, size, &err);
         Napi::Value result = env.Null();
