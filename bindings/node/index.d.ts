@@ -227,7 +227,7 @@ export class Batch {
 export type SendAnswer = number | { status: number; retryAfter?: number } | { statusCode: number; retryAfter?: number } | { transport: true; retryAfter?: number };
 
 /** The engine settles by its queue's policy. */
-export interface DeliveryEngineOptions extends Pick<SenderSettings, 'minEntriesPerMessage' | 'maxEntriesPerMessage' | 'closeTimeoutSeconds'> {
+export interface DeliveryEngineOptions extends Pick<SenderSettings, 'name' | 'minEntriesPerMessage' | 'maxEntriesPerMessage' | 'closeTimeoutSeconds'> {
   queue: Queue;
   gate: Gate;
   /** Receives unsent_at_close (a warning). */

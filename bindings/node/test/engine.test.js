@@ -55,7 +55,7 @@ test('send, wait, probe, drain: the engine decides, the caller sends (S2-S4)', (
 
 test('closing while paused leaves events unsent, with an unsent_at_close warning (S5)', () => {
   const warnings = [];
-  const s = setup({ engine: { logger: { warn: (message) => warnings.push(message), info() {} } } });
+  const s = setup({ engine: { name: 'shipper', logger: { warn: (message) => warnings.push(message), info() {} } } });
   try {
     for (const e of ['a', 'b']) s.queue.enqueue(e, 0);
     s.engine.settle(s.engine.take(0), { transport: true }, { now: 0 });
@@ -65,8 +65,9 @@ test('closing while paused leaves events unsent, with an unsent_at_close warning
     s.engine.on('unsent_at_close', (event) => events.push(event));
     assert.equal(s.engine.next(1), 'done');
     assert.equal(s.engine.unsent, 2);
-    assert.deepEqual(events.map((e) => [e.count, e.warning]), [[2, true]]);
-    assert.equal(warnings[0], 'closed with 2 events not sent');
+    assert.deepEqual(events.map((e) => [e.count, e.warning, e.source]), [[2, true, 'shipper']]);
+    // The core's line, with the engine's name, passed through unchanged.
+    assert.equal(warnings[0], 'shipper: closed with 2 events not sent');
     assert.equal(s.engine.stats().closedWhilePaused, true);
     raises(() => s.engine.take(2), { name: 'ClosedError', message: 'engine is closed' });
   } finally {

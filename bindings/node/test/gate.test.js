@@ -117,6 +117,28 @@ test('events are emitted by type and as "event", and forwarded to the logger', (
   }
 });
 
+test('a named gate: its name starts every line the core writes, and is each event\'s source', () => {
+  const logged = [];
+  const logger = { warn: (message) => logged.push(message), info: (message) => logged.push(message) };
+  const gate = new respite.Gate({ name: 'billing', failuresToEnterRecovery: 1, recoverySeconds: 60, logger });
+  const sources = [];
+  gate.on('event', (event) => sources.push(event.source));
+  try {
+    assert.equal(gate.name, 'billing');
+    gate.record('transport', { now: 1 });
+    gate.reset(2);
+    assert.deepEqual(logged, [
+      'billing: recovery started: 1 failure within 100s; requests paused for 60s',
+      'billing: gate reset: requests resume',
+    ]);
+    assert.deepEqual(sources, ['billing', 'billing']);
+  } finally {
+    gate.close();
+  }
+  assert.equal(gate.name, null);
+  raises(() => new respite.Gate({ name: 'x'.repeat(64) }), { name: 'InvalidSettingError', setting: 'name' });
+});
+
 test('a recover_never pause is logged as "until a reset" (G13, G18)', () => {
   const logged = [];
   const logger = {
