@@ -83,8 +83,7 @@ class DeliveryEngine extends EventEmitter {
 
   // 'send' | 'wait' | 'idle' | 'done' at `now` (S2, S4, S5).
   next(now) {
-    const at = timeOf(now);
-    const action = native.respite_engine_next(this._handle, at);
+    const action = native.respite_engine_next(this._handle, timeOf(now));
     this._drainEvents();
     return ACTIONS[action];
   }
@@ -136,8 +135,7 @@ class DeliveryEngine extends EventEmitter {
   // S5: starts closing at `now`: the queue refuses new events and next()
   // drains it (or answers 'done' at once while the gate refuses).
   shutdown(now) {
-    const at = timeOf(now);
-    native.respite_engine_close(this._handle, at);
+    native.respite_engine_close(this._handle, timeOf(now));
     this._drainEvents();
   }
 

@@ -54,8 +54,7 @@ class Queue {
     if (typeof payload !== 'string' && !ArrayBuffer.isView(payload)) {
       throw new TypeError(`respite: payload must be a string or a Buffer (got ${payload === null ? 'null' : typeof payload})`);
     }
-    const at = timeOf(now);
-    native.respite_queue_enqueue(this._handle, payload, at);
+    native.respite_queue_enqueue(this._handle, payload, timeOf(now));
   }
 
   // Refuses every later enqueue (ClosedError, "queue is closed"); taking and
@@ -77,15 +76,13 @@ class Queue {
   // Drops pending events whose age reached the policy's event_ttl (D6);
   // returns how many.
   expire(now) {
-    const at = timeOf(now);
-    return Number(native.respite_queue_expire(this._handle, at));
+    return Number(native.respite_queue_expire(this._handle, timeOf(now)));
   }
 
   // Takes up to maxEvents events from the head as an in-flight Batch, or
   // null when nothing is pending.
   take(maxEvents = 1, now) {
-    const at = timeOf(now);
-    const handle = native.respite_queue_take(this._handle, maxEvents, at);
+    const handle = native.respite_queue_take(this._handle, maxEvents, timeOf(now));
     return handle ? new Batch(handle, null) : null;
   }
 
@@ -151,14 +148,12 @@ class Batch {
 
   // Payload `index` as text (UTF-8).
   text(index) {
-    const handle = this._live();
-    return native.respite_batch_event_text(handle, index);
+    return native.respite_batch_event_text(this._live(), index);
   }
 
   // Payload `index` as its exact bytes.
   bytes(index) {
-    const handle = this._live();
-    return native.respite_node_batch_event_bytes(handle, index);
+    return native.respite_node_batch_event_bytes(this._live(), index);
   }
 
   texts() {
@@ -175,36 +170,31 @@ class Batch {
 
   // Attempts including this one (1 on the first take).
   attempts(index) {
-    const handle = this._live();
-    return native.respite_batch_event_attempts(handle, index);
+    return native.respite_batch_event_attempts(this._live(), index);
   }
 
   // Seconds since the event was first queued.
   age(index, now) {
     const handle = this._live();
-    const at = timeOf(now);
-    return native.respite_batch_event_age(handle, index, at);
+    return native.respite_batch_event_age(handle, index, timeOf(now));
   }
 
   // 'delivered', 'retry', 'discarded', 'retries_exhausted', or null when
   // not settled yet.
   disposition(index) {
-    const handle = this._live();
-    const code = native.respite_batch_event_disposition(handle, index);
+    const code = native.respite_batch_event_disposition(this._live(), index);
     return code < 0 ? null : DISPOSITIONS[code];
   }
 
   // Settles one event; returns the disposition applied ('retry' becomes
   // 'retries_exhausted' once retry_times resends were made, D3).
   settle(index, disposition) {
-    const handle = this._live();
-    return DISPOSITIONS[native.respite_batch_settle(handle, index, dispositionNumber(disposition))];
+    return DISPOSITIONS[native.respite_batch_settle(this._live(), index, dispositionNumber(disposition))];
   }
 
   // Settles every unsettled event the same way; returns how many.
   settleAll(disposition) {
-    const handle = this._live();
-    return native.respite_batch_settle_all(handle, dispositionNumber(disposition));
+    return native.respite_batch_settle_all(this._live(), dispositionNumber(disposition));
   }
 }
 
