@@ -58,16 +58,21 @@ export interface GateStats {
   probesOutstanding: number;
 }
 
+/** An event (G18): every field as the core fills it, 0 or '' where it does not apply to the type. */
 export interface GateEvent {
   type: EventTypeName;
   at: number;
   warning: boolean;
-  failures?: number;
-  window?: number;
-  pause?: number;
-  httpStatus?: number;
-  detail?: string;
-  count?: number;
+  /** recovery_started: the failures counted and the window. */
+  failures: number;
+  window: number;
+  /** recovery_started, recovery_extended: the pause. */
+  pause: number;
+  /** send_failed: the HTTP status (0: transport) and the start of the body or error. */
+  httpStatus: number;
+  detail: string;
+  /** unsent_at_close: events not sent. */
+  count: number;
   /** The name of the gate, engine or sender it came from ('' if none). */
   source: string;
   /** The whole log line, as the core writes it (respite_event_message), the same in every language. */

@@ -92,6 +92,7 @@ test('events are emitted by type and as "event", and forwarded to the logger', (
     gate.record('transport', { now: 2 });
     assert.deepEqual(started, [{
       type: 'recovery_started', at: 2, warning: true, failures: 2, window: 10, pause: 60, source: '',
+      httpStatus: 0, count: 0, detail: '',
       message: 'recovery started: 2 failures within 10s; requests paused for 60s',
     }]);
     assert.equal(gate.name, '', 'no name setting: the lines have no prefix');
