@@ -155,38 +155,18 @@ class Client {
     } catch (error) {
       return Promise.reject(error);
     }
-    const held = this._native;
     const gate = this._gate;
-    return new Promise((resolve, reject) => {
-      let answered = false;
-      const done = (error, raw) => {
-        if (answered) return;
-        answered = true;
-        held.end();
-        if (gate) gate._drainEvents();
-        if (error !== null) reject(error);
-        else resolve(new Response(raw));
-      };
-      held.begin();
-      try {
-        native.respite_node_request_start(
-          this._handle,
-          gate ? gate._handle : null,
-          String(method),
-          url === undefined || url === null ? '' : String(url),
-          lines,
-          body === undefined || body === null ? '' : body,
-          done,
-        );
-      } catch (error) {
-        // Argument conversion (e.g. a body that is not a string or Buffer).
-        if (!answered) {
-          answered = true;
-          held.end();
-          reject(error);
-        }
-      }
-    });
+    const start = (done) =>
+      native.respite_node_request_start(
+        this._handle,
+        gate ? gate._handle : null,
+        String(method),
+        url === undefined || url === null ? '' : String(url),
+        lines,
+        body === undefined || body === null ? '' : body,
+        done,
+      );
+    return this._native.job(start, () => gate && gate._drainEvents()).then((raw) => new Response(raw));
   }
 
   get(url, { headers } = {}) {

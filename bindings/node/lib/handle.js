@@ -47,6 +47,29 @@ class PoolHandle {
     this._free(handle);
   }
 
+  // A promise of the pool job start(done) starts: done(error or null,
+  // result) settles it once, after `after()` (events drained); a throw of
+  // start (argument conversion) rejects it. The handle lives meanwhile.
+  job(start, after) {
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      const done = (error, value) => {
+        if (answered) return;
+        answered = true;
+        this.end();
+        after();
+        if (error !== null) reject(error);
+        else resolve(value);
+      };
+      this.begin();
+      try {
+        start(done);
+      } catch (error) {
+        done(error, null);
+      }
+    });
+  }
+
   static release(held) {
     held.release();
   }

@@ -199,31 +199,10 @@ class Sender extends EventEmitter {
 
   // Runs a pool job on the native sender; it stays alive meanwhile.
   _job(start) {
-    const held = this._native;
     const handle = this._closing ? null : this._handle;
-    return new Promise((resolve, reject) => {
-      let answered = false;
-      const done = (error, value) => {
-        if (answered) return;
-        answered = true;
-        held.end();
-        this._drainEvents();
-        if (error !== null) reject(error);
-        else resolve(value);
-      };
-      held.begin();
-      try {
-        // The core words a NULL sender: "sender is closed".
-        if (handle === null) native.respite_node_sender_flush_start(null, 0, done);
-        else start(handle, done);
-      } catch (error) {
-        if (!answered) {
-          answered = true;
-          held.end();
-          reject(error);
-        }
-      }
-    });
+    // The core words a NULL sender: "sender is closed".
+    const begin = (done) => (handle === null ? native.respite_node_sender_flush_start(null, 0, done) : start(handle, done));
+    return this._native.job(begin, () => this._drainEvents());
   }
 
   // {queue: D9 figures, engine, gate, requests, bytesSent, paused, closed,
