@@ -5,6 +5,11 @@ const respite = require('../../../bindings/node');
 
 class RunnerError extends Error {}
 
+// Settings from a scenario object: {"number": "NaN"} is that double.
+function settingValues(values) {
+  return Object.fromEntries(Object.entries(values || {}).map(([name, value]) => [name, value !== null && typeof value === 'object' ? Number(value.number) : value]));
+}
+
 function describe(state, make) {
   let policy;
   try {
@@ -102,12 +107,18 @@ function take(state, now) {
   return { events: batch.texts(), attempts };
 }
 
+// The next answer of the batch's first event scripted by_event that has one
+// left, else the sequence's next, else "otherwise".
+function scriptedAnswer(endpoint, events) {
+  const scripted = events.find((event) => (endpoint.by_event[event] || []).length);
+  if (scripted !== undefined) return endpoint.by_event[scripted].shift();
+  return endpoint.sequence.length ? endpoint.sequence.shift() : endpoint.otherwise;
+}
+
 function settle(state, answer, now) {
   if (!state.batch) throw new RunnerError('settle needs a batch taken before');
-  if (answer === null || answer === undefined) {
-    if (state.answered >= state.endpoint.length) throw new RunnerError('the endpoint has no more answers');
-    answer = state.endpoint[state.answered++];
-  }
+  if (answer === null || answer === undefined) answer = scriptedAnswer(state.endpoint, state.batch.texts());
+  if (answer === null) throw new RunnerError('the endpoint has no more answers');
   const given = answerArg(answer);
   const batch = state.batch;
   state.batch = null; // settled or not, as the C runner does
@@ -170,19 +181,19 @@ function deliveryClose(state) {
 
 const deliveryComponent = {
   open(scenario, eventJson) {
-    const state = { policy: null, queue: null, gate: null, engine: null, batch: null, answered: 0, gateEvents: [], engineEvents: [] };
+    const state = { policy: null, queue: null, gate: null, engine: null, batch: null, gateEvents: [], engineEvents: [] };
     try {
       state.policy = policyOf(scenario.policy);
-      state.queue = new respite.Queue({ ...(scenario.queue || {}), policy: state.policy });
-      const gateOptions = { ...(scenario.gate || {}) };
+      state.queue = new respite.Queue({ ...settingValues(scenario.queue), policy: state.policy });
+      const gateOptions = settingValues(scenario.gate);
       if (scenario.profile !== undefined) gateOptions.profile = scenario.profile;
       state.gate = new respite.Gate(gateOptions);
-      state.engine = new respite.DeliveryEngine({ ...(scenario.engine || {}), queue: state.queue, gate: state.gate, policy: state.policy });
+      state.engine = new respite.DeliveryEngine({ ...settingValues(scenario.engine), queue: state.queue, gate: state.gate, policy: state.policy });
     } catch (error) {
       deliveryClose(state);
       throw error;
     }
-    state.endpoint = Array.isArray(scenario.endpoint) ? scenario.endpoint : [];
+    state.endpoint = scenario.endpoint; // used up as it answers
     state.gate.on('event', (event) => state.gateEvents.push(eventJson(event)));
     state.engine.on('event', (event) => state.engineEvents.push(eventJson(event)));
     return state;
@@ -243,4 +254,4 @@ const deliveryComponent = {
   close: deliveryClose,
 };
 
-module.exports = { policy: policyComponent, delivery: deliveryComponent, RunnerError };
+module.exports = { policy: policyComponent, delivery: deliveryComponent, RunnerError, settingValues };

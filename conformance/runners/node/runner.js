@@ -1,15 +1,13 @@
 'use strict';
-// The Node conformance runner: node runner.js SCENARIOS_DIR [FILE...]
-// Drives the public Node API (bindings/node, not the raw module) through each
-// scenario and prints one JSON line per scenario, {"id", "steps": [...]} or
-// {"id", "error"}, as conformance/README.md and the C runner define.
-const fs = require('node:fs');
-const path = require('node:path');
+// The Node conformance runner: reads normalised scenarios on stdin (one JSON
+// line each, written by conformance/run), drives the public Node API
+// (bindings/node, not the raw module) through each and prints one JSON line
+// per scenario, {"id", "steps": [...]} or {"id", "error": {...}}, as
+// conformance/README.md and the C runner define.
+const readline = require('node:readline');
 const respite = require('../../../bindings/node');
 
-const STEP_MODIFIERS = new Set(['at', 'repeat', 'expect', 'comment']);
-
-const { RunnerError } = require('./delivery');
+const { RunnerError, settingValues } = require('./delivery');
 
 function observeError(error) {
   if (error instanceof RunnerError) return { error: { status: 'runner', message: error.message } };
@@ -18,7 +16,6 @@ function observeError(error) {
   const detail = { status: error.code, message: error.message };
   if (error instanceof respite.InvalidSettingError) detail.setting = error.setting;
   if (error instanceof respite.TemporarilyUnavailableError) detail.retry_after = error.retryAfter;
-  if (error instanceof respite.InvalidPolicyError) detail.problems = error.problems;
   return { error: detail };
 }
 
@@ -53,7 +50,7 @@ const settingsComponent = {
   step(state, action, arg) {
     if (action === 'set') {
       if (!arg || typeof arg !== 'object') throw new RunnerError('set takes an object of settings');
-      new respite.Settings(state.target, arg).close();
+      new respite.Settings(state.target, settingValues(arg)).close();
       return {};
     }
     if (action === 'get') {
@@ -111,7 +108,7 @@ const STATS_KEYS = {
 
 const gateComponent = {
   open(scenario) {
-    const options = { ...(scenario.settings || {}) };
+    const options = settingValues(scenario.settings);
     if (scenario.profile !== undefined) options.profile = scenario.profile;
     const gate = new respite.Gate(options);
     const state = { gate, permits: new Map(), events: [] };
@@ -133,8 +130,8 @@ const gateComponent = {
       case 'record': {
         const outcome = outcomeArg(arg);
         const hint = numberArg(arg, 'retry_after', 0);
-        let permit = 0;
         const name = arg && typeof arg === 'object' ? arg.permit : undefined;
+        let permit = Number.isInteger(name) ? name : 0; // a number: forged
         if (typeof name === 'string') {
           if (!state.permits.has(name)) throw new RunnerError(`no admitted check was named '${name}'`);
           permit = state.permits.get(name);
@@ -142,6 +139,9 @@ const gateComponent = {
         gate.report(permit, outcome, { retryAfter: hint, now });
         return { outcome: respite.outcome(outcome) };
       }
+      case 'acquire':
+        gate.acquire(now);
+        return {};
       case 'state':
         return { state: gate.state(now) };
       case 'retry_after':
@@ -231,8 +231,8 @@ async function retryStep(state, arg) {
 
 const backoffComponent = {
   open(scenario) {
-    const backoff = new respite.Backoff(scenario.settings || {});
-    return { backoff, gate: scenario.gate ? new respite.Gate(scenario.gate) : null };
+    const backoff = new respite.Backoff(settingValues(scenario.settings));
+    return { backoff, gate: scenario.gate ? new respite.Gate(settingValues(scenario.gate)) : null };
   },
   step(state, action, arg) {
     const { backoff } = state;
@@ -299,31 +299,15 @@ components.delivery = { ...delivery, open: (scenario) => delivery.open(scenario,
 
 // ---------------------------------------------------------------- main
 
-async function guard(fn) {
-  try {
-    return await fn();
-  } catch (error) {
-    return observeError(error);
-  }
-}
-
-async function runStep(component, state, step, clock) {
-  const keys = Object.keys(step).filter((key) => !STEP_MODIFIERS.has(key));
-  if (keys.length !== 1) {
-    return observeError(new RunnerError(keys.length ? `a step has one action (got '${keys[0]}' and '${keys[1]}')` : 'a step needs an action'));
-  }
-  const action = keys[0];
-  // "at": a number, or "nan" / "inf" / "-inf" for the times JSON cannot write.
-  if (step.at !== undefined) {
-    const special = { nan: NaN, inf: Infinity, '-inf': -Infinity };
-    if (typeof step.at === 'number') clock.now = step.at;
-    else if (Object.prototype.hasOwnProperty.call(special, step.at)) clock.now = special[step.at];
-    else return observeError(new RunnerError('"at" must be a number, "nan", "inf" or "-inf"'));
-  }
-  const repeat = Number.isInteger(step.repeat) ? step.repeat : 1;
+async function runStep(component, state, step) {
+  const action = Object.keys(step).find((key) => key !== 'at' && key !== 'repeat');
   let observed = null;
-  for (let i = 0; i < repeat; i++) {
-    observed = await guard(() => component.step(state, action, step[action], clock.now));
+  for (let i = 0; i < step.repeat; i++) {
+    try {
+      observed = await component.step(state, action, step[action], Number(step.at));
+    } catch (error) {
+      observed = observeError(error); // never dies: the step observes what went wrong
+    }
     if (observed && observed.error) break; // a repeated action stops at its first error
   }
   return observed;
@@ -332,61 +316,28 @@ async function runStep(component, state, step, clock) {
 async function runScenario(scenario) {
   const result = { id: scenario.id };
   const component = components[scenario.component];
-  if (!component || !Array.isArray(scenario.steps)) {
-    result.error = component ? 'no steps' : 'unknown component';
-    return result;
-  }
   let state;
   try {
+    if (!component) throw new RunnerError(`unknown component '${scenario.component}'`);
     state = await component.open(scenario);
   } catch (error) {
-    result.error = observeError(error);
+    result.error = observeError(error).error;
     return result;
   }
-  const clock = { now: 0 };
+  result.steps = [];
+  for (const step of scenario.steps) result.steps.push(await runStep(component, state, step));
   try {
-    result.steps = [];
-    for (const step of scenario.steps) result.steps.push(await runStep(component, state, step, clock));
-  } finally {
     component.close(state);
+  } catch {
+    // closing twice (a scenario closed a handle) is not an observation
   }
   return result;
 }
 
-function collect(dir, relative, found) {
-  for (const entry of fs.readdirSync(path.join(dir, relative), { withFileTypes: true })) {
-    if (entry.name.startsWith('.')) continue;
-    const child = relative ? `${relative}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) collect(dir, child, found);
-    else if (entry.name.endsWith('.json')) found.push(child);
+async function main() {
+  for await (const line of readline.createInterface({ input: process.stdin })) {
+    process.stdout.write(JSON.stringify(await runScenario(JSON.parse(line))) + '\n');
   }
-  return found;
 }
 
-async function main(argv) {
-  if (argv.length < 1) {
-    process.stderr.write('usage: run SCENARIOS_DIR [FILE...]\n');
-    return 2;
-  }
-  const dir = argv[0];
-  const files = argv.length > 1 ? argv.slice(1) : collect(dir, '', []).sort();
-  let status = 0;
-  const lines = [];
-  for (const file of files) {
-    let scenario;
-    try {
-      scenario = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-    } catch (error) {
-      lines.push(JSON.stringify({ file, error: error.message }));
-      status = 2;
-      continue;
-    }
-    lines.push(JSON.stringify(await runScenario(scenario)));
-  }
-  process.stdout.write(lines.join('\n') + (lines.length ? '\n' : ''));
-  return status;
-}
-
-main(process.argv.slice(2)).then((status) => {
-  process.exitCode = status;
-});
+main();

@@ -190,21 +190,22 @@ function arg_outcome($arg): array
     return [Outcome::classify($status, false, $usable)->value, $status];
 }
 
-/** Settings from a scenario object; the C runner accepts numbers, booleans and strings only. */
+/** A number the driver wrote as "NaN", "Infinity" or "-Infinity", or as a JSON number. */
+function number_of($v): float
+{
+    return match ($v) {
+        'NaN' => NAN, 'Infinity' => INF, '-Infinity' => -INF,
+        default => (float) $v,
+    };
+}
+
+/** Settings from a scenario object: {"number": "NaN"} is that double. */
 function scalar_settings($values): array
 {
     if ($values instanceof \stdClass || $values === null) {
         return [];
     }
-    if (!is_array($values)) {
-        throw new ArgumentError('settings must be an object');
-    }
-    foreach ($values as $v) {
-        if (!is_bool($v) && !is_number($v) && !is_string($v)) {
-            throw new ArgumentError("a setting's value must be a number, a boolean or a string");
-        }
-    }
-    return $values;
+    return array_map(static fn ($v) => is_array($v) ? number_of($v['number']) : $v, $values);
 }
 
 final class SettingsComponent
@@ -314,8 +315,8 @@ final class GateComponent
                 } catch (ArgumentError) {
                     return Observe::runnerError('retry_after must be a number');
                 }
-                $name = is_array($arg) ? ($arg['permit'] ?? null) : null;
-                $permit = 0;
+                $name = is_array($arg) ? ($arg['permit'] ?? 0) : 0;
+                $permit = $name; // an integer: forged
                 if (is_string($name)) {
                     if (!isset($this->permits[$name])) {
                         return Observe::runnerError("no admitted check was named '$name'");
@@ -324,6 +325,9 @@ final class GateComponent
                 }
                 $g->report($outcome, $permit, $hint, $now);
                 return ['outcome' => $outcome];
+            case 'acquire':
+                $g->acquire($now);
+                return Observe::ok();
             case 'state':
                 return ['state' => $g->state($now)];
             case 'retry_after':
@@ -605,13 +609,12 @@ final class DeliveryComponent
     private Gate $gate;
     private Engine $engine;
     private array $endpoint;
-    private int $answered = 0;
-    private bool $inFlight = false;
+    private ?array $taken = null; // the events of the batch taken and not settled
 
     public function __construct(array $scenario)
     {
         $spec = $scenario['policy'] ?? null;
-        $this->endpoint = is_array($scenario['endpoint'] ?? null) ? $scenario['endpoint'] : [];
+        $this->endpoint = $scenario['endpoint'];
         $quiet = static function (): void {
         };
         $this->policy = $spec === '@default' ? Policy::default() : Policy::fromJson(document_text($spec));
@@ -666,27 +669,41 @@ final class DeliveryComponent
 
     private function take(float $now): array
     {
-        if ($this->inFlight) {
+        if ($this->taken !== null) {
             return Observe::runnerError('the batch taken before has not been settled');
         }
         $payloads = $this->engine->take($now);
         if ($payloads === null) {
             return ['events' => [], 'attempts' => []];
         }
-        $this->inFlight = true;
+        $this->taken = $payloads;
         return ['events' => $payloads, 'attempts' => $this->engine->attempts()];
+    }
+
+    /** The next answer of the batch's first event scripted by_event that has
+     * one left, else the sequence's next, else "otherwise". */
+    private function scriptedAnswer()
+    {
+        $byEvent = &$this->endpoint['by_event'];
+        foreach ($this->taken as $event) {
+            if (is_array($byEvent) && ($byEvent[$event] ?? []) !== []) {
+                return array_shift($byEvent[$event]);
+            }
+        }
+        if (is_array($this->endpoint['sequence']) && $this->endpoint['sequence'] !== []) {
+            return array_shift($this->endpoint['sequence']);
+        }
+        return $this->endpoint['otherwise'];
     }
 
     private function settle($answer, float $now): array
     {
-        if (!$this->inFlight) {
+        if ($this->taken === null) {
             return Observe::runnerError('settle needs a batch taken before');
         }
+        $answer ??= $this->scriptedAnswer();
         if ($answer === null) {
-            if ($this->answered >= count($this->endpoint)) {
-                return Observe::runnerError('the endpoint has no more answers');
-            }
-            $answer = $this->endpoint[$this->answered++];
+            return Observe::runnerError('the endpoint has no more answers');
         }
         $transport = is_array($answer) && ($answer['transport'] ?? null) === true;
         $status = is_int($answer) ? $answer : (is_array($answer) ? ($answer['status'] ?? null) : null);
@@ -698,7 +715,7 @@ final class DeliveryComponent
         if ($hint === null || (!$transport && !is_int($status))) {
             return Observe::runnerError('an answer is a status, {"status", "retry_after"?} or {"transport": true}');
         }
-        $this->inFlight = false; // settle frees the batch, whatever it returns
+        $this->taken = null; // settle frees the batch, whatever it returns
         $this->engine->settle($transport ? null : $status, $hint, $now);
         return ['answer' => $answer];
     }
@@ -706,7 +723,7 @@ final class DeliveryComponent
     private function send(float $now): array
     {
         $observed = $this->take($now);
-        if (isset($observed['error']) || !$this->inFlight) {
+        if (isset($observed['error']) || $this->taken === null) {
             return $observed;
         }
         try {

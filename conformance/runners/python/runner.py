@@ -1,18 +1,14 @@
-"""The Python conformance runner: reads scenario files and drives respite's
-public Python API (not the raw module) step by step, printing one JSON line
-per scenario: {"id", "steps": [observation, ...]} or {"id", "error"}.
+"""The Python conformance runner: reads normalised scenarios on stdin (one
+JSON line each, written by conformance/run) and drives respite's public
+Python API (not the raw module) step by step, printing one JSON line per
+scenario: {"id", "steps": [observation, ...]} or {"id", "error": {...}}.
 It compares nothing; conformance/run does (see conformance/README.md).
-
-usage: runner.py SCENARIOS_DIR [FILE...]
 """
 import json
 import math
-import os
 import sys
 
 import respite
-
-STEP_MODIFIERS = ("at", "repeat", "expect", "comment")
 
 
 # ---------------------------------------------------------- observations
@@ -107,12 +103,9 @@ _OUTCOME_CHECK = _outcome_check
 
 
 def scalar_settings(values):
-    """Settings from a scenario object; C's runner accepts numbers, booleans and strings only."""
-    values = values or {}
-    for value in values.values():
-        if not isinstance(value, (bool, int, float, str)):
-            raise ArgumentError("a setting's value must be a number, a boolean or a string")
-    return values
+    """Settings from a scenario object: {"number": "NaN"} is that double."""
+    return {name: float(value["number"]) if isinstance(value, dict) else value
+            for name, value in (values or {}).items()}
 
 
 def event_to_json(event):
@@ -208,14 +201,17 @@ class GateComponent:
                 hint = arg_number(arg, "retry_after", 0.0)
             except ArgumentError:
                 return runner_error("retry_after must be a number")
-            name = arg.get("permit") if isinstance(arg, dict) else None
-            permit = 0
+            name = arg.get("permit", 0) if isinstance(arg, dict) else 0
+            permit = name  # an integer: forged
             if isinstance(name, str):
                 if name not in self.permits:
                     return runner_error(f"no admitted check was named '{name}'")
                 permit = self.permits[name]
             g.report(outcome, permit=permit, retry_after=hint, now=now)
             return {"outcome": outcome}
+        if action == "acquire":
+            g.acquire(now=now)
+            return {}
         if action == "state":
             return {"state": g.state(now=now)}
         if action == "retry_after":
@@ -430,8 +426,9 @@ class DeliveryComponent:
         spec = scenario.get("policy")
         self.parts = []
         self.batch = None
-        self.endpoint = scenario.get("endpoint") or []
-        self.answered = 0
+        endpoint = scenario["endpoint"]
+        self.sequence, self.otherwise = list(endpoint["sequence"]), endpoint["otherwise"]
+        self.by_event = {event: list(answers) for event, answers in endpoint["by_event"].items()}
         try:
             self.policy = (respite.Policy.default() if spec == "@default"
                            else respite.Policy.from_json(json.dumps(spec)))
@@ -487,14 +484,22 @@ class DeliveryComponent:
         return {"events": [p.decode("utf-8", "replace") for p in self.batch.payloads],
                 "attempts": [self.batch.attempts(i) for i in range(len(self.batch))]}
 
+    def scripted_answer(self):
+        """The next answer of the batch's first event scripted by_event that
+        has one left, else the sequence's next, else "otherwise"."""
+        for event in self.batch.payloads:
+            answers = self.by_event.get(event.decode("utf-8", "replace"))
+            if answers:
+                return answers.pop(0)
+        return self.sequence.pop(0) if self.sequence else self.otherwise
+
     def settle(self, answer, now):
         if self.batch is None:
             return runner_error("settle needs a batch taken before")
         if answer is None:
-            if self.answered >= len(self.endpoint):
+            answer = self.scripted_answer()
+            if answer is None:
                 return runner_error("the endpoint has no more answers")
-            answer = self.endpoint[self.answered]
-            self.answered += 1
         transport = isinstance(answer, dict) and answer.get("transport") is True
         status = answer if isinstance(answer, int) and not isinstance(answer, bool) else (
             answer.get("status") if isinstance(answer, dict) else None)
@@ -581,102 +586,52 @@ class OpenFailure(Exception):
 
 # ------------------------------------------------------------------ main
 
-def run_step(component, step, clock):
-    actions = [k for k in step if k not in STEP_MODIFIERS]
-    if len(actions) != 1:
-        if actions:
-            return runner_error(f"a step has one action (got '{actions[0]}' and '{actions[1]}')")
-        return runner_error("a step needs an action")
-    action = actions[0]
-    if "at" in step:
-        at = step["at"]
-        if is_number(at):
-            clock[0] = float(at)
-        elif at in ("nan", "inf", "-inf"):  # the times JSON cannot write
-            clock[0] = float(at)
-        else:
-            return runner_error("\"at\" must be a number, \"nan\", \"inf\" or \"-inf\"")
-    repeat = step.get("repeat", 1)
-    repeat = repeat if isinstance(repeat, int) and not isinstance(repeat, bool) else 1
+def error_of(exc):
+    """The error observation's object for anything a step or set-up raised."""
+    if isinstance(exc, respite.RespiteError):
+        return observe_error(exc)["error"]
+    if isinstance(exc, (ArgumentError, ValueError)):  # an argument the scenario wrote badly (C: invalid_argument)
+        return argument_error(str(exc))["error"]
+    if isinstance(exc, OpenFailure):
+        return runner_error(str(exc))["error"]
+    return observe_error(exc)["error"]
+
+
+def run_step(component, step):
+    action = next(k for k in step if k not in ("at", "repeat"))
     observed = None
-    for _ in range(repeat):
+    for _ in range(step["repeat"]):
         try:
-            observed = component.step(action, step[action], clock[0])
-        except respite.RespiteError as exc:
-            observed = observe_error(exc)
-        except ArgumentError as exc:
-            observed = argument_error(str(exc))
-        except ValueError as exc:  # an outcome argument the scenario wrote badly (C: invalid_argument)
-            observed = argument_error(str(exc))
-        except Exception as exc:  # the runner could not do it
-            observed = runner_error(f"{type(exc).__name__}: {exc}")
+            observed = component.step(action, step[action], float(step["at"]))
+        except Exception as exc:  # never dies: the step observes what went wrong
+            observed = {"error": error_of(exc)}
         if "error" in observed:
             break
     return observed
 
 
 def run_scenario(scenario):
-    result = {"id": scenario.get("id")}
-    cls = COMPONENTS.get(scenario.get("component"))
-    steps = scenario.get("steps")
-    if cls is None or not isinstance(steps, list):
-        result["error"] = "unknown component" if cls is None else "no steps"
+    result = {"id": scenario["id"]}
+    try:
+        component = COMPONENTS[scenario["component"]](scenario)
+    except Exception as exc:
+        result["error"] = error_of(exc)
         return result
     try:
-        component = cls(scenario)
-    except OpenFailure as exc:
-        result["error"] = str(exc)
-        return result
-    except respite.RespiteError as exc:
-        result["error"] = observe_error(exc)
-        return result
-    except ArgumentError as exc:
-        result["error"] = argument_error(str(exc))
-        return result
-    clock = [0.0]
-    try:
-        result["steps"] = [run_step(component, step, clock) for step in steps]
+        result["steps"] = [run_step(component, step) for step in scenario["steps"]]
     finally:
-        component.close()
+        try:
+            component.close()
+        except Exception:
+            pass
     return result
 
 
-def reject_duplicates(pairs):
-    out = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"duplicate object key '{key}'")
-        out[key] = value
-    return out
-
-
-def scenario_files(root):
-    found = []
-    for directory, dirs, files in os.walk(root):
-        for name in files:
-            if name.endswith(".json") and not name.startswith("."):
-                found.append(os.path.relpath(os.path.join(directory, name), root))
-    return sorted(found)
-
-
-def main(argv):
-    if len(argv) < 2:
-        print(f"usage: {argv[0]} SCENARIOS_DIR [FILE...]", file=sys.stderr)
-        return 2
-    root = argv[1]
-    files = argv[2:] or scenario_files(root)
-    status = 0
-    for relative in files:
-        try:
-            with open(os.path.join(root, relative), encoding="utf-8") as f:
-                scenario = json.load(f, object_pairs_hook=reject_duplicates)
-        except (OSError, ValueError) as exc:
-            print(json.dumps({"file": relative, "error": str(exc)}), flush=True)
-            status = 2
-            continue
-        print(json.dumps(run_scenario(scenario), allow_nan=False), flush=True)
-    return status
+def main():
+    for line in sys.stdin:
+        print(json.dumps(run_scenario(json.loads(line)), allow_nan=False), flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main())
