@@ -24,6 +24,7 @@ for step in scripts/test.d/*.sh; do
   fi
 done
 
+bash scripts/count-binding-lines.sh || true
 [ "$failed" -gt 0 ] && echo "failed steps: ${failed_steps[*]}"
 echo "steps: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -15,6 +15,7 @@
 #define GOLDEN_GAMMA UINT64_C(0x9E3779B97F4A7C15)
 
 struct respite_backoff {
+    _Atomic int refs; /* holders: the creator, clients */
     int max_attempts;
     double initial;
     double multiplier;
@@ -70,6 +71,7 @@ respite_backoff *respite_backoff_new(const respite_settings *settings, respite_e
     uint64_t seed = (uint64_t)respite_settings_get_number(settings, "seed", NULL);
     b->key = seed ? seed : respite_os_seed();
     atomic_init(&b->next_sequence, 0);
+    atomic_init(&b->refs, 1);
     if (b->jitter < 0 || parse_retry_on(b, respite_settings_get_text(settings, "retry_on", NULL), err)) {
         if (b->jitter < 0)
             respite_fail(err, RESPITE_E_INTERNAL, "jitter setting holds an unknown mode");
@@ -81,9 +83,17 @@ done:
     return b;
 }
 
+respite_backoff *respite_backoff_retain(respite_backoff *backoff)
+{
+    if (backoff)
+        atomic_fetch_add_explicit(&backoff->refs, 1, memory_order_relaxed);
+    return backoff;
+}
+
 void respite_backoff_free(respite_backoff *backoff)
 {
-    free(backoff);
+    if (backoff && atomic_fetch_sub_explicit(&backoff->refs, 1, memory_order_acq_rel) == 1)
+        free(backoff);
 }
 
 static int fail_closed(respite_error *err)

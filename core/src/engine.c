@@ -10,10 +10,10 @@
 #define ENGINE_EVENT_RING 16
 
 struct respite_engine {
-    respite_queue *queue;
-    respite_gate *gate;
-    const respite_policy *policy;
-    respite_policy *own_policy; /* "@default" when none was given */
+    respite_queue *queue;          /* held */
+    respite_gate *gate;            /* held */
+    const respite_policy *policy;  /* the queue's */
+    char name[RESPITE_NAME_MAX];   /* the sender settings' name: events' source */
 
     int min_entries;
     int max_entries;
@@ -43,8 +43,8 @@ static int fail_closed(respite_error *err)
     return respite_fail(err, RESPITE_E_CLOSED, "engine is closed");
 }
 
-respite_engine *respite_engine_new(respite_queue *queue, const respite_policy *policy, respite_gate *gate,
-                                   const respite_settings *settings, respite_error *err)
+respite_engine *respite_engine_new(respite_queue *queue, respite_gate *gate, const respite_settings *settings,
+                                   respite_error *err)
 {
     if (!queue)
         return respite_fail(err, RESPITE_E_CLOSED, "queue is closed"), NULL;
@@ -65,20 +65,8 @@ respite_engine *respite_engine_new(respite_queue *queue, const respite_policy *p
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating an engine");
         goto fail;
     }
-    if (!policy && !(policy = e->own_policy = respite_policy_default(err)))
-        goto fail;
-    respite_queue_stats qs;
-    if (respite_queue_stats_get(queue, &qs, err) != RESPITE_OK)
-        goto fail;
-    if (qs.retry_times != respite_policy_retry_times(policy)) {
-        respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
-                     "the engine's policy must be the queue's: retry_times %d differs from the queue's %d",
-                     respite_policy_retry_times(policy), qs.retry_times);
-        goto fail;
-    }
-    e->queue = queue;
-    e->gate = gate;
-    e->policy = policy;
+    const respite_policy *policy = respite_queue_policy(queue);
+    respite_copy_text(e->name, sizeof e->name, respite_settings_get_text(settings, "name", NULL));
     e->min_entries = (int)respite_settings_get_number(settings, "min_entries_per_message", NULL);
     int max = (int)respite_settings_get_number(settings, "max_entries_per_message", NULL);
     /* S2: the sender's own setting wins; then the policy's prefetch_count
@@ -90,11 +78,12 @@ respite_engine *respite_engine_new(respite_queue *queue, const respite_policy *p
     e->stats.unsent = -1;
     if (respite_event_ring_init(&e->events, ENGINE_EVENT_RING, err) != RESPITE_OK)
         goto fail;
+    e->queue = respite_queue_retain(queue);
+    e->gate = respite_gate_retain(gate);
+    e->policy = policy;
     respite_settings_free(own_settings);
     return e;
 fail:
-    if (e)
-        respite_policy_free(e->own_policy);
     free(e);
     respite_settings_free(own_settings);
     return NULL;
@@ -106,7 +95,8 @@ void respite_engine_free(respite_engine *engine)
         return;
     respite_batch_free(engine->batch); /* unsettled events go back to the head */
     respite_event_ring_destroy(&engine->events);
-    respite_policy_free(engine->own_policy);
+    respite_queue_free(engine->queue);
+    respite_gate_free(engine->gate);
     free(engine);
 }
 
@@ -133,6 +123,7 @@ static int finish(respite_engine *e, double now, respite_error *err)
         if (unsent > 0) {
             respite_event ev;
             memset(&ev, 0, sizeof ev);
+            memcpy(ev.source, e->name, sizeof ev.source);
             ev.type = RESPITE_EVENT_UNSENT_AT_CLOSE;
             ev.at = now;
             ev.count = unsent;

@@ -62,6 +62,14 @@ size_t respite_event_message(const respite_event *e, char *buf, size_t size)
     }
     if (!e)
         return (size_t)snprintf(buf, size, "no event");
+    size_t named = 0;
+    if (e->source[0]) {
+        int prefix = snprintf(buf, size, "%.*s: ", RESPITE_NAME_MAX - 1, e->source);
+        named = prefix < 0 ? 0 : (size_t)prefix;
+        size_t used = named < size ? named : size - 1;
+        buf += used;
+        size -= used;
+    }
     char pause[48], window[40], detail[RESPITE_EVENT_DETAIL_MAX];
     seconds_text(e->pause, pause, sizeof pause);
     respite_format_number(round(e->window * 1000.0) / 1000.0, window, sizeof window);
@@ -97,5 +105,5 @@ size_t respite_event_message(const respite_event *e, char *buf, size_t size)
         n = snprintf(buf, size, "event of unknown type %d", e->type);
         break;
     }
-    return n < 0 ? 0 : (size_t)n;
+    return named + (n < 0 ? 0 : (size_t)n);
 }

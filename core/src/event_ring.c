@@ -12,6 +12,7 @@ int respite_event_ring_init(respite_event_ring *ring, size_t capacity, respite_e
     ring->capacity = capacity ? capacity : 1;
     ring->head = 0;
     ring->count = 0;
+    atomic_init(&ring->pending, 0);
     ring->dropped = 0;
     ring->callback = NULL;
     ring->user_data = NULL;
@@ -38,6 +39,7 @@ void respite_event_ring_push(respite_event_ring *ring, const respite_event *even
     }
     ring->events[(ring->head + ring->count) % ring->capacity] = *event;
     ring->count++;
+    atomic_store_explicit(&ring->pending, ring->count, memory_order_release);
     respite_event_callback callback = ring->callback;
     void *user_data = ring->user_data;
     pthread_mutex_unlock(&ring->lock);
@@ -53,6 +55,7 @@ int respite_event_ring_pop(respite_event_ring *ring, respite_event *out)
         *out = ring->events[ring->head];
         ring->head = (ring->head + 1) % ring->capacity;
         ring->count--;
+        atomic_store_explicit(&ring->pending, ring->count, memory_order_release);
     }
     pthread_mutex_unlock(&ring->lock);
     return taken;
@@ -66,12 +69,9 @@ int64_t respite_event_ring_dropped(respite_event_ring *ring)
     return dropped;
 }
 
-size_t respite_event_ring_count(respite_event_ring *ring)
+size_t respite_event_ring_pending(const respite_event_ring *ring)
 {
-    pthread_mutex_lock(&ring->lock);
-    size_t count = ring->count;
-    pthread_mutex_unlock(&ring->lock);
-    return count;
+    return atomic_load_explicit(&ring->pending, memory_order_acquire);
 }
 
 void respite_event_ring_set_callback(respite_event_ring *ring, respite_event_callback callback, void *user_data)

@@ -7,6 +7,7 @@
 #include "internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 typedef struct respite_event_ring {
     pthread_mutex_t lock;
@@ -14,6 +15,7 @@ typedef struct respite_event_ring {
     size_t capacity;
     size_t head;  /* index of the oldest event */
     size_t count;
+    _Atomic size_t pending; /* count, readable without the lock */
     int64_t dropped;
     respite_event_callback callback;
     void *user_data;
@@ -33,8 +35,10 @@ int respite_event_ring_pop(respite_event_ring *ring, respite_event *out);
 /* Events dropped because the ring was full. */
 int64_t respite_event_ring_dropped(respite_event_ring *ring);
 
-/* Events waiting to be popped. */
-size_t respite_event_ring_count(respite_event_ring *ring);
+/* Events waiting to be popped, without taking the lock (a snapshot: a
+ * reader that sees 0 may miss an event pushed at that moment, and sees it
+ * on its next look). */
+size_t respite_event_ring_pending(const respite_event_ring *ring);
 
 /* Registers (or, with NULL, removes) the callback. */
 void respite_event_ring_set_callback(respite_event_ring *ring, respite_event_callback callback, void *user_data);

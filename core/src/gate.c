@@ -43,6 +43,8 @@ struct respite_gate {
     /* Read by every fast path; written only at transitions. */
     _Alignas(RESPITE_CACHE_LINE) _Atomic uint64_t word;
     _Atomic double until_published; /* `until`, readable without the lock */
+    _Atomic int refs;       /* holders: the creator, engines, clients */
+    char name[RESPITE_NAME_MAX];
     /* Settings: immutable after _new. */
     int failures_to_enter;  /* N */
     int probes;             /* P */
@@ -118,6 +120,7 @@ static void emit(respite_gate *g, int type, double at, int64_t failures, double 
     event.failures = failures;
     event.window = window;
     event.pause = pause;
+    memcpy(event.source, g->name, sizeof event.source);
     respite_event_ring_push(&g->events, &event);
 }
 
@@ -288,6 +291,7 @@ respite_gate *respite_gate_new(const respite_settings *settings, respite_error *
     g->honour_retry_after = setting(settings, "honour_retry_after") != 0.0;
     g->jitter = setting(settings, "jitter");
     uint64_t seed = (uint64_t)setting(settings, "seed");
+    respite_copy_text(g->name, sizeof g->name, respite_settings_get_text(settings, "name", NULL));
     respite_settings_free(defaults);
 
     g->rng_state = seed ? seed : respite_os_seed();
@@ -297,6 +301,7 @@ respite_gate *respite_gate_new(const respite_settings *settings, respite_error *
     atomic_init(&g->until_published, 0.0);
     atomic_init(&g->latest, 0.0);
     atomic_init(&g->word, 0);
+    atomic_init(&g->refs, 1);
 
     size_t slots = g->probes > 0 ? (size_t)g->probes : 1;
     g->probe_started = calloc(slots, sizeof *g->probe_started);
@@ -316,9 +321,16 @@ respite_gate *respite_gate_new(const respite_settings *settings, respite_error *
     return g;
 }
 
+respite_gate *respite_gate_retain(respite_gate *gate)
+{
+    if (gate)
+        atomic_fetch_add_explicit(&gate->refs, 1, memory_order_relaxed);
+    return gate;
+}
+
 void respite_gate_free(respite_gate *gate)
 {
-    if (!gate)
+    if (!gate || atomic_fetch_sub_explicit(&gate->refs, 1, memory_order_acq_rel) != 1)
         return;
     pthread_mutex_destroy(&gate->lock);
     respite_event_ring_destroy(&gate->events);
@@ -426,7 +438,9 @@ int64_t respite_gate_admit(respite_gate *gate, double now, respite_error *err)
     respite_decision decision;
     if (check_decision(gate, now, &decision, err) != RESPITE_OK)
         return -1;
-    return decision.allowed ? decision.permit : 0;
+    if (!decision.allowed)
+        return respite_refusal_error(decision.retry_after, err), 0;
+    return decision.permit;
 }
 
 int64_t respite_gate_admit_now(respite_gate *gate, respite_error *err)
@@ -684,6 +698,16 @@ int respite_gate_stats_get(respite_gate *gate, respite_gate_stats *out, respite_
     out->probes_outstanding = gate->probes_outstanding;
     pthread_mutex_unlock(&gate->lock);
     return RESPITE_OK;
+}
+
+int respite_gate_events_pending(const respite_gate *gate)
+{
+    return gate ? (int)respite_event_ring_pending(&gate->events) : 0;
+}
+
+const char *respite_gate_name(const respite_gate *gate)
+{
+    return gate ? gate->name : NULL;
 }
 
 int respite_gate_next_event(respite_gate *gate, respite_event *out, respite_error *err)

@@ -22,6 +22,7 @@ respite_policy *policy_alloc(const char *name, int handler_count)
     respite_policy *policy = calloc(1, sizeof *policy);
     if (!policy)
         return NULL;
+    atomic_init(&policy->refs, 1);
     policy->name = policy_copy(name);
     policy->handlers = calloc(handler_count > 0 ? (size_t)handler_count : 1, sizeof *policy->handlers);
     if (!policy->name || !policy->handlers) {
@@ -75,9 +76,16 @@ int policy_set_handler(respite_policy *policy, int index, int on_kind, int strat
     return 0;
 }
 
+const respite_policy *respite_policy_retain(const respite_policy *policy)
+{
+    if (policy)
+        atomic_fetch_add_explicit(&((respite_policy *)policy)->refs, 1, memory_order_relaxed);
+    return policy;
+}
+
 void respite_policy_free(respite_policy *policy)
 {
-    if (!policy)
+    if (!policy || atomic_fetch_sub_explicit(&policy->refs, 1, memory_order_acq_rel) != 1)
         return;
     for (int i = 0; i < policy->handler_count; i++) {
         free(policy->handlers[i].codes);

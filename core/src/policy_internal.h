@@ -5,6 +5,8 @@
 
 #include "internal.h"
 
+#include <stdatomic.h>
+
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,7 @@ typedef struct policy_handler {
 } policy_handler;
 
 struct respite_policy {
+    _Atomic int refs; /* holders: the creator, queues, senders */
     char *name;
     int maximum_capacity;
     int retry_times;    /* 0: unset */

@@ -38,8 +38,10 @@ struct respite_queue {
     int retry_times;
 
     int closed;
-    int freed;     /* respite_queue_free ran; batches keep the struct alive */
-    int refs;      /* the owner + one per live batch */
+    int freed;     /* the last holder let go; batches keep the struct alive */
+    int holders;   /* the creator + one per engine using the queue */
+    int refs;      /* 1 while there are holders + one per live batch */
+    const respite_policy *policy; /* held: the engine reads its handlers */
     double last_now;
     double oldest_bound; /* no pending event was queued before this (for expire) */
 
@@ -183,6 +185,8 @@ respite_queue *respite_queue_new(const respite_policy *policy, const respite_set
     q->stats.retry_times = q->retry_times;
     q->stats.event_ttl = q->ttl;
     q->refs = 1;
+    q->holders = 1;
+    q->policy = respite_policy_retain(policy);
     q->oldest_bound = INFINITY;
     pthread_mutex_init(&q->lock, NULL);
     pthread_condattr_t attr;
@@ -198,6 +202,7 @@ out:
 
 static void queue_destroy(respite_queue *q)
 {
+    respite_policy_free((respite_policy *)q->policy);
     pthread_mutex_destroy(&q->lock);
     pthread_cond_destroy(&q->changed);
     if (q->spare) {
@@ -208,11 +213,30 @@ static void queue_destroy(respite_queue *q)
     free(q);
 }
 
+respite_queue *respite_queue_retain(respite_queue *queue)
+{
+    if (queue) {
+        pthread_mutex_lock(&queue->lock);
+        queue->holders++;
+        pthread_mutex_unlock(&queue->lock);
+    }
+    return queue;
+}
+
+const respite_policy *respite_queue_policy(const respite_queue *queue)
+{
+    return queue ? queue->policy : NULL;
+}
+
 void respite_queue_free(respite_queue *queue)
 {
     if (!queue)
         return;
     pthread_mutex_lock(&queue->lock);
+    if (--queue->holders > 0) {
+        pthread_mutex_unlock(&queue->lock);
+        return;
+    }
     while (queue->count)
         event_free(queue, ring_pop_head(queue));
     queue->freed = 1;

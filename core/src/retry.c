@@ -54,6 +54,21 @@ int respite_retry_gave_up(const respite_backoff *backoff, int attempts, int outc
     return fail_gave_up(err, backoff, attempts, outcome, http_status);
 }
 
+double respite_retry_decide(const respite_backoff *backoff, int64_t sequence, int attempt, int outcome,
+                            int http_status, double retry_after_hint, respite_error *err)
+{
+    if (outcome == RESPITE_OUTCOME_SUCCESS)
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                            "outcome must be a failure outcome from 1 to 5 (request_error, throttled, server_error, "
+                            "unusable, transport) (got 0)"), -1.0;
+    double delay = respite_backoff_next(backoff, sequence, attempt, outcome, http_status, retry_after_hint, err);
+    if (isnan(delay))
+        return -1.0;
+    if (delay == RESPITE_RETRY_STOP)
+        return fail_gave_up(err, backoff, attempt, outcome, http_status), -1.0;
+    return delay;
+}
+
 int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_attempt_fn fn, void *user_data,
                       int *last_outcome, int *attempts_made, respite_error *err)
 {
@@ -71,15 +86,8 @@ int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_atte
         return err->status;
     for (int attempt = 1;; attempt++) {
         int64_t permit = RESPITE_NO_PERMIT;
-        if (gate) {
-            respite_decision decision;
-            int rc = respite_gate_check(gate, respite_now(), &decision, err);
-            if (rc)
-                return rc;
-            if (!decision.allowed)
-                return respite_refusal_error(decision.retry_after, err);
-            permit = decision.permit;
-        }
+        if (gate && (permit = respite_gate_admit(gate, respite_now(), err)) <= 0)
+            return err->status; /* refused (with retry_after) or failed */
         int http_status = 0;
         double hint = 0.0;
         int outcome = fn(user_data, attempt, &http_status, &hint);
@@ -94,11 +102,9 @@ int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_atte
             return rc;
         if (outcome == RESPITE_OUTCOME_SUCCESS)
             return RESPITE_OK;
-        double delay = respite_backoff_next(backoff, sequence, attempt, outcome, http_status, hint, err);
-        if (isnan(delay))
+        double delay = respite_retry_decide(backoff, sequence, attempt, outcome, http_status, hint, err);
+        if (delay < 0)
             return err->status;
-        if (delay == RESPITE_RETRY_STOP)
-            return fail_gave_up(err, backoff, attempt, outcome, http_status);
         respite_sleep_seconds(delay);
     }
 }

@@ -239,6 +239,40 @@ static void test_B11_bad_attempt_functions(void **state)
     respite_backoff_free(b);
 }
 
+/* B12-B14: the one decision a binding's retry helper asks between waits. */
+static void test_B12_decide_gives_the_delay_or_the_give_up_error(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_backoff(3, 0.5);
+    respite_error err;
+    respite_error_clear(&err);
+    int64_t seq = respite_backoff_start(b, &err);
+    assert_true(respite_retry_decide(b, seq, 1, RESPITE_OUTCOME_SERVER_ERROR, 503, 0, &err) == 0.5);
+    assert_true(respite_retry_decide(b, seq, 2, RESPITE_OUTCOME_TRANSPORT, 0, 0, &err) == 1.0);
+    assert_true(respite_retry_decide(b, seq, 1, RESPITE_OUTCOME_THROTTLED, 429, 7.0, &err) == 7.0); /* Retry-After */
+    assert_int_equal(err.status, RESPITE_OK);
+
+    assert_true(respite_retry_decide(b, seq, 3, RESPITE_OUTCOME_SERVER_ERROR, 503, 0, &err) == -1.0);
+    assert_int_equal(err.status, RESPITE_E_TRANSPORT);
+    assert_string_equal(err.message, "the call failed after 3 attempts: last outcome server_error (status 503)");
+
+    respite_error_clear(&err);
+    assert_true(respite_retry_decide(b, seq, 1, RESPITE_OUTCOME_REQUEST_ERROR, 404, 0, &err) == -1.0);
+    assert_int_equal(err.status, RESPITE_E_TRANSPORT);
+    assert_string_equal(err.message, "the call failed with request_error (status 404), which retry_on does not retry");
+
+    respite_error_clear(&err);
+    assert_true(respite_retry_decide(b, seq, 1, RESPITE_OUTCOME_SUCCESS, 200, 0, &err) == -1.0);
+    assert_int_equal(err.status, RESPITE_E_INVALID_ARGUMENT);
+    respite_error_clear(&err);
+    assert_true(respite_retry_decide(b, seq, 0, RESPITE_OUTCOME_TRANSPORT, 0, 0, &err) == -1.0);
+    assert_int_equal(err.status, RESPITE_E_INVALID_ARGUMENT);
+    respite_error_clear(&err);
+    assert_true(respite_retry_decide(NULL, seq, 1, RESPITE_OUTCOME_TRANSPORT, 0, 0, &err) == -1.0);
+    assert_int_equal(err.status, RESPITE_E_CLOSED);
+    respite_backoff_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_B13_each_attempt_is_reported_and_a_trip_stops_the_retries),
         cmocka_unit_test(test_B13_a_successful_probe_closes_the_gate),
         cmocka_unit_test(test_B11_bad_attempt_functions),
+        cmocka_unit_test(test_B12_decide_gives_the_delay_or_the_give_up_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

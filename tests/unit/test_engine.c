@@ -58,7 +58,7 @@ static void rig_init(rig *r, const char *policy, const char *overflow, respite_g
     assert_int_equal(respite_settings_set_integer(ss, "min_entries_per_message", min, &err), RESPITE_OK);
     assert_int_equal(respite_settings_set_integer(ss, "max_entries_per_message", max, &err), RESPITE_OK);
     assert_int_equal(respite_settings_set_number(ss, "close_timeout_seconds", close_timeout, &err), RESPITE_OK);
-    r->engine = respite_engine_new(r->queue, r->policy, r->gate, ss, &err);
+    r->engine = respite_engine_new(r->queue, r->gate, ss, &err);
     if (!r->engine)
         fail_msg("engine: %s", err.message);
     respite_settings_free(ss);
@@ -625,25 +625,17 @@ static void test_S_bad_input_is_reported(void **state)
     respite_gate *g = gate_of(10, 2, 2, 300);
     respite_queue *q = respite_queue_new(NULL, NULL, NULL);
     respite_error_clear(&err);
-    assert_null(respite_engine_new(NULL, NULL, g, NULL, &err));
+    assert_null(respite_engine_new(NULL, g, NULL, &err));
     assert_string_equal(err.message, "queue is closed");
     respite_error_clear(&err);
-    assert_null(respite_engine_new(q, NULL, NULL, NULL, &err));
+    assert_null(respite_engine_new(q, NULL, NULL, &err));
     assert_string_equal(err.message, "gate is closed");
     respite_settings *wrong = respite_settings_new("queue", NULL);
     respite_error_clear(&err);
-    assert_null(respite_engine_new(q, NULL, g, wrong, &err));
+    assert_null(respite_engine_new(q, g, wrong, &err));
     assert_int_equal(err.status, RESPITE_E_INVALID_SETTING);
     assert_string_equal(err.message, "settings must be sender settings (got queue settings)");
     respite_settings_free(wrong);
-    char policy[256];
-    snprintf(policy, sizeof policy, RETRY_ALL, 3);
-    respite_policy *p = policy_from(policy);
-    respite_error_clear(&err);
-    assert_null(respite_engine_new(q, p, g, NULL, &err));
-    assert_string_equal(err.message,
-                        "the engine's policy must be the queue's: retry_times 3 differs from the queue's 0");
-    respite_policy_free(p);
     respite_queue_free(q);
     respite_gate_free(g);
 

@@ -83,10 +83,30 @@ static void test_E10_message_never_overflows_and_reports_its_length(void **state
     assert_string_equal(buf, "no event");
 }
 
+static void test_G18_the_line_starts_with_the_source_name(void **state)
+{
+    (void)state;
+    respite_event e = {0};
+    e.type = RESPITE_EVENT_RECOVERED;
+    strcpy(e.source, "billing");
+    char buf[128];
+    size_t needed = respite_event_message(&e, buf, sizeof buf);
+    assert_string_equal(buf, "billing: recovered: the service answered; requests resume");
+    assert_int_equal(needed, strlen(buf));
+    /* Cut short, it still says how long the whole line is. */
+    char tiny[5];
+    assert_int_equal(respite_event_message(&e, tiny, sizeof tiny), needed);
+    assert_string_equal(tiny, "bill");
+    char exact[10];
+    assert_int_equal(respite_event_message(&e, exact, sizeof exact), needed);
+    assert_string_equal(exact, "billing: ");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_G18_each_event_type_in_words),
+        cmocka_unit_test(test_G18_the_line_starts_with_the_source_name),
         cmocka_unit_test(test_S6_failed_sends_and_unsent_events_in_words),
         cmocka_unit_test(test_E10_message_never_overflows_and_reports_its_length),
     };

@@ -866,11 +866,14 @@ static void test_G18_ring_of_64_drops_oldest_and_counts(void **state)
     assert_int_equal(stats_of(g).events_dropped, 6);
     respite_event ev;
     int taken = 0;
+    assert_int_equal(respite_gate_events_pending(g), 64);
     while (respite_gate_next_event(g, &ev, NULL) == 1) {
         assert_true(ev.at == 6.0 + taken); /* the oldest six are gone */
         taken++;
+        assert_int_equal(respite_gate_events_pending(g), 64 - taken);
     }
     assert_int_equal(taken, 64);
+    assert_int_equal(respite_gate_events_pending(NULL), 0);
     respite_gate_free(g);
 }
 

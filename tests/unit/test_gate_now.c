@@ -1,5 +1,6 @@
 /* respite_gate_admit_now / respite_gate_report_now: the same answers as
  * admit/report at respite_now(), without a clock read on the closed path. */
+#include <string.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -36,9 +37,12 @@ static void test_G3_G5_failures_reported_now_open_the_gate(void **state)
     }
     respite_error err = {0};
     assert_int_equal(respite_gate_admit_now(g, &err), 0);
-    assert_int_equal(err.status, RESPITE_OK);
+    /* One call answers: the refusal comes with its retry_after and message. */
+    assert_int_equal(err.status, RESPITE_E_TEMPORARILY_UNAVAILABLE);
+    assert_true(err.retry_after > 59.0 && err.retry_after <= 60.0);
+    assert_non_null(strstr(err.message, "temporarily restricted due to recent failures"));
     double wait = respite_gate_retry_after(g, respite_now(), NULL);
-    assert_true(wait > 59.0 && wait <= 60.0);
+    assert_true(wait > 59.0 && wait <= err.retry_after);
     respite_gate_stats stats;
     assert_int_equal(respite_gate_stats_get(g, &stats, NULL), RESPITE_OK);
     assert_int_equal(stats.trips, 1);

@@ -56,7 +56,7 @@ class DeliveryEngine extends EventEmitter {
     let handle;
     try {
       // A closed queue or gate is passed as null: the core answers "closed".
-      handle = native.respite_engine_new(queue._handle, policy ? policy._live() : null, gate._handle, settings);
+      handle = native.respite_engine_new(queue._handle, gate._handle, settings);
     } catch (error) {
       throw translate(error);
     } finally {

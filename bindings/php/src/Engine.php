@@ -60,7 +60,7 @@ final class Engine
         $this->ptr = WithSettings::make(
             'sender',
             $settings,
-            static fn ($raw) => respite_engine_new($queue->raw(), $policy?->raw(), $gate->raw(), $raw),
+            static fn ($raw) => respite_engine_new($queue->raw(), $gate->raw(), $raw),
         );
         $queue->lend($this);
         $gate->lend($this);

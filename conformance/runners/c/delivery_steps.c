@@ -65,7 +65,7 @@ static void *delivery_open(json_t *scenario, json_t **failure)
     if (s->gate)
         engine_settings = settings_from_json("sender", json_object_get(scenario, "engine"), &err);
     if (engine_settings)
-        s->engine = respite_engine_new(s->queue, s->policy, s->gate, engine_settings, &err);
+        s->engine = respite_engine_new(s->queue, s->gate, engine_settings, &err);
     respite_settings_free(queue_settings);
     respite_settings_free(gate_settings);
     respite_settings_free(engine_settings);

@@ -33,7 +33,11 @@ typedef enum respite_jitter {
 /* A back-off from "backoff" settings (NULL: defaults). NULL and err when
  * the settings are invalid. */
 respite_backoff *respite_backoff_new(const respite_settings *settings, respite_error *err);
+/* Drops the caller's reference; freed when the last holder (its creator or
+ * a client using it) lets go. NULL: no-op. */
 void respite_backoff_free(respite_backoff *backoff);
+/* Takes one more reference (released with respite_backoff_free). */
+respite_backoff *respite_backoff_retain(respite_backoff *backoff);
 
 /* A new sequence number for one retrying call (0, 1, 2, ... per back-off;
  * atomic). -1 on error. */
@@ -71,6 +75,17 @@ int respite_backoff_max_attempts(const respite_backoff *backoff);
 int respite_retry_gave_up(const respite_backoff *backoff, int attempts, int outcome, int http_status,
                           respite_error *err);
 
+/* The one retry decision (B12-B14) every binding's retry helper asks after
+ * a failed attempt: attempt `attempt` (1 = the first) of `sequence` ended
+ * with the failure `outcome` (http_status 0 if none, retry_after_hint 0 if
+ * none). Returns the delay in seconds before the next attempt (>= 0, with
+ * jitter and Retry-After as respite_backoff_next), or -1 with err filled
+ * when the call gives up — transport with the message of
+ * respite_retry_gave_up — or on bad input (a success outcome is
+ * invalid_argument). A binding raises that error and only waits between
+ * decisions. */
+double respite_retry_decide(const respite_backoff *backoff, int64_t sequence, int attempt, int outcome,
+                            int http_status, double retry_after_hint, respite_error *err);
 /* One attempt of a retried call, for respite_retry_run: performs the call
  * and returns its outcome (a respite_outcome), setting *http_status (0 if
  * none) and *retry_after_hint (0 if none). */

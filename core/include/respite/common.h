@@ -133,6 +133,8 @@ typedef enum respite_event_type {
 
 #define RESPITE_EVENT_TYPE_COUNT 7
 #define RESPITE_EVENT_DETAIL_MAX 256
+/* A handle's name (the `name` setting of every component), NUL included. */
+#define RESPITE_NAME_MAX 64
 
 /* One transition, with its time and figures (G18). Fields that do not apply
  * to a type are 0. */
@@ -145,15 +147,18 @@ typedef struct respite_event {
     int http_status;                         /* send_failed: status, 0 for transport */
     int64_t count;                           /* unsent_at_close: events not sent */
     char detail[RESPITE_EVENT_DETAIL_MAX];   /* send_failed: start of body or error */
+    char source[RESPITE_NAME_MAX];           /* the name of the handle it came from; "" if none */
 } respite_event;
 
 /* "recovery_started", "recovery_extended", "probing", "recovered", "reset",
  * "send_failed", "unsent_at_close"; NULL for a value that is not a type. */
 const char *respite_event_type_name(int type);
 
-/* The event in words, one line, as every binding and the command log it:
- * "recovery started: 10 failures within 100s; requests paused for 60s",
+/* The event in words, one line, as every binding and the command log it,
+ * after the name of the handle it came from when that has one:
+ * "billing: recovery started: 10 failures within 100s; requests paused for 60s",
  * "send failed: HTTP 503: <start of the body>", ... (docs/spec.md, G18).
+ * Bindings pass the line to their logger unchanged.
  * Written into buf (always NUL-terminated); returns the length it needed,
  * like snprintf. */
 size_t respite_event_message(const respite_event *event, char *buf, size_t size);

@@ -17,8 +17,9 @@
  *   }
  *
  * Thread safety: an engine is not thread-safe; one thread (the sender's)
- * drives it. Producers use the queue, which is. The queue, policy and gate
- * are borrowed and must outlive the engine.
+ * drives it. Producers use the queue, which is. The engine holds a
+ * reference to its queue and gate (their creators may free theirs at any
+ * time) and settles by the queue's policy.
  */
 #ifndef RESPITE_ENGINE_H
 #define RESPITE_ENGINE_H
@@ -45,13 +46,12 @@ typedef enum respite_action {
 /* "send", "wait", "idle", "done"; NULL otherwise. */
 const char *respite_action_name(int action);
 
-/* An engine. queue and gate are required (NULL: closed). policy: the
- * queue's policy, NULL for "@default"; its retry_times must be the queue's
- * (invalid_argument otherwise). settings: "sender" settings (only
- * min_entries_per_message, max_entries_per_message and close_timeout_seconds
- * are used here), NULL for the defaults. */
-respite_engine *respite_engine_new(respite_queue *queue, const respite_policy *policy, respite_gate *gate,
-                                   const respite_settings *settings, respite_error *err);
+/* An engine over queue and gate (both required; NULL: closed), settling
+ * by the queue's policy (respite_queue_policy). settings: "sender" settings
+ * (only name, min_entries_per_message, max_entries_per_message and
+ * close_timeout_seconds are used here), NULL for the defaults. */
+respite_engine *respite_engine_new(respite_queue *queue, respite_gate *gate, const respite_settings *settings,
+                                   respite_error *err);
 /* Frees the engine; a batch still in flight goes back to the head of the
  * queue, its attempt not counted. NULL is a no-op. */
 void respite_engine_free(respite_engine *engine);

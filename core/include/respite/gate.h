@@ -45,14 +45,25 @@ typedef struct respite_decision {
 /* A gate from "gate" settings (or a profile); NULL settings = cloud_request
  * defaults. NULL and err when the settings are invalid. */
 respite_gate *respite_gate_new(const respite_settings *settings, respite_error *err);
+/* Drops the caller's reference: the gate is freed when the last holder
+ * (its creator, an engine, a sender or a client that uses it) lets go, so a
+ * binding may free its gate while an engine still uses it. NULL: no-op. */
 void respite_gate_free(respite_gate *gate);
+/* Takes one more reference (the holder later calls respite_gate_free);
+ * returns gate. NULL: NULL. */
+respite_gate *respite_gate_retain(respite_gate *gate);
+/* The gate's `name` setting ("" when unset); NULL for NULL. */
+const char *respite_gate_name(const respite_gate *gate);
 
 /* Asks whether a call may be made now (G1, G5, G7, G11-G13). Fills *out and
  * returns RESPITE_OK; a refusal is not an error here. */
 int respite_gate_check(respite_gate *gate, double now, respite_decision *out, respite_error *err);
 
-/* Scalar form of check for bindings: the permit (> 0) when admitted, 0 when
- * refused (then respite_gate_retry_after tells how long), -1 on error. */
+/* Scalar form of check for bindings, answering in one call: the permit
+ * (> 0) when admitted; 0 when refused, with err filled as the refusal
+ * (temporarily_unavailable, err->retry_after and the G17 message, as
+ * respite_refusal_error), so a binding raises it like any other error;
+ * -1 and err on other errors. */
 int64_t respite_gate_admit(respite_gate *gate, double now, respite_error *err);
 
 /* As admit and report at respite_now(), reading the clock only when the
@@ -115,9 +126,15 @@ typedef struct respite_gate_stats {
 
 int respite_gate_stats_get(respite_gate *gate, respite_gate_stats *out, respite_error *err);
 
+/* Events waiting in the gate's ring, read without a lock or a clock: 0 for
+ * a NULL gate. The one rule every binding follows: after a call into the
+ * gate (admit, report, check, reset), when this is > 0, take every event
+ * with respite_gate_next_event and log its line (respite_event_message). */
+int respite_gate_events_pending(const respite_gate *gate);
 /* Events: a bounded ring per gate (capacity 64; on overflow the oldest is
  * dropped and counted in events_dropped). Returns 1 and fills *out when an
- * event was taken, 0 when none is waiting, -1 on error. */
+ * event was taken, 0 when none is waiting, -1 on error. Each event's
+ * `source` is the gate's name. */
 int respite_gate_next_event(respite_gate *gate, respite_event *out, respite_error *err);
 
 /* C users may also get events as they happen (in addition to the ring).

@@ -27,8 +27,9 @@ typedef struct respite_client respite_client;
 typedef struct respite_response respite_response;
 
 /* A client from "client" settings (NULL: defaults) calling through `gate`
- * and retrying with `backoff`. Both are borrowed and must outlive the
- * client; gate NULL = no gate, backoff NULL = one attempt. */
+ * and retrying with `backoff`. The client holds a reference to both (their
+ * creators may free theirs at any time); gate NULL = no gate, backoff NULL
+ * = one attempt. */
 respite_client *respite_client_new(const respite_settings *settings, respite_gate *gate, respite_backoff *backoff,
                                    respite_error *err);
 void respite_client_free(respite_client *client);
@@ -81,7 +82,9 @@ typedef struct respite_sender_stats {
 
 /* A sender (section 5): "sender" settings (url required), gate settings
  * (NULL: usage_sharing profile), queue settings (NULL: defaults) and a
- * policy (NULL: @default). Starts its thread. */
+ * policy (NULL: @default; the sender holds a reference, the caller may free
+ * its own). Starts its thread. Every event it logs has the sender's name
+ * as its source. */
 respite_sender *respite_sender_new(const respite_settings *sender_settings, const respite_settings *gate_settings,
                                    const respite_settings *queue_settings, const respite_policy *policy,
                                    respite_error *err);

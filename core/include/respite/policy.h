@@ -65,7 +65,12 @@ respite_policy *respite_policy_from_json_n(const char *json, size_t length, resp
                                            respite_error *err);
 /* D8: the built-in "@default" policy: any_error -> discard, capacity 1000. */
 respite_policy *respite_policy_default(respite_error *err);
+/* Drops the caller's reference; the policy is freed when its last holder
+ * (its creator, a queue or a sender using it) lets go. NULL: no-op. */
 void respite_policy_free(respite_policy *policy);
+/* Takes one more reference (released with respite_policy_free); returns
+ * policy. Policies are immutable, so holders share one. */
+const respite_policy *respite_policy_retain(const respite_policy *policy);
 
 /* Accessors; NULL / 0 for a NULL policy. */
 const char *respite_policy_name(const respite_policy *policy);

@@ -46,14 +46,20 @@ typedef enum respite_disposition {
 /* "delivered", "retry", "discarded", "retries_exhausted"; NULL otherwise. */
 const char *respite_disposition_name(int disposition);
 
-/* A queue. policy: NULL for "@default" (D8); the queue copies the numbers it
- * needs, so the policy may be freed afterwards. settings: "queue" settings,
+/* A queue. policy: NULL for "@default" (D8); the queue holds a reference
+ * to it (respite_queue_policy), so the caller may free its own. settings: "queue" settings,
  * NULL for the defaults. NULL and err (invalid_setting for settings of
  * another component) on failure. */
 respite_queue *respite_queue_new(const respite_policy *policy, const respite_settings *settings, respite_error *err);
-/* Frees the queue and every pending event. Batches still out stay valid to
- * read and free; settling them fails with closed. NULL is a no-op. */
+/* Drops the caller's reference. When the last holder (its creator or an
+ * engine using it) lets go, the queue and every pending event are freed;
+ * batches still out stay valid to read and free; settling them fails with
+ * closed. NULL is a no-op. */
 void respite_queue_free(respite_queue *queue);
+/* Takes one more reference (released with respite_queue_free); returns queue. */
+respite_queue *respite_queue_retain(respite_queue *queue);
+/* The delivery policy the queue was made with (held by the queue); NULL for NULL. */
+const respite_policy *respite_queue_policy(const respite_queue *queue);
 
 /* Copies `size` bytes of `data` in (a NUL is stored after them, so the
  * batch can hand them out as text). RESPITE_OK, or:

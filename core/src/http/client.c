@@ -9,8 +9,8 @@
 #include <string.h>
 
 struct respite_client {
-    respite_gate *gate;       /* borrowed; NULL: no gate */
-    respite_backoff *backoff; /* borrowed; NULL: one attempt */
+    respite_gate *gate;       /* held; NULL: no gate */
+    respite_backoff *backoff; /* held; NULL: one attempt */
     double timeout;
     char *user_agent;
 
@@ -66,8 +66,8 @@ respite_client *respite_client_new(const respite_settings *settings, respite_gat
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a client");
         return NULL;
     }
-    c->gate = gate;
-    c->backoff = backoff;
+    c->gate = respite_gate_retain(gate);
+    c->backoff = respite_backoff_retain(backoff);
     c->timeout = respite_settings_get_number(settings, "timeout_seconds", NULL);
     c->user_agent = strdup(respite_settings_get_text(settings, "user_agent", NULL));
     respite_settings_free(own);
@@ -101,6 +101,8 @@ void respite_client_free(respite_client *client)
         pthread_mutex_destroy(&client->share_locks[i]);
     pthread_mutex_destroy(&client->pool_lock);
     free(client->user_agent);
+    respite_gate_free(client->gate);
+    respite_backoff_free(client->backoff);
     free(client);
 }
 

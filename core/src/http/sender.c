@@ -19,6 +19,7 @@
 
 struct respite_sender {
     /* settings, fixed at _new */
+    char name[RESPITE_NAME_MAX]; /* the source of every event it logs */
     char *url;
     char *content_type;
     char *prefix;
@@ -30,7 +31,6 @@ struct respite_sender {
 
     respite_gate *gate;
     respite_queue *queue;
-    respite_policy *policy;
     respite_engine *engine;
     respite_event_ring events;
 
@@ -89,17 +89,24 @@ static struct timespec deadline_in(double seconds)
 }
 
 /* The gate calls this with its lock held: it only pushes into our ring. */
+/* The sender's gate and engine are its own: their events are the sender's. */
+static void push_as_sender(respite_sender *s, respite_event *event)
+{
+    memcpy(event->source, s->name, sizeof event->source);
+    respite_event_ring_push(&s->events, event);
+}
+
 static void forward_gate_event(const respite_event *event, void *user)
 {
-    respite_sender *s = user;
-    respite_event_ring_push(&s->events, event);
+    respite_event copy = *event;
+    push_as_sender(user, &copy);
 }
 
 static void forward_engine_events(respite_sender *s)
 {
     respite_event ev;
     while (respite_engine_next_event(s->engine, &ev, NULL) == 1)
-        respite_event_ring_push(&s->events, &ev);
+        push_as_sender(s, &ev);
 }
 
 /* ------------------------------------------------------------ lifecycle */
@@ -145,6 +152,7 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
     if (respite_settings_validate(sender_settings, err) != RESPITE_OK)
         goto fail;
     int failed = 0;
+    respite_copy_text(s->name, sizeof s->name, respite_settings_get_text(sender_settings, "name", NULL));
     s->url = copy_setting(sender_settings, "url", &failed);
     s->content_type = copy_setting(sender_settings, "content_type", &failed);
     s->prefix = copy_setting(sender_settings, "prefix", &failed);
@@ -166,21 +174,9 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
         goto fail;
     if (!(s->gate = respite_gate_new(gate_settings, err)))
         goto fail;
-    /* The sender keeps its own copy of the policy, so the caller's may go. */
-    if (policy) {
-        char *json = respite_policy_to_json(policy, err);
-        if (!json)
-            goto fail;
-        s->policy = respite_policy_from_json(json, NULL, err);
-        respite_free_string(json);
-    } else {
-        s->policy = respite_policy_default(err);
-    }
-    if (!s->policy)
+    if (!(s->queue = respite_queue_new(policy, queue_settings, err)))
         goto fail;
-    if (!(s->queue = respite_queue_new(s->policy, queue_settings, err)))
-        goto fail;
-    if (!(s->engine = respite_engine_new(s->queue, s->policy, s->gate, sender_settings, err)))
+    if (!(s->engine = respite_engine_new(s->queue, s->gate, sender_settings, err)))
         goto fail;
     if (respite_event_ring_init(&s->events, SENDER_EVENT_RING, err) != RESPITE_OK)
         goto fail;
@@ -220,7 +216,6 @@ void respite_sender_free(respite_sender *sender)
     respite_engine_free(sender->engine);
     respite_queue_free(sender->queue);
     respite_gate_free(sender->gate);
-    respite_policy_free(sender->policy);
     if (sender->events.events)
         respite_event_ring_destroy(&sender->events);
     if (sender->multi)
@@ -339,7 +334,7 @@ static void push_send_failed(respite_sender *s, double now, const respite_respon
         respite_copy_text(ev.detail, sizeof ev.detail, r->error);
     else if (r)
         respite_copy_text(ev.detail, sizeof ev.detail, r->body);
-    respite_event_ring_push(&s->events, &ev);
+    push_as_sender(s, &ev);
 }
 
 /* Takes a batch and sends it; called and returns with the lock held. */

@@ -69,7 +69,7 @@ class Engine(OwnsHandle):
         def new(raw: Any) -> Any:
             self._parts = (queue._own, gate._own, policy._own if policy is not None else CLOSED)
             parts = self._parts  # the borrowed handles outlive the engine
-            return _c.respite_engine_new(parts[0].ptr, parts[2].ptr, parts[1].ptr, raw)
+            return _c.respite_engine_new(parts[0].ptr, parts[1].ptr, raw)
 
         self._settings, ptr = new_with_settings("sender", settings, "sender", new)
         self._own = Owned(ptr, _c.respite_engine_free)

@@ -351,8 +351,7 @@ public final class DeliveryEngine implements AutoCloseable {
             }
             long settings = NativeSettings.make("sender", values);
             try {
-                long pointer = RespiteNativeJNI.respite_engine_new(queue.pointer(),
-                        policy == null ? 0 : policy.pointerForQueue(), gate.pointerForEngine(), settings);
+                long pointer = RespiteNativeJNI.respite_engine_new(queue.pointer(), gate.pointerForEngine(), settings);
                 return new DeliveryEngine(pointer, queue, gate, policy, listener);
             } catch (RuntimeException e) {
                 throw Errors.translate(e);
