@@ -89,14 +89,7 @@ static json_t *check(gate_state *s, json_t *arg, double now)
 static json_t *acquire(gate_state *s, double now)
 {
     respite_error err = {0};
-    respite_decision decision;
-    if (respite_gate_check(s->gate, now, &decision, &err))
-        return observe_error(&err);
-    if (!decision.allowed) {
-        respite_refusal_error(decision.retry_after, &err);
-        return observe_error(&err);
-    }
-    return observe_ok();
+    return respite_gate_admit(s->gate, now, &err) > 0 ? observe_ok() : observe_error(&err);
 }
 
 static json_t *record(gate_state *s, json_t *arg, double now)
@@ -144,10 +137,13 @@ static json_t *stats(gate_state *s)
     return json_pack("{s:o}", "stats", o);
 }
 
-/* The event's type, time and the figures that apply to its type. */
+/* The event's type, time, log line and the figures that apply to its type. */
 json_t *event_to_json(const respite_event *e)
 {
-    json_t *o = json_pack("{s:s,s:o}", "type", respite_event_type_name(e->type), "at", json_real(e->at));
+    char line[RESPITE_NAME_MAX + RESPITE_EVENT_DETAIL_MAX + 256];
+    respite_event_message(e, line, sizeof line);
+    json_t *o = json_pack("{s:s,s:o,s:s}", "type", respite_event_type_name(e->type), "at", json_real(e->at), "line",
+                          line);
     switch (e->type) {
     case RESPITE_EVENT_RECOVERY_STARTED:
         json_object_set_new(o, "failures", json_integer(e->failures));

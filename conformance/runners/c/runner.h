@@ -61,7 +61,8 @@ json_t *json_number_or_null(double value);
 /* An empty observation: the action succeeded and returns nothing. */
 json_t *observe_ok(void);
 
-/* {"type", "at", and the figures of that type} (see the README). */
+/* {"type", "at", "line" (respite_event_message), and the figures of that
+ * type} (see the README). */
 json_t *event_to_json(const respite_event *event);
 
 /* ------------------------------------------------------- arguments */

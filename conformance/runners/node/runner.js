@@ -92,7 +92,7 @@ const outcomeComponent = {
 // ---------------------------------------------------------------- gate
 
 function eventJson(event) {
-  const out = { type: event.type, at: event.at };
+  const out = { type: event.type, at: event.at, line: event.message };
   if (event.type === 'recovery_started') Object.assign(out, { failures: event.failures, window: event.window, pause: event.pause });
   if (event.type === 'recovery_extended') out.pause = event.pause;
   if (event.type === 'send_failed') Object.assign(out, { http_status: event.httpStatus, detail: event.detail });

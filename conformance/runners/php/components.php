@@ -101,7 +101,7 @@ final class Observe
 
     public static function event(Event $e): array
     {
-        $out = ['type' => $e->type, 'at' => $e->at];
+        $out = ['type' => $e->type, 'at' => $e->at, 'line' => $e->message];
         switch ($e->type) {
             case 'recovery_started':
                 $out += ['failures' => $e->failures, 'window' => $e->window, 'pause' => self::numberOrNull($e->pause)];

@@ -109,7 +109,7 @@ def scalar_settings(values):
 
 
 def event_to_json(event):
-    out = {"type": event.type, "at": float(event.at)}
+    out = {"type": event.type, "at": float(event.at), "line": event.message}
     if event.type == "recovery_started":
         out.update(failures=event.failures, window=float(event.window), pause=number_or_null(event.pause))
     elif event.type == "recovery_extended":

@@ -173,7 +173,7 @@ public final class Runner {
     }
 
     static Map<String, Object> eventJson(Event e) {
-        Map<String, Object> o = of("type", e.type(), "at", e.at());
+        Map<String, Object> o = of("type", e.type(), "at", e.at(), "line", e.message());
         switch (e.type()) {
             case "recovery_started" -> {
                 o.put("failures", e.failures());
