@@ -1,0 +1,268 @@
+"""Node: bindings/node/generated/.
+
+- errors.js (+ .d.ts): RespiteError and one class per status
+  (InvalidSettingError, ...), `code` the status name as today, the fields of
+  respite_error as properties, and errorFromFields(), the one constructor the
+  exception typemap calls.
+- tables.js (+ .d.ts): the names of every enumeration, the settings table
+  (with minExclusive/maxExclusive and the camelCase name), the profiles, and
+  one options type per component with every key typed, so a misspelt setting
+  fails type checking.
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Dict, List
+
+from tables import HEADER, Setting, Tables, describe_range, pascal, sentence, upper
+
+DIRECTORY = "bindings/node/generated"
+
+FIELDS = {
+    "setting": ("setting", "string", "the setting's name as the spec writes it (respite_error.setting)", "''"),
+    "retry_after": ("retryAfter", "number", "seconds until a call may be admitted; Infinity when only a reset recovers",
+                    "NaN"),
+    "problems": ("problems", "Problem[]", "every problem of the policy, in document order", "[]"),
+}
+
+
+def class_name(status: str) -> str:
+    return pascal(status) + "Error"
+
+
+def js(value: Any) -> str:
+    """A JavaScript literal for a table value."""
+    if isinstance(value, float) and math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return json.dumps(value, ensure_ascii=False)
+
+
+def doc(text: str) -> str:
+    return text.replace("*/", "*\\/")
+
+
+def emit_errors_js(tables: Tables) -> str:
+    out = [
+        f"// {HEADER}.",
+        "'use strict';",
+        "// One error class per status of the core (respite_status_name); `code` is",
+        "// the status name and each class carries the fields of respite_error that",
+        "// mean something for it.",
+        "",
+        "class RespiteError extends Error {",
+        "  constructor(message, code = 'internal') {",
+        "    super(message);",
+        "    this.code = code;",
+        "  }",
+        "",
+        "  get name() {",
+        "    return this.constructor.name;",
+        "  }",
+        "}",
+    ]
+    for s in tables.errors:
+        fields = [FIELDS[f] for f in s.fields]
+        out += ["", f"/** {doc(sentence(s.description))} */", f"class {class_name(s.name)} extends RespiteError {{"]
+        if fields:
+            names = ", ".join(f"{n} = {d}" for n, _t, _doc, d in fields)
+            out += [f"  constructor(message, {{ {names} }} = {{}}) {{", f"    super(message, '{s.name}');"]
+            for n, _t, text, _d in fields:
+                out += [f"    /** {doc(text)} */", f"    this.{n} = {n};"]
+        else:
+            out += ["  constructor(message) {", f"    super(message, '{s.name}');"]
+        out += ["  }", "}"]
+    out += [
+        "",
+        "// status name -> class, for every status of the core but 'ok'",
+        "const ERRORS_BY_STATUS = Object.freeze({",
+        *[f"  {s.name}: {class_name(s.name)}," for s in tables.errors],
+        "});",
+        "// status code -> class",
+        "const ERRORS_BY_CODE = Object.freeze([" +
+        ", ".join(class_name(s.name) if s.name != "ok" else "undefined" for s in tables.statuses) + "]);",
+        "",
+        "// The error for a respite_error's fields (status code, message, setting,",
+        "// retry_after) and a policy's problems; each class takes the fields it carries.",
+        "function errorFromFields(code, message, setting = '', retryAfter = NaN, problems = []) {",
+        "  const cls = ERRORS_BY_CODE[code];",
+        "  if (cls === undefined) return new RespiteError(message, 'unknown');",
+        "  return new cls(message, { setting, retryAfter, problems });",
+        "}",
+        "",
+        "module.exports = {",
+        "  RespiteError,",
+        "  ...Object.fromEntries(Object.values(ERRORS_BY_STATUS).map((cls) => [cls.name, cls])),",
+        "  ERRORS_BY_STATUS,",
+        "  ERRORS_BY_CODE,",
+        "  errorFromFields,",
+        "};",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def emit_errors_dts(tables: Tables) -> str:
+    out = [
+        f"// {HEADER}.",
+        "import type { Problem } from './tables';",
+        "",
+        "export type StatusName = " + " | ".join(f"'{s.name}'" for s in tables.errors) + ";",
+        "",
+        "/** Root of every error respite throws; the message is the core's. */",
+        "export class RespiteError extends Error {",
+        "  constructor(message: string, code?: StatusName | 'unknown');",
+        "  /** The core's status name, e.g. 'invalid_setting'. */",
+        "  readonly code: StatusName | 'unknown';",
+        "}",
+    ]
+    for s in tables.errors:
+        fields = [FIELDS[f] for f in s.fields]
+        out += ["", f"/** {doc(sentence(s.description))} */", f"export class {class_name(s.name)} extends RespiteError {{"]
+        if fields:
+            opts = "; ".join(f"{n}?: {t}" for n, t, _doc, _d in fields)
+            out.append(f"  constructor(message: string, fields?: {{ {opts} }});")
+            for n, t, text, _d in fields:
+                out += [f"  /** {doc(text)} */", f"  readonly {n}: {t};"]
+        else:
+            out.append("  constructor(message: string);")
+        out += [f"  readonly code: '{s.name}';", "}"]
+    out += [
+        "",
+        "export const ERRORS_BY_STATUS: Readonly<Record<StatusName, typeof RespiteError>>;",
+        "export const ERRORS_BY_CODE: ReadonlyArray<typeof RespiteError | undefined>;",
+        "export function errorFromFields(code: number, message: string, setting?: string, retryAfter?: number,",
+        "                                problems?: Problem[]): RespiteError;",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def emit_tables_js(tables: Tables) -> str:
+    out = [
+        f"// {HEADER}.",
+        "'use strict';",
+        "// The core's enumerations (names in code order), its settings table and",
+        "// its profiles, as data.",
+        "",
+        "// status names in code order (0 is 'ok')",
+        "const STATUS_NAMES = Object.freeze(" + js([s.name for s in tables.statuses]) + ");",
+    ]
+    for e in tables.enums:
+        out += [f"// {e.doc}", f"const {upper(e.key)} = Object.freeze({js(list(e.names))});"]
+    out += [
+        "// event types logged as warnings (respite_event_is_warning)",
+        "const WARNING_EVENT_TYPES = Object.freeze(" + js([n for n, w in tables.warning_events.items() if w]) + ");",
+        "// outcomes that count against the service (without countAllFailures)",
+        "const COUNTED_OUTCOMES = Object.freeze(" + js([n for n, c in tables.outcome_counts.items() if c]) + ");",
+        "// the components that have settings",
+        "const COMPONENTS = Object.freeze(" + js(tables.components) + ");",
+        "",
+        "// Every setting of every component, in the core's order (respite_setting_at);",
+        "// min/max are null and the exclusive flags false for non-numeric settings.",
+        "const SETTINGS = Object.freeze([",
+    ]
+    for s in tables.settings:
+        row = {
+            "component": s.component, "name": s.name, "camelName": s.camel, "type": s.type, "default": s.default,
+            "min": s.min, "max": s.max, "minExclusive": s.min_exclusive, "maxExclusive": s.max_exclusive,
+            "choices": list(s.choices) if s.choices is not None else None, "accepted": s.accepted, "doc": s.doc,
+        }
+        if s.type == "number":
+            row["default"] = float(s.default)
+        body = ", ".join(f"{k}: {js(v)}" for k, v in row.items())
+        out.append(f"  Object.freeze({{ {body} }}),")
+    out += [
+        "]);",
+        "",
+        "// profile name -> its component and the settings it changes from that",
+        "// component's defaults",
+        "const PROFILES = Object.freeze({",
+    ]
+    for p in tables.profiles:
+        overrides = ", ".join(f"{k}: {js(v)}" for k, v in tables.profile_overrides(p).items())
+        out.append(f"  {p.name}: Object.freeze({{ component: {js(p.component)}, "
+                   f"overrides: Object.freeze({{ {overrides} }}) }}),")
+    names = ["STATUS_NAMES"] + [upper(e.key) for e in tables.enums] + \
+            ["WARNING_EVENT_TYPES", "COUNTED_OUTCOMES", "COMPONENTS", "SETTINGS", "PROFILES"]
+    out += ["});", "", "module.exports = {", *[f"  {n}," for n in names], "};", ""]
+    return "\n".join(out)
+
+
+def ts_type(tables: Tables, s: Setting) -> str:
+    if s.type in ("integer", "number"):
+        return "number | bigint" if s.type == "integer" and s.max is not None and s.max > 2**31 else "number"
+    if s.type == "boolean":
+        return "boolean"
+    if s.type == "choice":
+        return " | ".join(f"'{c}'" for c in (s.choices or ()))
+    if s.type == "list":
+        return "string | Array<string | number>"
+    return "string"
+
+
+def emit_tables_dts(tables: Tables) -> str:
+    out = [f"// {HEADER}.", ""]
+    for e in tables.enums:
+        out += [f"/** {doc(sentence(e.doc))} */",
+                f"export type {e.type_name}Name = " + " | ".join(f"'{n}'" for n in e.names) + ";"]
+    out += [
+        "export type ComponentName = " + " | ".join(f"'{c}'" for c in tables.components) + ";",
+        "export type ProfileName = " + " | ".join(f"'{p.name}'" for p in tables.profiles) + ";",
+        "export type SettingType = 'integer' | 'number' | 'boolean' | 'choice' | 'string' | 'list';",
+        "",
+        "/** One problem of a delivery policy: JSON pointer, message, line and column (0 unless a syntax error). */",
+        "export interface Problem {",
+        "  pointer: string;",
+        "  message: string;",
+        "  line: number;",
+        "  column: number;",
+        "}",
+        "",
+        "/** One row of the core's settings table. */",
+        "export interface SettingInfo {",
+        "  readonly component: ComponentName;",
+        "  readonly name: string;",
+        "  readonly camelName: string;",
+        "  readonly type: SettingType;",
+        "  readonly default: number | boolean | string;",
+        "  readonly min: number | null;",
+        "  readonly max: number | null;",
+        "  readonly minExclusive: boolean;",
+        "  readonly maxExclusive: boolean;",
+        "  readonly choices: ReadonlyArray<string> | null;",
+        "  /** The accepted range as the core's errors say it. */",
+        "  readonly accepted: string;",
+        "  readonly doc: string;",
+        "}",
+    ]
+    for component in tables.components:
+        out += ["", f"/** The {component} settings by their camelCase names; the core checks every value. */",
+                f"export interface {pascal(component)}Settings {{"]
+        for s in tables.settings_of(component):
+            out += [f"  /** {doc(sentence(s.doc) + ' ' + describe_range(s))} */", f"  {s.camel}?: {ts_type(tables, s)};"]
+        out.append("}")
+    out += [
+        "",
+        "export const STATUS_NAMES: ReadonlyArray<string>;",
+        *[f"export const {upper(e.key)}: ReadonlyArray<{e.type_name}Name>;" for e in tables.enums],
+        "export const WARNING_EVENT_TYPES: ReadonlyArray<EventTypeName>;",
+        "export const COUNTED_OUTCOMES: ReadonlyArray<OutcomeName>;",
+        "export const COMPONENTS: ReadonlyArray<ComponentName>;",
+        "export const SETTINGS: ReadonlyArray<SettingInfo>;",
+        "export const PROFILES: Readonly<Record<ProfileName, { readonly component: ComponentName; "
+        "readonly overrides: Readonly<Record<string, number | boolean | string>> }>>;",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def emit(tables: Tables) -> Dict[str, str]:
+    return {
+        "errors.js": emit_errors_js(tables),
+        "errors.d.ts": emit_errors_dts(tables),
+        "tables.js": emit_tables_js(tables),
+        "tables.d.ts": emit_tables_dts(tables),
+    }

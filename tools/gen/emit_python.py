@@ -1,0 +1,268 @@
+"""Python: the package respite.generated (bindings/python/src/respite/generated/).
+
+- errors.py: RespiteError and one class per status, with the names and bases
+  respite has always had (InvalidSettingError(RespiteError, ValueError), ...),
+  the fields of respite_error as attributes, and error_from_fields(), the one
+  constructor the SWIG exception typemap calls.
+- tables.py: the names of every enumeration, Outcome as an enum, the settings
+  table (with min_exclusive/max_exclusive) and the profiles.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, List
+
+from tables import HEADER, Setting, Tables, pascal, sentence, upper
+
+DIRECTORY = "bindings/python/src/respite/generated"
+
+# The builtin each status's class also derives from, so idiomatic
+# `except ValueError` keeps working.
+BUILTIN_BASES: Dict[str, str] = {
+    "invalid_argument": "ValueError",
+    "invalid_setting": "ValueError",
+    "invalid_time": "ValueError",
+    "invalid_policy": "ValueError",
+    "too_large": "ValueError",
+    "closed": "ValueError",
+    "no_memory": "MemoryError",
+}
+
+# What each field means, for the docstrings, and its constructor parameter.
+FIELD_DOC = {
+    "setting": "the setting's name as the spec writes it (respite_error.setting)",
+    "retry_after": "seconds until a call may be admitted; math.inf when only a reset recovers",
+    "problems": "every problem of the policy, in document order",
+}
+FIELD_PARAM = {
+    "setting": 'setting: str = ""',
+    "retry_after": "retry_after: float = math.nan",
+    "problems": "problems: Optional[Sequence[Problem]] = None",
+}
+FIELD_INIT = {
+    "setting": "self.setting: str = setting",
+    "retry_after": "self.retry_after: float = retry_after",
+    "problems": "self.problems: List[Problem] = list(problems or [])",
+}
+
+
+def class_name(status: str) -> str:
+    return pascal(status) + "Error"
+
+
+def literal(value: Any) -> str:
+    """A Python literal for a table value."""
+    if isinstance(value, float) and math.isinf(value):
+        return "math.inf" if value > 0 else "-math.inf"
+    return repr(value)
+
+
+def number(setting: Setting, value: Any) -> str:
+    if value is None:
+        return "None"
+    return literal(int(value) if setting.type == "integer" else float(value))
+
+
+def default(setting: Setting) -> str:
+    if setting.type in ("integer", "number"):
+        return number(setting, setting.default)
+    return literal(setting.default)
+
+
+def emit_errors(tables: Tables) -> str:
+    internal = next(s for s in tables.statuses if s.name == "internal")
+    out: List[str] = [
+        f'"""{HEADER}.',
+        "",
+        "One exception class per status of the core (respite_status_name), each",
+        "carrying the fields of respite_error that mean something for it.",
+        '"""',
+        "from __future__ import annotations",
+        "",
+        "import math",
+        "from typing import Dict, List, NamedTuple, Optional, Sequence, Type",
+        "",
+        "",
+        "class Problem(NamedTuple):",
+        '    """One problem of a delivery policy: JSON pointer, message, and for a',
+        '    syntax error the line and column (0 otherwise)."""',
+        "",
+        "    pointer: str",
+        "    message: str",
+        "    line: int = 0",
+        "    column: int = 0",
+        "",
+        "",
+        "class RespiteError(Exception):",
+        '    """Root of every error respite raises. ``str(err)`` is the core\'s message."""',
+        "",
+        "    #: the core's stable status name (\"invalid_setting\", \"closed\", ...)",
+        f"    status: str = {internal.name!r}",
+        "    #: the core's numeric status code",
+        f"    code: int = {internal.code}",
+        "",
+        "    def __init__(self, message: str) -> None:",
+        "        super().__init__(message)",
+        "        self.message = message",
+    ]
+    for status in tables.errors:
+        bases = "RespiteError" + (f", {BUILTIN_BASES[status.name]}" if status.name in BUILTIN_BASES else "")
+        doc = [sentence(status.description)] + [f"``.{f}``: {FIELD_DOC[f]}." for f in status.fields]
+        doc[-1] += '"""'
+        out += ["", "", f"class {class_name(status.name)}({bases}):", '    """' + doc[0], *[f"    {d}" for d in doc[1:]],
+                "", f"    status = {status.name!r}", f"    code = {status.code}"]
+        if status.fields:
+            params = ", ".join(FIELD_PARAM[f] for f in status.fields)
+            out += ["", f"    def __init__(self, message: str, {params}) -> None:", "        super().__init__(message)"]
+            out += [f"        {FIELD_INIT[f]}" for f in status.fields]
+    out += [
+        "",
+        "",
+        "#: status name -> exception class, for every status of the core but \"ok\"",
+        "ERRORS_BY_STATUS: Dict[str, Type[RespiteError]] = {",
+        *[f"    {s.name!r}: {class_name(s.name)}," for s in tables.errors],
+        "}",
+        "#: status code -> exception class",
+        "ERRORS_BY_CODE: Dict[int, Type[RespiteError]] = {cls.code: cls for cls in ERRORS_BY_STATUS.values()}",
+        "",
+        "",
+        "def error_from_fields(code: int, message: str, setting: str = \"\", retry_after: float = math.nan,",
+        "                      problems: Optional[Sequence[Problem]] = None) -> RespiteError:",
+        '    """The exception for a respite_error\'s fields (status code, message,',
+        '    setting, retry_after) and a policy\'s problems; each class takes the',
+        '    fields it carries. A code the table does not know gives a RespiteError',
+        '    with that code."""',
+        "    cls = ERRORS_BY_CODE.get(code)",
+    ]
+    for status in tables.errors:
+        if status.fields:
+            args = ", ".join(f"{f}={f}" for f in status.fields)
+            out += [f"    if cls is {class_name(status.name)}:", f"        return cls(message, {args})"]
+    out += [
+        "    if cls is None:",
+        "        err = RespiteError(message)",
+        "        err.code = code",
+        "        return err",
+        "    return cls(message)",
+        "",
+        "",
+        "# The classes are respite's public ones: they show (and pickle) as respite.X.",
+        "for _cls in (Problem, RespiteError, *ERRORS_BY_STATUS.values()):",
+        "    _cls.__module__ = \"respite\"",
+        "del _cls",
+        "",
+        "__all__ = [\"Problem\", \"RespiteError\", \"ERRORS_BY_STATUS\", \"ERRORS_BY_CODE\", \"error_from_fields\",",
+        "           *(cls.__name__ for cls in ERRORS_BY_STATUS.values())]",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def emit_tables(tables: Tables) -> str:
+    out: List[str] = [
+        f'"""{HEADER}.',
+        "",
+        "The core's enumerations (names in code order), its settings table and",
+        "its profiles, as data.",
+        '"""',
+        "from __future__ import annotations",
+        "",
+        "import enum",
+        "from typing import Any, Dict, NamedTuple, Optional, Tuple",
+        "",
+        "#: status names in code order (0 is \"ok\")",
+        "STATUS_NAMES: Tuple[str, ...] = (" + ", ".join(repr(s.name) for s in tables.statuses) + ",)",
+    ]
+    for e in tables.enums:
+        out += [f"#: {e.doc}: names in code order",
+                f"{upper(e.key)}: Tuple[str, ...] = (" + ", ".join(repr(n) for n in e.names) + ",)"]
+    outcomes = tables.enum("outcomes")
+    out += [
+        "#: event types logged as warnings (respite_event_is_warning)",
+        "WARNING_EVENT_TYPES = frozenset({" + ", ".join(repr(n) for n, w in tables.warning_events.items() if w) + "})",
+        "#: the components that have settings",
+        "COMPONENTS: Tuple[str, ...] = (" + ", ".join(repr(c) for c in tables.components) + ",)",
+        "",
+        "",
+        "class Outcome(str, enum.Enum):",
+        '    """What happened to one call; the values are the core\'s names."""',
+        "",
+        *[f"    {upper(n)} = {n!r}" for n in outcomes.names],
+        "",
+        "    @property",
+        "    def code(self) -> int:",
+        '        """The core\'s number (respite_outcome)."""',
+        "        return OUTCOMES.index(self.value)",
+        "",
+        "    @property",
+        "    def counts(self) -> bool:",
+        '        """Whether this outcome counts against the service (without count_all_failures)."""',
+        "        return self.value in _COUNTED_OUTCOMES",
+        "",
+        "",
+        "_COUNTED_OUTCOMES = frozenset({" + ", ".join(repr(n) for n, c in tables.outcome_counts.items() if c) + "})",
+        "",
+        "",
+        "class SettingInfo(NamedTuple):",
+        '    """One row of the core\'s settings table (respite_setting_at)."""',
+        "",
+        "    component: str",
+        "    name: str",
+        "    #: integer, number, boolean, choice, string or list",
+        "    type: str",
+        "    default: Any",
+        "    #: integer/number: the bounds, with whether each is excluded; None otherwise",
+        "    min: Optional[float]",
+        "    max: Optional[float]",
+        "    min_exclusive: bool",
+        "    max_exclusive: bool",
+        "    #: choice: the accepted words; None otherwise",
+        "    choices: Optional[Tuple[str, ...]]",
+        "    #: the accepted range as the core's errors say it",
+        "    accepted: str",
+        "    doc: str",
+        "",
+        "",
+        "#: every setting of every component, in the core's order",
+        "SETTINGS: Tuple[SettingInfo, ...] = (",
+    ]
+    for s in tables.settings:
+        choices = "None" if s.choices is None else "(" + ", ".join(repr(c) for c in s.choices) + ",)"
+        out.append(f"    SettingInfo({s.component!r}, {s.name!r}, {s.type!r}, {default(s)}, "
+                   f"{number(s, s.min)}, {number(s, s.max)}, {s.min_exclusive!r}, {s.max_exclusive!r}, {choices}, "
+                   f"{s.accepted!r}, {s.doc!r}),")
+    out += [
+        ")",
+        "",
+        "#: profile name -> (component, {setting: value it changes from the component's default})",
+        "PROFILES: Dict[str, Tuple[str, Dict[str, Any]]] = {",
+    ]
+    for p in tables.profiles:
+        overrides = tables.profile_overrides(p)
+        body = ", ".join(f"{name!r}: {literal(v)}" for name, v in overrides.items())
+        out.append(f"    {p.name!r}: ({p.component!r}, {{{body}}}),")
+    out += ["}", ""]
+    return "\n".join(out)
+
+
+def emit_init(tables: Tables) -> str:
+    return "\n".join([
+        f'"""{HEADER}.',
+        "",
+        "respite.generated: the core's tables for the Python binding. Regenerate",
+        "with tools/gen/generate.py (tools/gen/README.md).",
+        '"""',
+        "from .errors import *  # noqa: F401,F403",
+        "from .errors import __all__ as _errors_all",
+        "from .tables import (COMPONENTS, PROFILES, SETTINGS, STATUS_NAMES, WARNING_EVENT_TYPES,  # noqa: F401",
+        "                     Outcome, SettingInfo)",
+        "from .tables import " + ", ".join(upper(e.key) for e in tables.enums) + "  # noqa: F401",
+        "",
+        "__all__ = list(_errors_all) + [\"COMPONENTS\", \"PROFILES\", \"SETTINGS\", \"STATUS_NAMES\",",
+        "                               \"WARNING_EVENT_TYPES\", \"Outcome\", \"SettingInfo\",",
+        "                               " + ", ".join(f'"{upper(e.key)}"' for e in tables.enums) + "]",
+        "",
+    ])
+
+
+def emit(tables: Tables) -> Dict[str, str]:
+    return {"__init__.py": emit_init(tables), "errors.py": emit_errors(tables), "tables.py": emit_tables(tables)}
