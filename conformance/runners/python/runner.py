@@ -47,59 +47,21 @@ class ScriptedFailure(Exception):
         self.retry_after = retry_after
 
 
-class ArgumentError(Exception):
-    """An argument the scenario gave is not usable; C says invalid_argument."""
-
-
-def argument_error(message):
-    return {"error": {"status": "invalid_argument", "message": message}}
-
-
-def is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def arg_number(obj, key, fallback):
-    value = obj.get(key) if isinstance(obj, dict) else None
-    if value is None and not (isinstance(obj, dict) and key in obj):
-        return fallback
-    if not is_number(value):
-        raise ArgumentError(key)
-    return value
-
-
 def arg_outcome(arg):
-    """(outcome name, http_status) an argument stands for; as the C runner's arg_outcome."""
-    if isinstance(arg, str):
-        return respite.Outcome(respite_outcome_name(arg)).value, 0
-    if not isinstance(arg, dict):
-        raise ValueError("an outcome is a name or an object")
+    """(outcome name, http_status) of an outcome argument, which the driver
+    made an object: {"outcome": name, "status"?}, {"status", "usable"} or
+    {"transport": true}; as the C runner's arg_outcome."""
     if "outcome" in arg:
-        name = arg["outcome"]
-        if not isinstance(name, str):
-            raise ValueError("\"outcome\" must be a name")
-        status = arg.get("status")
-        return respite_outcome_name(name), status if isinstance(status, int) and not isinstance(status, bool) else 0
-    if arg.get("transport") is True:
+        return outcome_named(arg["outcome"]), arg.get("status", 0)
+    if arg.get("transport"):
         return respite.classify(transport_failed=True).value, 0
-    status = arg.get("status")
-    if not isinstance(status, int) or isinstance(status, bool):
-        raise ValueError("an outcome object needs \"outcome\", \"status\" or \"transport\": true")
-    usable = arg.get("usable", True) is True if "usable" in arg else True
-    return respite.classify(status, body_usable=usable).value, status
+    return respite.classify(arg["status"], body_usable=arg.get("usable", True)).value, arg["status"]
 
 
-def respite_outcome_name(name):
+def outcome_named(name):
     """The outcome with that name, checked by the core (its message when unknown)."""
-    return respite.Gate.__module__ and _OUTCOME_CHECK(name)
-
-
-def _outcome_check(name):
     from respite._outcome import outcome_code, outcome_from_code
     return outcome_from_code(outcome_code(name)).value
-
-
-_OUTCOME_CHECK = _outcome_check
 
 
 def scalar_settings(values):
@@ -155,19 +117,13 @@ class OutcomeComponent:
 
     def step(self, action, arg, now):
         if action == "classify":
-            if not isinstance(arg, dict):
-                return runner_error("classify takes an object")
-            status = arg.get("status")
-            usable = arg.get("usable") is True if "usable" in arg else True
-            outcome = respite.classify(status if isinstance(status, int) else (0 if status is None else 0),
-                                       transport_failed=arg.get("transport") is True, body_usable=usable)
+            outcome = respite.classify(arg["status"], transport_failed=arg["transport"], body_usable=arg["usable"])
             return {"outcome": outcome.value}
         if action == "counts":
-            name = arg.get("outcome") if isinstance(arg, dict) else None
-            return {"counts": respite.outcome_counts(_outcome_check(name),
+            return {"counts": respite.outcome_counts(outcome_named(arg["outcome"]),
                                                      arg.get("count_all_failures") is True)}
         if action == "parse":
-            return {"outcome": _outcome_check(arg)}
+            return {"outcome": outcome_named(arg)}
         return unknown_action("outcome", action)
 
     def close(self):
@@ -197,17 +153,12 @@ class GateComponent:
             return observed
         if action == "record":
             outcome, _status = arg_outcome(arg)
-            try:
-                hint = arg_number(arg, "retry_after", 0.0)
-            except ArgumentError:
-                return runner_error("retry_after must be a number")
-            name = arg.get("permit", 0) if isinstance(arg, dict) else 0
-            permit = name  # an integer: forged
+            name = permit = arg.get("permit", 0)  # an integer: forged
             if isinstance(name, str):
                 if name not in self.permits:
                     return runner_error(f"no admitted check was named '{name}'")
                 permit = self.permits[name]
-            g.report(outcome, permit=permit, retry_after=hint, now=now)
+            g.report(outcome, permit=permit, retry_after=arg["retry_after"], now=now)
             return {"outcome": outcome}
         if action == "acquire":
             g.acquire(now=now)
@@ -280,42 +231,23 @@ class BackoffComponent:
         return {"attempts": made[0], "gave_up": False, "last_outcome": "success"}
 
     def gave_up(self, arg):
-        outcome, status = self.outcome_of(arg)
-        try:
-            attempts = int(arg_number(arg, "attempts", 1))
-        except ArgumentError:
-            return runner_error("attempts must be a number")
-        return observe_error(self.backoff.gave_up_error(attempts, outcome, status))
-
-    @staticmethod
-    def outcome_of(arg):
-        inner = arg.get("outcome") if isinstance(arg, dict) else None
-        return arg_outcome(inner if isinstance(inner, dict) else arg)
+        outcome, status = arg_outcome(arg)
+        return observe_error(self.backoff.gave_up_error(arg["attempts"], outcome, status))
 
     def step(self, action, arg, now):
         b = self.backoff
         if action == "start":
             return {"sequence": b.start()}
-        if action in ("delay", "delays"):
-            try:
-                sequence = int(arg_number(arg, "sequence", 0))
-                hint = arg_number(arg, "retry_after", 0)
-                first = int(arg_number(arg, "retry", 1)) if action == "delay" else 1
-                last = first if action == "delay" else int(arg_number(arg, "count", 1))
-            except ArgumentError:
-                return runner_error("sequence, retry, count and retry_after must be numbers")
-            delays = [b.delay(k, sequence=sequence, retry_after=hint) for k in range(first, last + 1)]
-            return {"delay": delays[0]} if action == "delay" else {"delays": delays}
+        if action == "delay":
+            return {"delay": b.delay(arg["retry"], sequence=arg["sequence"], retry_after=arg["retry_after"])}
+        if action == "delays":
+            return {"delays": [b.delay(k, sequence=arg["sequence"], retry_after=arg["retry_after"])
+                               for k in range(1, arg["count"] + 1)]}
         if action in ("next", "schedule"):
-            outcome, status = self.outcome_of(arg)
-            try:
-                sequence = int(arg_number(arg, "sequence", 0))
-                attempt = int(arg_number(arg, "attempt", 1))
-                hint = arg_number(arg, "retry_after", 0)
-            except ArgumentError:
-                return runner_error("sequence, attempt and retry_after must be numbers"
-                                    if action == "next" else "sequence and retry_after must be numbers")
+            outcome, status = arg_outcome(arg)
+            sequence, hint = arg["sequence"], arg["retry_after"]
             if action == "next":
+                attempt = arg["attempt"]
                 delay = b.next(sequence, attempt, outcome, status=status, retry_after=hint)
                 return {"retry": False} if delay is None else {"retry": True, "delay": delay}
             delays = []
@@ -326,7 +258,7 @@ class BackoffComponent:
                 delays.append(delay)
             return {"delays": delays}
         if action == "retries_on":
-            outcome, status = self.outcome_of(arg)
+            outcome, status = arg_outcome(arg)
             return {"retries": b.retries_on(outcome, status)}
         if action == "max_attempts":
             return {"max_attempts": b.max_attempts}
@@ -446,16 +378,7 @@ class DeliveryComponent:
             self.close()
             raise
 
-    def enqueue(self, arg, now):
-        if isinstance(arg, str):
-            events = [arg]
-        elif isinstance(arg, list):
-            events = arg
-        elif isinstance(arg, dict):
-            prefix = arg.get("prefix") if isinstance(arg.get("prefix"), str) else "e"
-            events = [f"{prefix}{i}" for i in range(1, int(arg.get("count") or 0) + 1)]
-        else:
-            return runner_error("enqueue takes a string, a list of strings or {\"count\", \"prefix\"}")
+    def enqueue(self, events, now):
         accepted, refused = 0, {}
         for event in events:
             try:
@@ -500,17 +423,10 @@ class DeliveryComponent:
             answer = self.scripted_answer()
             if answer is None:
                 return runner_error("the endpoint has no more answers")
-        transport = isinstance(answer, dict) and answer.get("transport") is True
-        status = answer if isinstance(answer, int) and not isinstance(answer, bool) else (
-            answer.get("status") if isinstance(answer, dict) else None)
-        try:
-            hint = arg_number(answer, "retry_after", 0.0)
-        except ArgumentError:
-            hint = None
-        if hint is None or (not transport and (not isinstance(status, int) or isinstance(status, bool))):
-            return runner_error("an answer is a status, {\"status\", \"retry_after\"?} or {\"transport\": true}")
+        given = {"status": answer} if isinstance(answer, int) else answer
+        transport, hint = given.get("transport", False), given.get("retry_after", 0)
         batch, self.batch = self.batch, None  # settle frees it, whatever it returns
-        self.engine.settle(batch, status=None if transport else status, transport=transport, retry_after=hint,
+        self.engine.settle(batch, status=given.get("status"), transport=transport, retry_after=hint,
                            now=now)
         return {"answer": answer}
 
@@ -590,11 +506,7 @@ def error_of(exc):
     """The error observation's object for anything a step or set-up raised."""
     if isinstance(exc, respite.RespiteError):
         return observe_error(exc)["error"]
-    if isinstance(exc, (ArgumentError, ValueError)):  # an argument the scenario wrote badly (C: invalid_argument)
-        return argument_error(str(exc))["error"]
-    if isinstance(exc, OpenFailure):
-        return runner_error(str(exc))["error"]
-    return observe_error(exc)["error"]
+    return runner_error(str(exc) if isinstance(exc, OpenFailure) else f"{type(exc).__name__}: {exc}")["error"]
 
 
 def run_step(component, step):
