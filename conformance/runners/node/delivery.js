@@ -76,25 +76,8 @@ function policyOf(spec) {
 // {"transport": true}) in the API's form.
 function answerArg(answer) {
   if (Number.isInteger(answer)) return answer;
-  if (answer && typeof answer === 'object') {
-    const retryAfter = answer.retry_after === undefined ? 0 : answer.retry_after;
-    if (typeof retryAfter !== 'number') throw new RunnerError('retry_after must be a number');
-    if (answer.transport === true) return { transport: true, retryAfter };
-    if (Number.isInteger(answer.status)) return { status: answer.status, retryAfter };
-  }
-  throw new RunnerError('an answer is a status, {"status", "retry_after"?} or {"transport": true}');
-}
-
-function eventsOf(arg) {
-  if (typeof arg === 'string') return [arg];
-  if (Array.isArray(arg)) return arg;
-  if (arg && typeof arg === 'object') {
-    const prefix = typeof arg.prefix === 'string' ? arg.prefix : 'e';
-    const events = [];
-    for (let i = 1; i <= (Number.isInteger(arg.count) ? arg.count : 0); i++) events.push(`${prefix}${i}`);
-    return events;
-  }
-  throw new RunnerError('enqueue takes a string, a list of strings or {"count", "prefix"}');
+  const retryAfter = answer.retry_after ?? 0;
+  return answer.transport ? { transport: true, retryAfter } : { status: answer.status, retryAfter };
 }
 
 function take(state, now) {
@@ -201,10 +184,9 @@ const deliveryComponent = {
   step(state, action, arg, now) {
     switch (action) {
       case 'enqueue': {
-        const events = eventsOf(arg);
         let accepted = 0;
         const refused = {};
-        for (const event of events) {
+        for (const event of arg) {
           try {
             state.queue.enqueue(event, now);
             accepted++;

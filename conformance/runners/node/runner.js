@@ -19,25 +19,12 @@ function observeError(error) {
   return { error: detail };
 }
 
-function numberArg(object, key, fallback) {
-  const value = object && typeof object === 'object' ? object[key] : undefined;
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number') throw new RunnerError(`${key} must be a number`);
-  return value;
-}
-
-// A scenario outcome ("server_error" | {"outcome", "status"?} | {"status",
-// "usable"?} | {"transport": true}) in the API's form.
+// An outcome argument (the driver made it an object: {"outcome", "status"?},
+// {"status", "usable"} or {"transport": true}) in the API's form.
 function outcomeArg(arg) {
-  if (typeof arg === 'string') return arg;
-  if (!arg || typeof arg !== 'object') throw new RunnerError('an outcome is a name or an object');
-  if (arg.outcome !== undefined) {
-    if (typeof arg.outcome !== 'string') throw new RunnerError('"outcome" must be a name');
-    return Number.isInteger(arg.status) ? { outcome: arg.outcome, status: arg.status } : arg.outcome;
-  }
+  if (arg.outcome !== undefined) return Number.isInteger(arg.status) ? { outcome: arg.outcome, status: arg.status } : arg.outcome;
   if (arg.transport === true) return { transport: true };
-  if (!Number.isInteger(arg.status)) throw new RunnerError('an outcome object needs "outcome", "status" or "transport": true');
-  return { status: arg.status, bodyUsable: arg.usable === undefined ? true : arg.usable === true };
+  return { status: arg.status, bodyUsable: arg.usable !== false };
 }
 
 // ------------------------------------------------------------ settings
@@ -75,9 +62,7 @@ const outcomeComponent = {
   },
   step(state, action, arg) {
     if (action === 'classify') {
-      if (!arg || typeof arg !== 'object') throw new RunnerError('classify takes an object');
-      const usable = arg.usable === undefined ? true : arg.usable === true;
-      return { outcome: respite.classify(arg.status ?? 0, { transport: arg.transport === true, bodyUsable: usable }) };
+      return { outcome: respite.classify(arg.status, { transport: arg.transport, bodyUsable: arg.usable }) };
     }
     if (action === 'counts') {
       const name = respite.outcome(String(arg && arg.outcome));
@@ -129,14 +114,13 @@ const gateComponent = {
       }
       case 'record': {
         const outcome = outcomeArg(arg);
-        const hint = numberArg(arg, 'retry_after', 0);
         const name = arg && typeof arg === 'object' ? arg.permit : undefined;
         let permit = Number.isInteger(name) ? name : 0; // a number: forged
         if (typeof name === 'string') {
           if (!state.permits.has(name)) throw new RunnerError(`no admitted check was named '${name}'`);
           permit = state.permits.get(name);
         }
-        gate.report(permit, outcome, { retryAfter: hint, now });
+        gate.report(permit, outcome, { retryAfter: arg.retry_after, now });
         return { outcome: respite.outcome(outcome) };
       }
       case 'acquire':
@@ -173,10 +157,6 @@ const gateComponent = {
 };
 
 // ------------------------------------------------------------- backoff
-
-function backoffOutcome(arg) {
-  return arg && typeof arg === 'object' && arg.outcome && typeof arg.outcome === 'object' ? outcomeArg(arg.outcome) : outcomeArg(arg);
-}
 
 // One scripted answer (a status, {"status", "retry_after"?} or
 // {"transport": true}; past the end a success) as user code: a value or a
@@ -240,33 +220,27 @@ const backoffComponent = {
       case 'start':
         return { sequence: backoff.start() };
       case 'delay':
-        return { delay: backoff.delay(numberArg(arg, 'sequence', 0), numberArg(arg, 'retry', 1), numberArg(arg, 'retry_after', 0)) };
+        return { delay: backoff.delay(arg.sequence, arg.retry, arg.retry_after) };
       case 'delays': {
-        const sequence = numberArg(arg, 'sequence', 0);
-        const hint = numberArg(arg, 'retry_after', 0);
         const delays = [];
-        for (let retry = 1; retry <= numberArg(arg, 'count', 1); retry++) delays.push(backoff.delay(sequence, retry, hint));
+        for (let retry = 1; retry <= arg.count; retry++) delays.push(backoff.delay(arg.sequence, retry, arg.retry_after));
         return { delays };
       }
       case 'next': {
-        const outcome = backoffOutcome(arg);
-        const delay = backoff.next(numberArg(arg, 'sequence', 0), numberArg(arg, 'attempt', 1), outcome, numberArg(arg, 'retry_after', 0));
+        const delay = backoff.next(arg.sequence, arg.attempt, outcomeArg(arg), arg.retry_after);
         return delay === null ? { retry: false } : { retry: true, delay };
       }
       case 'schedule': {
-        const outcome = backoffOutcome(arg);
-        const sequence = numberArg(arg, 'sequence', 0);
-        const hint = numberArg(arg, 'retry_after', 0);
         const delays = [];
         for (let attempt = 1; attempt <= 1000; attempt++) {
-          const delay = backoff.next(sequence, attempt, outcome, hint);
+          const delay = backoff.next(arg.sequence, attempt, outcomeArg(arg), arg.retry_after);
           if (delay === null) break;
           delays.push(delay);
         }
         return { delays };
       }
       case 'retries_on':
-        return { retries: backoff.retriesOn(backoffOutcome(arg)) };
+        return { retries: backoff.retriesOn(outcomeArg(arg)) };
       case 'max_attempts':
         return { max_attempts: backoff.maxAttempts };
       case 'close':
@@ -276,7 +250,7 @@ const backoffComponent = {
         return retryStep(state, arg);
       case 'gave_up':
         // The error a retry loop ends with (B14): observed as an error.
-        throw backoff.gaveUp(numberArg(arg, 'attempts', 1), backoffOutcome(arg));
+        throw backoff.gaveUp(arg.attempts, outcomeArg(arg));
       default:
         throw new RunnerError(`the backoff component has no action '${action}'`);
     }
