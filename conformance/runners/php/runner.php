@@ -12,15 +12,8 @@ declare(strict_types=1);
 require __DIR__ . '/../../../bindings/php/autoload.php';
 require __DIR__ . '/components.php';
 
-use Respite\Conformance\ArgumentError;
 use Respite\Conformance\Observe;
 use Respite\RespiteException;
-
-/** The error observation for anything a step or a set-up threw. */
-function observe_throwable(\Throwable $e): array
-{
-    return $e instanceof ArgumentError ? Observe::argumentError($e->getMessage()) : Observe::error($e);
-}
 
 function run_step(object $component, array $step)
 {
@@ -30,7 +23,7 @@ function run_step(object $component, array $step)
         try {
             $observed = $component->step($action, $step[$action], \Respite\Conformance\number_of($step['at']));
         } catch (\Throwable $e) { // never dies: the step observes what went wrong
-            $observed = observe_throwable($e);
+            $observed = Observe::error($e);
         }
         if (is_array($observed) && isset($observed['error'])) {
             break;
@@ -49,7 +42,7 @@ function run_scenario(array $scenario): array
         }
         $component = new $class($scenario);
     } catch (\Throwable $e) {
-        $result['error'] = observe_throwable($e)['error'];
+        $result['error'] = Observe::error($e)['error'];
         return $result;
     }
     $result['steps'] = array_map(static fn ($step) => run_step($component, $step), $scenario['steps']);
