@@ -117,31 +117,11 @@ final class DeliverySteps implements Runner.Component {
     }
 
     private Map<String, Object> enqueue(Object arg, double now) {
-        List<String> events = new ArrayList<>();
-        if (arg instanceof String s) {
-            events.add(s);
-        } else if (arg instanceof List<?> list) {
-            for (Object item : list) {
-                if (!(item instanceof String s)) {
-                    return Runner.runnerError("enqueue takes strings");
-                }
-                events.add(s);
-            }
-        } else if (arg instanceof Map<?, ?>) {
-            Map<String, Object> map = Runner.asMap(arg);
-            String prefix = map.get("prefix") instanceof String p ? p : "e";
-            long count = map.get("count") instanceof Long c ? c : 0;
-            for (long i = 1; i <= count; i++) {
-                events.add(prefix + i);
-            }
-        } else {
-            return Runner.runnerError("enqueue takes a string, a list of strings or {\"count\", \"prefix\"}");
-        }
         long accepted = 0;
         Map<String, Object> refused = new LinkedHashMap<>();
-        for (String event : events) {
+        for (Object event : (List<?>) arg) {
             try {
-                queue.enqueue(event, now);
+                queue.enqueue((String) event, now);
                 accepted++;
             } catch (RespiteException e) {
                 refused.merge(e.getStatus(), 1L, (a, b) -> (Long) a + (Long) b);
@@ -214,7 +194,7 @@ final class DeliverySteps implements Runner.Component {
             } else if (!transport) {
                 return Runner.runnerError("an answer is a status, {\"status\", \"retry_after\"?} or {\"transport\": true}");
             }
-            hint = Runner.number(map, "retry_after", 0.0);
+            hint = Runner.number(map, "retry_after");
         } else {
             return Runner.runnerError("an answer is a status, {\"status\", \"retry_after\"?} or {\"transport\": true}");
         }

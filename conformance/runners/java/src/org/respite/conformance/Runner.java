@@ -206,46 +206,30 @@ public final class Runner {
         return value instanceof Map<?, ?> ? asMap(value) : Map.of();
     }
 
-    static double number(Object object, String key, double fallback) {
-        Object value = mapOrEmpty(object).get(key);
-        if (value == null) {
-            return fallback;
-        }
-        if (value instanceof Number n) {
-            return n.doubleValue();
-        }
-        throw new RunnerError(key + " must be a number");
+    /** A number member of an argument, or 0 when it has none (a scripted answer's retry_after). */
+    static double number(Object object, String key) {
+        return asMap(object).get(key) instanceof Number n ? n.doubleValue() : 0;
     }
 
-    /** An outcome and its HTTP status (0 when none): a name or {"outcome"|"status"|"transport"}. */
+    static int integer(Object object, String key) {
+        return ((Number) asMap(object).get(key)).intValue();
+    }
+
+    /** An outcome and its HTTP status (0 when none). */
     record OutcomeArg(Outcome outcome, int httpStatus) {}
 
+    /** An outcome argument, which the driver made an object: {"outcome", "status"?},
+     *  {"status", "usable"} or {"transport": true}; as the C runner's arg_outcome. */
     static OutcomeArg outcome(Object arg) {
-        if (arg instanceof String name) {
-            return new OutcomeArg(Outcome.fromName(name), 0);
-        }
-        if (!(arg instanceof Map<?, ?>)) {
-            throw new org.respite.InvalidArgumentException("an outcome is a name or an object");
-        }
         Map<String, Object> map = asMap(arg);
-        Object name = map.get("outcome");
-        if (name != null) {
-            if (!(name instanceof String s)) {
-                throw new org.respite.InvalidArgumentException("\"outcome\" must be a name");
-            }
-            int status = map.get("status") instanceof Long l ? l.intValue() : 0;
-            return new OutcomeArg(Outcome.fromName(s), status);
+        int status = map.get("status") instanceof Long l ? l.intValue() : 0;
+        if (map.get("outcome") instanceof String name) {
+            return new OutcomeArg(Outcome.fromName(name), status);
         }
         if (Boolean.TRUE.equals(map.get("transport"))) {
             return new OutcomeArg(Outcome.TRANSPORT, 0);
         }
-        if (!(map.get("status") instanceof Long status)) {
-            throw new org.respite.InvalidArgumentException(
-                    "an outcome object needs \"outcome\", \"status\" or \"transport\": true");
-        }
-        Object usable = map.get("usable");
-        return new OutcomeArg(Outcome.classify(status.intValue(), usable == null || Boolean.TRUE.equals(usable)),
-                status.intValue());
+        return new OutcomeArg(Outcome.classify(status, !Boolean.FALSE.equals(map.get("usable"))), status);
     }
 
     /** Scenario settings as the builder's generic setter takes them (integers stay Long;
@@ -299,14 +283,7 @@ public final class Runner {
                     if (!(arg instanceof Map<?, ?>)) {
                         return runnerError("classify takes an object");
                     }
-                    Map<String, Object> map = asMap(arg);
-                    if (Boolean.TRUE.equals(map.get("transport"))) {
-                        return of("outcome", Outcome.TRANSPORT.wireName());
-                    }
-                    int status = map.get("status") instanceof Number n ? n.intValue() : 0;
-                    Object usable = map.get("usable");
-                    return of("outcome",
-                            Outcome.classify(status, usable == null || Boolean.TRUE.equals(usable)).wireName());
+                    return of("outcome", outcome(arg).outcome().wireName());
                 }
                 case "counts" -> {
                     Map<String, Object> map = mapOrEmpty(arg);
@@ -352,7 +329,6 @@ public final class Runner {
                 }
                 case "record" -> {
                     OutcomeArg outcome = outcome(arg);
-                    double hint = number(arg, "retry_after", 0.0);
                     Object name = mapOrEmpty(arg).get("permit");
                     long permit = name instanceof Long forged ? forged : 0;
                     if (name instanceof String s) {
@@ -362,7 +338,7 @@ public final class Runner {
                         }
                         permit = known;
                     }
-                    gate.report(permit, outcome.outcome(), hint, now);
+                    gate.report(permit, outcome.outcome(), number(arg, "retry_after"), now);
                     return of("outcome", outcome.outcome().wireName());
                 }
                 case "acquire" -> {
@@ -453,7 +429,7 @@ public final class Runner {
                         return answer;
                     }
                     throw new OutcomeException(outcome.outcome(), outcome.httpStatus(),
-                            number(object, "retry_after", 0.0), "scripted answer " + JSON.toJson(answer));
+                            number(object, "retry_after"), "scripted answer " + JSON.toJson(answer));
                 });
             } catch (RespiteException e) {
                 failure = of("status", e.getStatus());
@@ -474,12 +450,6 @@ public final class Runner {
             return observed;
         }
 
-        /** The "outcome" member when it is an object, else the argument itself. */
-        private static OutcomeArg outcomeOf(Object arg) {
-            Object inner = mapOrEmpty(arg).get("outcome");
-            return outcome(inner instanceof Map<?, ?> ? inner : arg);
-        }
-
         @Override
         public Map<String, Object> step(String action, Object arg, double now) {
             switch (action) {
@@ -487,30 +457,26 @@ public final class Runner {
                     return of("sequence", backoff.start());
                 }
                 case "delay" -> {
-                    long sequence = (long) number(arg, "sequence", 0);
-                    int retry = (int) number(arg, "retry", 1);
-                    return of("delay", backoff.delay(sequence, retry, number(arg, "retry_after", 0)));
+                    return of("delay", backoff.delay(integer(arg, "sequence"), integer(arg, "retry"),
+                            number(arg, "retry_after")));
                 }
                 case "delays" -> {
-                    long sequence = (long) number(arg, "sequence", 0);
-                    int count = (int) number(arg, "count", 1);
-                    double hint = number(arg, "retry_after", 0);
                     List<Object> delays = new ArrayList<>();
-                    for (int retry = 1; retry <= count; retry++) {
-                        delays.add(backoff.delay(sequence, retry, hint));
+                    for (int retry = 1; retry <= integer(arg, "count"); retry++) {
+                        delays.add(backoff.delay(integer(arg, "sequence"), retry, number(arg, "retry_after")));
                     }
                     return of("delays", delays);
                 }
                 case "next" -> {
-                    OutcomeArg outcome = outcomeOf(arg);
-                    double d = backoff.next((long) number(arg, "sequence", 0), (int) number(arg, "attempt", 1),
-                            outcome.outcome(), outcome.httpStatus(), number(arg, "retry_after", 0));
+                    OutcomeArg outcome = outcome(arg);
+                    double d = backoff.next(integer(arg, "sequence"), integer(arg, "attempt"), outcome.outcome(),
+                            outcome.httpStatus(), number(arg, "retry_after"));
                     return d == Backoff.STOP ? of("retry", false) : of("retry", true, "delay", d);
                 }
                 case "schedule" -> {
-                    OutcomeArg outcome = outcomeOf(arg);
-                    long sequence = (long) number(arg, "sequence", 0);
-                    double hint = number(arg, "retry_after", 0);
+                    OutcomeArg outcome = outcome(arg);
+                    long sequence = integer(arg, "sequence");
+                    double hint = number(arg, "retry_after");
                     List<Object> delays = new ArrayList<>();
                     for (int attempt = 1; attempt <= 1000; attempt++) {
                         double d = backoff.next(sequence, attempt, outcome.outcome(), outcome.httpStatus(), hint);
@@ -522,7 +488,7 @@ public final class Runner {
                     return of("delays", delays);
                 }
                 case "retries_on" -> {
-                    OutcomeArg outcome = outcomeOf(arg);
+                    OutcomeArg outcome = outcome(arg);
                     return of("retries", backoff.retriesOn(outcome.outcome(), outcome.httpStatus()));
                 }
                 case "close" -> {
@@ -536,9 +502,9 @@ public final class Runner {
                     return retry(arg);
                 }
                 case "gave_up" -> {
-                    OutcomeArg outcome = outcomeOf(arg);
+                    OutcomeArg outcome = outcome(arg);
                     // Always an error: the give-up error is returned, other errors thrown.
-                    throw backoff.gaveUpError((int) number(arg, "attempts", 1), outcome.outcome(),
+                    throw backoff.gaveUpError(integer(arg, "attempts"), outcome.outcome(),
                             outcome.httpStatus());
                 }
                 default -> {
