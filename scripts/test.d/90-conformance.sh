@@ -42,5 +42,7 @@ for run in conformance/runners/*/run; do
   fi
 done
 
+# The driver's own checks first (normalising, D9, expected set-up errors).
+python3 conformance/test_run.py
 echo "90-conformance: ${require[*]}"
 python3 conformance/run "${require[@]}" --quiet
