@@ -135,15 +135,16 @@ static int finish(respite_engine *e, double now, respite_error *err)
 
 static int start_closing(respite_engine *e, double now, respite_error *err)
 {
-    if (respite_queue_close(e->queue, err) != RESPITE_OK)
-        return -1;
-    double wait = respite_gate_retry_after(e->gate, now, err);
-    if (wait < 0)
-        return -1;
+    double wait = 0.0;
+    int status = respite_queue_close(e->queue, err);
+    if (status == RESPITE_OK)
+        status = respite_gate_wait(e->gate, now, &wait, err);
+    if (status != RESPITE_OK)
+        return status;
     e->stats.closing = 1;
     e->stats.close_deadline = now + e->close_timeout;
     e->stats.closed_while_paused = wait > 0;
-    return 0;
+    return RESPITE_OK;
 }
 
 int respite_engine_next(respite_engine *engine, double now, respite_error *err)
@@ -167,7 +168,7 @@ int respite_engine_next(respite_engine *engine, double now, respite_error *err)
         return -1;
     /* A queue closed directly closes the engine too, so it drains. */
     if (!engine->stats.closing && respite_queue_is_closed(engine->queue, NULL) == 1 &&
-        start_closing(engine, now, err) < 0)
+        start_closing(engine, now, err) != RESPITE_OK)
         return -1;
 
     if (engine->stats.closing) {
@@ -262,16 +263,16 @@ int respite_engine_settle(respite_engine *engine, respite_batch *batch, int tran
         engine->stats.sends_failed++;
         /* D2: a transport failure or a 1xx (no final answer) matches as 503. */
         int no_answer = transport_failed || http_status < 200;
-        int strategy = respite_policy_strategy_for(engine->policy, no_answer, http_status, err);
-        if (strategy < 0)
-            return err ? err->status : RESPITE_E_INTERNAL;
+        int strategy = RESPITE_STRATEGY_DISCARD;
+        status = respite_policy_find_strategy(engine->policy, no_answer, http_status, &strategy, err);
+        if (status != RESPITE_OK)
+            return status;
         disposition = strategy == RESPITE_STRATEGY_RETRY ? RESPITE_DISPOSITION_RETRY : RESPITE_DISPOSITION_DISCARDED;
     }
     engine->batch = NULL;
     engine->permit = 0;
-    status = RESPITE_OK;
-    if (respite_batch_settle_all(batch, disposition, err) < 0)
-        status = err ? err->status : RESPITE_E_INTERNAL;
+    int settled = 0;
+    status = respite_batch_settle_every(batch, disposition, &settled, err);
     respite_batch_free(batch);
     return status;
 }
@@ -284,11 +285,7 @@ int respite_engine_close(respite_engine *engine, double now, respite_error *err)
         return RESPITE_E_INVALID_TIME;
     if (engine->stats.closing)
         return RESPITE_OK;
-    respite_error local;
-    respite_error *e = err ? err : &local;
-    if (start_closing(engine, now, e) < 0)
-        return e->status;
-    return RESPITE_OK;
+    return start_closing(engine, now, err);
 }
 
 int respite_engine_is_closing(const respite_engine *engine)

@@ -21,16 +21,24 @@ typedef struct respite_event_ring {
     void *user_data;
 } respite_event_ring;
 
+/* The sender (librespite_http) keeps a ring too: these four are exported
+ * as respite_internal_ (internal.h). */
+#define respite_event_ring_init respite_internal_event_ring_init
+#define respite_event_ring_destroy respite_internal_event_ring_destroy
+#define respite_event_ring_push respite_internal_event_ring_push
+#define respite_event_ring_pop respite_internal_event_ring_pop
+
 /* Prepares an empty ring; RESPITE_OK or RESPITE_E_NO_MEMORY (err filled). */
-int respite_event_ring_init(respite_event_ring *ring, size_t capacity, respite_error *err);
-void respite_event_ring_destroy(respite_event_ring *ring);
+RESPITE_INTERNAL_API int respite_internal_event_ring_init(respite_event_ring *ring, size_t capacity,
+                                                          respite_error *err);
+RESPITE_INTERNAL_API void respite_internal_event_ring_destroy(respite_event_ring *ring);
 
 /* Stores a copy of *event (dropping the oldest when full), then calls the
  * callback, outside the ring's lock but inside whatever lock the caller holds. */
-void respite_event_ring_push(respite_event_ring *ring, const respite_event *event);
+RESPITE_INTERNAL_API void respite_internal_event_ring_push(respite_event_ring *ring, const respite_event *event);
 
 /* Takes the oldest event: 1 and *out filled, or 0 when the ring is empty. */
-int respite_event_ring_pop(respite_event_ring *ring, respite_event *out);
+RESPITE_INTERNAL_API int respite_internal_event_ring_pop(respite_event_ring *ring, respite_event *out);
 
 /* Events dropped because the ring was full. */
 int64_t respite_event_ring_dropped(respite_event_ring *ring);

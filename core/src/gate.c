@@ -451,20 +451,27 @@ int64_t respite_gate_admit_now(respite_gate *gate, respite_error *err)
     return respite_gate_admit(gate, respite_now(), err);
 }
 
-double respite_gate_retry_after(respite_gate *gate, double now, respite_error *err)
+int respite_gate_wait(respite_gate *gate, double now, double *wait, respite_error *err)
 {
     if (!gate)
-        return fail_closed(err), -1.0;
+        return fail_closed(err);
     if (!time_valid(now))
-        return respite_check_time(now, "now", err), -1.0;
+        return respite_check_time(now, "now", err);
+    *wait = 0.0;
     if ((atomic_load_explicit(&gate->word, memory_order_acquire) & GATE_STATE_MASK) == RESPITE_GATE_CLOSED)
-        return 0.0;
+        return RESPITE_OK;
     pthread_mutex_lock(&gate->lock);
     double t = advance_latest(gate, now);
     advance(gate, t);
-    double wait = wait_locked(gate, t);
+    *wait = wait_locked(gate, t);
     pthread_mutex_unlock(&gate->lock);
-    return wait;
+    return RESPITE_OK;
+}
+
+double respite_gate_retry_after(respite_gate *gate, double now, respite_error *err)
+{
+    double wait = 0.0;
+    return respite_gate_wait(gate, now, &wait, err) == RESPITE_OK ? wait : -1.0;
 }
 
 int respite_gate_get_state(respite_gate *gate, double now, respite_error *err)

@@ -12,30 +12,52 @@
 #define RESPITE_PRINTF(fmt, args)
 #endif
 
+/* The HTTP module (librespite_http) links librespite and calls the helpers
+ * declared RESPITE_INTERNAL_API: they are exported under respite_internal_
+ * names, which are no public API, and the sources call them by the short
+ * names defined next to them. Every other helper is hidden. */
+#define RESPITE_INTERNAL_API RESPITE_API
+
 /* Fills err (if not NULL) with status and a formatted message; returns status. */
-int respite_fail(respite_error *err, int status, const char *fmt, ...) RESPITE_PRINTF(3, 4);
+#define respite_fail respite_internal_fail
+RESPITE_INTERNAL_API int respite_internal_fail(respite_error *err, int status, const char *fmt, ...)
+    RESPITE_PRINTF(3, 4);
 
 /* As respite_fail for invalid_setting, also naming the setting. */
-int respite_fail_setting(respite_error *err, const char *setting, const char *fmt, ...) RESPITE_PRINTF(3, 4);
+#define respite_fail_setting respite_internal_fail_setting
+RESPITE_INTERNAL_API int respite_internal_fail_setting(respite_error *err, const char *setting, const char *fmt, ...)
+    RESPITE_PRINTF(3, 4);
 
 /* RESPITE_OK when t is a finite time >= 0, else invalid_time naming `what`. */
 int respite_check_time(double t, const char *what, respite_error *err);
 
 /* Shortest text that reads back as the same double ("0.1", "60", "nan",
  * "inf"): how every message shows a number. Returns buf. */
-char *respite_format_number(double value, char *buf, size_t size);
+#define respite_format_number respite_internal_format_number
+RESPITE_INTERNAL_API char *respite_internal_format_number(double value, char *buf, size_t size);
 
 /* Sleeps for seconds (nothing when not > 0), resuming after signals so the
  * whole wait is slept. */
-void respite_sleep_seconds(double seconds);
+#define respite_sleep_seconds respite_internal_sleep_seconds
+RESPITE_INTERNAL_API void respite_internal_sleep_seconds(double seconds);
 
 /* RESPITE_OK when settings (NULL: defaults) are for `component`; otherwise
  * invalid_setting "<argument> must be <component> settings (got <other>
  * settings)", the one wording every constructor uses. */
-int respite_settings_expect(const respite_settings *settings, const char *component, const char *argument,
-                            respite_error *err);
+#define respite_settings_expect respite_internal_settings_expect
+RESPITE_INTERNAL_API int respite_internal_settings_expect(const respite_settings *settings, const char *component,
+                                                          const char *argument, respite_error *err);
 
 /* Copies at most size-1 bytes of src and terminates. */
-void respite_copy_text(char *dst, size_t size, const char *src);
+#define respite_copy_text respite_internal_copy_text
+RESPITE_INTERNAL_API void respite_internal_copy_text(char *dst, size_t size, const char *src);
+
+/* Status-returning forms of public functions that return a value, for the
+ * core's own callers: the value goes to the out-parameter, and the status
+ * never depends on whether err is NULL. */
+int respite_gate_wait(respite_gate *gate, double now, double *wait, respite_error *err);
+int respite_policy_find_strategy(const respite_policy *policy, int transport_failed, int http_status, int *strategy,
+                                 respite_error *err);
+int respite_batch_settle_every(respite_batch *batch, int disposition, int *settled, respite_error *err);
 
 #endif /* RESPITE_INTERNAL_H */

@@ -17,7 +17,7 @@ const char *respite_strategy_name(int strategy)
     return strategy_names[strategy];
 }
 
-respite_policy *policy_alloc(const char *name, int handler_count)
+respite_policy *respite_internal_policy_alloc(const char *name, int handler_count)
 {
     respite_policy *policy = calloc(1, sizeof *policy);
     if (!policy)
@@ -42,7 +42,7 @@ static int compare_ints(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int policy_set_handler(respite_policy *policy, int index, int on_kind, int strategy, const int *codes,
+int respite_internal_policy_set_handler(respite_policy *policy, int index, int on_kind, int strategy, const int *codes,
                        int code_count)
 {
     policy_handler *h = &policy->handlers[index];
@@ -98,10 +98,10 @@ void respite_policy_free(respite_policy *policy)
 
 respite_policy *respite_policy_default(respite_error *err)
 {
-    respite_policy *policy = policy_alloc("@default", 1);
+    respite_policy *policy = respite_internal_policy_alloc("@default", 1);
     if (policy) {
         policy->maximum_capacity = 1000;
-        if (policy_set_handler(policy, 0, POLICY_ON_ANY_ERROR, RESPITE_STRATEGY_DISCARD, NULL, 0) == 0)
+        if (respite_internal_policy_set_handler(policy, 0, POLICY_ON_ANY_ERROR, RESPITE_STRATEGY_DISCARD, NULL, 0) == 0)
             return policy;
         respite_policy_free(policy);
     }
@@ -160,23 +160,29 @@ int respite_policy_handler_strategy(const respite_policy *policy, int index)
     return policy->handlers[index].strategy;
 }
 
+int respite_policy_find_strategy(const respite_policy *policy, int transport_failed, int http_status, int *strategy,
+                                 respite_error *err)
+{
+    if (!policy)
+        return respite_fail(err, RESPITE_E_CLOSED, "policy is closed");
+    /* D2: a request that did not complete is matched as 503, as Astarte does. */
+    int code = transport_failed ? 503 : http_status;
+    if (code < POLICY_CODE_FIRST || code > POLICY_CODE_LAST)
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                            "http_status must be an HTTP error code from 400 to 599 when transport_failed is 0 (got %d)",
+                            http_status);
+    int found = policy->strategy_by_code[code - POLICY_CODE_FIRST];
+    *strategy = found < 0 ? RESPITE_STRATEGY_DISCARD : found;
+    return RESPITE_OK;
+}
+
 int respite_policy_strategy_for(const respite_policy *policy, int transport_failed, int http_status,
                                 respite_error *err)
 {
-    if (!policy) {
-        respite_fail(err, RESPITE_E_CLOSED, "policy is closed");
+    int strategy = -1;
+    if (respite_policy_find_strategy(policy, transport_failed, http_status, &strategy, err) != RESPITE_OK)
         return -1;
-    }
-    /* D2: a request that did not complete is matched as 503, as Astarte does. */
-    int code = transport_failed ? 503 : http_status;
-    if (code < POLICY_CODE_FIRST || code > POLICY_CODE_LAST) {
-        respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
-                     "http_status must be an HTTP error code from 400 to 599 when transport_failed is 0 (got %d)",
-                     http_status);
-        return -1;
-    }
-    int strategy = policy->strategy_by_code[code - POLICY_CODE_FIRST];
-    return strategy < 0 ? RESPITE_STRATEGY_DISCARD : strategy;
+    return strategy;
 }
 
 static int add_integer(json_t *object, const char *key, int value)
@@ -254,7 +260,7 @@ static void copy_utf8(char *dst, size_t size, const char *src)
     dst[n] = '\0';
 }
 
-respite_policy *policy_finish(respite_policy *policy, respite_problems *found, respite_problems *problems,
+respite_policy *respite_internal_policy_finish(respite_policy *policy, respite_problems *found, respite_problems *problems,
                               respite_error *err)
 {
     if (policy) {
@@ -262,8 +268,8 @@ respite_policy *policy_finish(respite_policy *policy, respite_problems *found, r
         return policy;
     }
     int count = respite_problems_count(found);
-    if (!found || problems_out_of_memory(found) || count == 0 ||
-        problems_append_all(problems, found) != RESPITE_OK) {
+    if (!found || respite_internal_problems_out_of_memory(found) || count == 0 ||
+        respite_internal_problems_append_all(problems, found) != RESPITE_OK) {
         respite_problems_free(found);
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory validating the policy");
         return NULL;
@@ -273,7 +279,7 @@ respite_policy *policy_finish(respite_policy *policy, respite_problems *found, r
          * shortened to fit, the count is always kept. */
         const char *pointer = respite_problems_pointer(found, 0);
         const char *message = respite_problems_message(found, 0);
-        int more = count - 1 + problems_dropped(found);
+        int more = count - 1 + respite_internal_problems_dropped(found);
         char suffix[64] = "";
         if (more > 0)
             snprintf(suffix, sizeof suffix, " (and %d more problem%s)", more, more == 1 ? "" : "s");

@@ -60,31 +60,31 @@ struct respite_policy {
 
 /* Appends a problem; never fails loudly: past RESPITE_POLICY_MAX_PROBLEMS it
  * only counts, and on allocation failure it marks the list. */
-void problems_add(respite_problems *problems, const char *pointer, int line, int column, const char *fmt, ...)
+void respite_internal_problems_add(respite_problems *problems, const char *pointer, int line, int column, const char *fmt, ...)
     RESPITE_PRINTF(5, 6);
 /* Problems dropped past the limit, and whether an allocation failed. */
-int problems_dropped(const respite_problems *problems);
-int problems_out_of_memory(const respite_problems *problems);
-void problems_mark_out_of_memory(respite_problems *problems);
+int respite_internal_problems_dropped(const respite_problems *problems);
+int respite_internal_problems_out_of_memory(const respite_problems *problems);
+void respite_internal_problems_mark_out_of_memory(respite_problems *problems);
 /* Copies every problem of src to the end of dst (dst may be NULL). */
-int problems_append_all(respite_problems *dst, const respite_problems *src);
+int respite_internal_problems_append_all(respite_problems *dst, const respite_problems *src);
 
 /* Builds the policy from a parsed document, or lists its problems in
  * `found` and returns NULL. */
-respite_policy *policy_from_document(const json_t *document, respite_problems *found);
+respite_policy *respite_internal_policy_from_document(const json_t *document, respite_problems *found);
 
 /* The end of every make-a-policy call: on success returns policy; on
  * failure copies `found` to `problems` and fills err (invalid_policy with
  * the first problem, or no_memory). Frees `found`. */
-respite_policy *policy_finish(respite_policy *policy, respite_problems *found, respite_problems *problems,
+respite_policy *respite_internal_policy_finish(respite_policy *policy, respite_problems *found, respite_problems *problems,
                               respite_error *err);
 
 /* A policy with its name and room for handler_count handlers, every
  * other field unset; NULL when out of memory. */
-respite_policy *policy_alloc(const char *name, int handler_count);
+respite_policy *respite_internal_policy_alloc(const char *name, int handler_count);
 /* Fills handler `index` (codes copied and sorted for POLICY_ON_CODES) and
  * the code table; 0, or -1 when out of memory. */
-int policy_set_handler(respite_policy *policy, int index, int on_kind, int strategy, const int *codes,
+int respite_internal_policy_set_handler(respite_policy *policy, int index, int on_kind, int strategy, const int *codes,
                        int code_count);
 
 #endif /* RESPITE_POLICY_INTERNAL_H */

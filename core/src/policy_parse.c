@@ -211,7 +211,7 @@ static void report_unknown_fields(respite_problems *found, const json_t *object,
         if (is_known)
             continue;
         char *pointer = pointer_join(parent, key);
-        problems_add(found, pointer ? pointer : parent, 0, 0, "%s", what);
+        respite_internal_problems_add(found, pointer ? pointer : parent, 0, 0, "%s", what);
         free(pointer);
     }
 }
@@ -227,12 +227,12 @@ static int check_integer(respite_problems *found, const json_t *object, const ch
     const json_t *value = json_object_get(object, key);
     if (!value) {
         if (required)
-            problems_add(found, pointer, 0, 0, "is required and must be %s", accepts);
+            respite_internal_problems_add(found, pointer, 0, 0, "is required and must be %s", accepts);
         return 0;
     }
     if (!json_is_integer(value) || json_integer_value(value) < min || json_integer_value(value) > max) {
         char got[GOT_SIZE];
-        problems_add(found, pointer, 0, 0, "must be %s (got %s)", accepts, describe(value, got, sizeof got));
+        respite_internal_problems_add(found, pointer, 0, 0, "must be %s (got %s)", accepts, describe(value, got, sizeof got));
         return 0;
     }
     *out = (int)json_integer_value(value);
@@ -244,28 +244,28 @@ static void check_name(respite_problems *found, const json_t *document)
     const json_t *value = json_object_get(document, "name");
     char got[GOT_SIZE];
     if (!value) {
-        problems_add(found, "/name", 0, 0, "is required and must be " NAME_ACCEPTS);
+        respite_internal_problems_add(found, "/name", 0, 0, "is required and must be " NAME_ACCEPTS);
         return;
     }
     if (!json_is_string(value)) {
-        problems_add(found, "/name", 0, 0, "must be " NAME_ACCEPTS " (got %s)", describe(value, got, sizeof got));
+        respite_internal_problems_add(found, "/name", 0, 0, "must be " NAME_ACCEPTS " (got %s)", describe(value, got, sizeof got));
         return;
     }
     const char *text = json_string_value(value);
     size_t bytes = json_string_length(value);
     long chars = utf8_length(text, bytes);
     if (chars < 0) {
-        problems_add(found, "/name", 0, 0, "must be valid UTF-8 text");
+        respite_internal_problems_add(found, "/name", 0, 0, "must be valid UTF-8 text");
         return;
     }
     if (chars == 0)
-        problems_add(found, "/name", 0, 0, "must not be empty");
+        respite_internal_problems_add(found, "/name", 0, 0, "must not be empty");
     if (chars > POLICY_NAME_MAX_CHARS)
-        problems_add(found, "/name", 0, 0, "must be at most 128 characters long (got %ld)", chars);
+        respite_internal_problems_add(found, "/name", 0, 0, "must be at most 128 characters long (got %ld)", chars);
     if (memchr(text, '\n', bytes) || memchr(text, '\r', bytes))
-        problems_add(found, "/name", 0, 0, "must not contain a line break");
+        respite_internal_problems_add(found, "/name", 0, 0, "must not contain a line break");
     if (text[0] == '@')
-        problems_add(found, "/name", 0, 0, "must not start with '@', which marks built-in policies such as @default");
+        respite_internal_problems_add(found, "/name", 0, 0, "must not start with '@', which marks built-in policies such as @default");
 }
 
 /* The codes a handler's "on" covers; 1 when it is valid. */
@@ -276,7 +276,7 @@ static int check_on(respite_problems *found, const json_t *handler, int index, c
     memset(codes, 0, sizeof *codes);
     if (!on) {
         snprintf(pointer, sizeof pointer, "/error_handlers/%d/on", index);
-        problems_add(found, pointer, 0, 0, "is required and must be " ON_ACCEPTS);
+        respite_internal_problems_add(found, pointer, 0, 0, "is required and must be " ON_ACCEPTS);
         return 0;
     }
     if (json_is_string(on)) {
@@ -303,10 +303,10 @@ static int check_on(respite_problems *found, const json_t *handler, int index, c
         if (!in_range || set_has(codes, (int)code))
             snprintf(element_pointer, sizeof element_pointer, "/error_handlers/%d/on/%zu", index, i);
         if (!in_range) {
-            problems_add(found, element_pointer, 0, 0, MSG_CODE);
+            respite_internal_problems_add(found, element_pointer, 0, 0, MSG_CODE);
             valid = 0;
         } else if (set_has(codes, (int)code)) {
-            problems_add(found, element_pointer, 0, 0, "repeats the code %d, already listed in this array", (int)code);
+            respite_internal_problems_add(found, element_pointer, 0, 0, "repeats the code %d, already listed in this array", (int)code);
             valid = 0;
         } else {
             set_add(codes, (int)code);
@@ -316,7 +316,7 @@ static int check_on(respite_problems *found, const json_t *handler, int index, c
 
 not_accepted:
     snprintf(pointer, sizeof pointer, "/error_handlers/%d/on", index);
-    problems_add(found, pointer, 0, 0, "must be " ON_ACCEPTS " (got %s)", describe(on, got, sizeof got));
+    respite_internal_problems_add(found, pointer, 0, 0, "must be " ON_ACCEPTS " (got %s)", describe(on, got, sizeof got));
     return 0;
 }
 
@@ -327,7 +327,7 @@ static int check_strategy(respite_problems *found, const json_t *handler, int in
     const json_t *value = json_object_get(handler, "strategy");
     if (!value) {
         snprintf(pointer, sizeof pointer, "/error_handlers/%d/strategy", index);
-        problems_add(found, pointer, 0, 0, "is required and must be " STRATEGY_ACCEPTS);
+        respite_internal_problems_add(found, pointer, 0, 0, "is required and must be " STRATEGY_ACCEPTS);
         return -1;
     }
     const char *word = json_is_string(value) ? json_string_value(value) : "";
@@ -336,7 +336,7 @@ static int check_strategy(respite_problems *found, const json_t *handler, int in
     if (strcmp(word, "retry") == 0)
         return RESPITE_STRATEGY_RETRY;
     snprintf(pointer, sizeof pointer, "/error_handlers/%d/strategy", index);
-    problems_add(found, pointer, 0, 0, "must be " STRATEGY_ACCEPTS " (got %s)", describe(value, got, sizeof got));
+    respite_internal_problems_add(found, pointer, 0, 0, "must be " STRATEGY_ACCEPTS " (got %s)", describe(value, got, sizeof got));
     return -1;
 }
 
@@ -353,18 +353,18 @@ static handlers_summary check_handlers(respite_problems *found, const json_t *do
     const json_t *handlers = json_object_get(document, "error_handlers");
     char got[GOT_SIZE];
     if (!handlers) {
-        problems_add(found, "/error_handlers", 0, 0, "is required and must be " HANDLERS_ACCEPTS);
+        respite_internal_problems_add(found, "/error_handlers", 0, 0, "is required and must be " HANDLERS_ACCEPTS);
         return summary;
     }
     if (!json_is_array(handlers)) {
-        problems_add(found, "/error_handlers", 0, 0, "must be " HANDLERS_ACCEPTS " (got %s)",
+        respite_internal_problems_add(found, "/error_handlers", 0, 0, "must be " HANDLERS_ACCEPTS " (got %s)",
                      describe(handlers, got, sizeof got));
         return summary;
     }
     summary.is_array = 1;
     size_t count = json_array_size(handlers);
     if (count < 1 || count > POLICY_HANDLERS_MAX)
-        problems_add(found, "/error_handlers", 0, 0, "must be " HANDLERS_ACCEPTS " (got %zu handler%s)", count,
+        respite_internal_problems_add(found, "/error_handlers", 0, 0, "must be " HANDLERS_ACCEPTS " (got %zu handler%s)", count,
                      count == 1 ? "" : "s");
     code_set covered = {{0}};
     int overlap = 0;
@@ -374,7 +374,7 @@ static handlers_summary check_handlers(respite_problems *found, const json_t *do
         char pointer[48];
         if (!json_is_object(handler)) {
             snprintf(pointer, sizeof pointer, "/error_handlers/%zu", i);
-            problems_add(found, pointer, 0, 0, "must be " HANDLER_ACCEPTS " (got %s)", describe(handler, got, sizeof got));
+            respite_internal_problems_add(found, pointer, 0, 0, "must be " HANDLER_ACCEPTS " (got %s)", describe(handler, got, sizeof got));
             summary.unknown_strategy = 1;
             continue;
         }
@@ -395,7 +395,7 @@ static handlers_summary check_handlers(respite_problems *found, const json_t *do
         }
     }
     if (overlap)
-        problems_add(found, "/error_handlers", 0, 0, MSG_DISTINCT);
+        respite_internal_problems_add(found, "/error_handlers", 0, 0, MSG_DISTINCT);
     return summary;
 }
 
@@ -404,7 +404,7 @@ static respite_policy *build(const json_t *document)
 {
     const json_t *handlers = json_object_get(document, "error_handlers");
     int count = (int)json_array_size(handlers);
-    respite_policy *policy = policy_alloc(json_string_value(json_object_get(document, "name")), count);
+    respite_policy *policy = respite_internal_policy_alloc(json_string_value(json_object_get(document, "name")), count);
     if (!policy)
         return NULL;
     policy->maximum_capacity = (int)json_integer_value(json_object_get(document, "maximum_capacity"));
@@ -428,7 +428,7 @@ static respite_policy *build(const json_t *document)
             const json_t *code;
             json_array_foreach(on, j, code) codes[code_count++] = (int)json_integer_value(code);
         }
-        if (policy_set_handler(policy, i, kind, strategy, codes, code_count) != 0) {
+        if (respite_internal_policy_set_handler(policy, i, kind, strategy, codes, code_count) != 0) {
             respite_policy_free(policy);
             return NULL;
         }
@@ -436,13 +436,13 @@ static respite_policy *build(const json_t *document)
     return policy;
 }
 
-respite_policy *policy_from_document(const json_t *document, respite_problems *found)
+respite_policy *respite_internal_policy_from_document(const json_t *document, respite_problems *found)
 {
     static const char *const policy_fields[] = {"name",      "maximum_capacity", "error_handlers",
                                                 "retry_times", "event_ttl",      "prefetch_count", NULL};
     if (!json_is_object(document)) {
         char got[GOT_SIZE];
-        problems_add(found, "", 0, 0, "a policy must be a JSON object (got %s)", describe(document, got, sizeof got));
+        respite_internal_problems_add(found, "", 0, 0, "a policy must be a JSON object (got %s)", describe(document, got, sizeof got));
         return NULL;
     }
     int ignored;
@@ -453,18 +453,18 @@ respite_policy *policy_from_document(const json_t *document, respite_problems *f
     if (json_object_get(document, "retry_times")) {
         check_integer(found, document, "retry_times", 1, POLICY_RETRY_TIMES_MAX, RETRY_TIMES_ACCEPTS, 0, &ignored);
         if (handlers.is_array && !handlers.any_retry && !handlers.unknown_strategy)
-            problems_add(found, "/retry_times", 0, 0, MSG_RETRY_UNEXPECTED);
+            respite_internal_problems_add(found, "/retry_times", 0, 0, MSG_RETRY_UNEXPECTED);
     } else if (handlers.any_retry) {
-        problems_add(found, "/retry_times", 0, 0, MSG_RETRY_MISSING);
+        respite_internal_problems_add(found, "/retry_times", 0, 0, MSG_RETRY_MISSING);
     }
     check_integer(found, document, "event_ttl", 1, POLICY_EVENT_TTL_MAX, EVENT_TTL_ACCEPTS, 0, &ignored);
     check_integer(found, document, "prefetch_count", 1, POLICY_PREFETCH_MAX, PREFETCH_ACCEPTS, 0, &ignored);
     report_unknown_fields(found, document, "", policy_fields, "is not a policy field; the fields are " POLICY_FIELDS);
-    if (respite_problems_count(found) > 0 || problems_dropped(found) > 0 || problems_out_of_memory(found))
+    if (respite_problems_count(found) > 0 || respite_internal_problems_dropped(found) > 0 || respite_internal_problems_out_of_memory(found))
         return NULL;
     respite_policy *policy = build(document);
     if (!policy)
-        problems_mark_out_of_memory(found); /* policy_finish reports no_memory */
+        respite_internal_problems_mark_out_of_memory(found); /* respite_internal_policy_finish reports no_memory */
     return policy;
 }
 
@@ -515,22 +515,22 @@ static void add_syntax_problem(respite_problems *found, const json_error_t *erro
     char near[JSON_ERROR_TEXT_LENGTH * 4];
     printable(near, sizeof near, error->text, strlen(error->text), JSON_ERROR_TEXT_LENGTH);
     if (json_error_code(error) == json_error_invalid_utf8)
-        problems_add(found, "", error->line, error->column,
+        respite_internal_problems_add(found, "", error->line, error->column,
                      "invalid JSON at line %d, column %d: the text is not valid UTF-8 (%s)", error->line,
                      error->column, near);
     else if (json_error_code(error) == json_error_null_character)
-        problems_add(found, "", error->line, error->column,
+        respite_internal_problems_add(found, "", error->line, error->column,
                      "invalid JSON at line %d, column %d: a string contains \\u0000, which is not accepted",
                      error->line, error->column);
     else
-        problems_add(found, "", error->line, error->column, "invalid JSON at line %d, column %d: %s", error->line,
+        respite_internal_problems_add(found, "", error->line, error->column, "invalid JSON at line %d, column %d: %s", error->line,
                      error->column, near);
 }
 
 static respite_policy *parse(const char *json, size_t length, respite_problems *found)
 {
     if (length > RESPITE_POLICY_MAX_BYTES) {
-        problems_add(found, "", 0, 0, "the document is %zu bytes long; at most %d bytes are accepted", length,
+        respite_internal_problems_add(found, "", 0, 0, "the document is %zu bytes long; at most %d bytes are accepted", length,
                      RESPITE_POLICY_MAX_BYTES);
         return NULL;
     }
@@ -538,12 +538,12 @@ static respite_policy *parse(const char *json, size_t length, respite_problems *
     while (first < length && is_json_space(json[first]))
         first++;
     if (first == length) {
-        problems_add(found, "", 0, 0, "the document is empty; a policy is a JSON object");
+        respite_internal_problems_add(found, "", 0, 0, "the document is empty; a policy is a JSON object");
         return NULL;
     }
     int line, column;
     if (too_deep(json, length, &line, &column)) {
-        problems_add(found, "", line, column,
+        respite_internal_problems_add(found, "", line, column,
                      "the document nests arrays and objects more than %d levels deep (at line %d, column %d); "
                      "a policy needs 4",
                      RESPITE_POLICY_MAX_DEPTH, line, column);
@@ -553,12 +553,12 @@ static respite_policy *parse(const char *json, size_t length, respite_problems *
     json_t *document = json_loadb(json, length, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &error);
     if (!document) {
         if (json_error_code(&error) == json_error_out_of_memory)
-            problems_mark_out_of_memory(found);
+            respite_internal_problems_mark_out_of_memory(found);
         else
             add_syntax_problem(found, &error);
         return NULL;
     }
-    respite_policy *policy = policy_from_document(document, found);
+    respite_policy *policy = respite_internal_policy_from_document(document, found);
     json_decref(document);
     return policy;
 }
@@ -573,7 +573,7 @@ respite_policy *respite_policy_from_json_n(const char *json, size_t length, resp
     respite_problems *found = respite_problems_new(err);
     if (!found)
         return NULL;
-    return policy_finish(parse(json, length, found), found, problems, err);
+    return respite_internal_policy_finish(parse(json, length, found), found, problems, err);
 }
 
 respite_policy *respite_policy_from_json(const char *json, respite_problems *problems, respite_error *err)

@@ -134,7 +134,7 @@ static char *format_message(const char *fmt, va_list ap)
     return text;
 }
 
-void problems_add(respite_problems *problems, const char *pointer, int line, int column, const char *fmt, ...)
+void respite_internal_problems_add(respite_problems *problems, const char *pointer, int line, int column, const char *fmt, ...)
 {
     if (problems->count >= RESPITE_POLICY_MAX_PROBLEMS) {
         problems->dropped++;
@@ -147,22 +147,22 @@ void problems_add(respite_problems *problems, const char *pointer, int line, int
     push(problems, pointer, line, column, message);
 }
 
-int problems_dropped(const respite_problems *problems)
+int respite_internal_problems_dropped(const respite_problems *problems)
 {
     return problems->dropped;
 }
 
-int problems_out_of_memory(const respite_problems *problems)
+int respite_internal_problems_out_of_memory(const respite_problems *problems)
 {
     return problems->out_of_memory;
 }
 
-void problems_mark_out_of_memory(respite_problems *problems)
+void respite_internal_problems_mark_out_of_memory(respite_problems *problems)
 {
     problems->out_of_memory = 1;
 }
 
-int problems_append_all(respite_problems *dst, const respite_problems *src)
+int respite_internal_problems_append_all(respite_problems *dst, const respite_problems *src)
 {
     if (!dst)
         return RESPITE_OK;

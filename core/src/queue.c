@@ -744,23 +744,29 @@ int respite_batch_settle(respite_batch *batch, int index, int disposition, respi
     return applied;
 }
 
-int respite_batch_settle_all(respite_batch *batch, int disposition, respite_error *err)
+int respite_batch_settle_every(respite_batch *batch, int disposition, int *settled, respite_error *err)
 {
-    if (settle_check(batch, disposition, err) != RESPITE_OK)
-        return -1;
+    int status = settle_check(batch, disposition, err);
+    if (status != RESPITE_OK)
+        return status;
     respite_queue *q = batch->queue;
     pthread_mutex_lock(&q->lock);
-    int settled = 0;
+    *settled = 0;
     if (q->freed) {
-        fail_closed(err);
-        settled = -1;
+        status = fail_closed(err);
     } else {
         for (int i = 0; i < batch->count; i++)
             if (batch->slots[i].disposition == SLOT_UNSETTLED && settle_locked(q, batch, i, disposition, err) >= 0)
-                settled++;
+                (*settled)++;
     }
     pthread_mutex_unlock(&q->lock);
-    return settled;
+    return status;
+}
+
+int respite_batch_settle_all(respite_batch *batch, int disposition, respite_error *err)
+{
+    int settled = -1;
+    return respite_batch_settle_every(batch, disposition, &settled, err) == RESPITE_OK ? settled : -1;
 }
 
 void respite_batch_free(respite_batch *batch)

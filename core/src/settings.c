@@ -1,11 +1,12 @@
 /* Settings by name: every value is checked against its row of the table and
  * rejected, never clamped, with a message naming setting, value and range. */
+#define _GNU_SOURCE /* strtod_l: numbers read the same whatever the caller's locale */
 #include "retry_on_list.h"
 #include "settings_table.h"
 
-#include <ctype.h>
-#include <errno.h>
+#include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,20 +162,20 @@ const char *respite_settings_component(const respite_settings *settings)
     return settings ? settings->component : NULL;
 }
 
-/* The index of name within the settings' rows, or -1 with err filled. */
-static int find_row(const respite_settings *s, const char *name, respite_error *err)
+/* The index of name within the settings' rows, in *index: RESPITE_OK, or
+ * closed / invalid_argument / invalid_setting (E5, E9). */
+static int find_row(const respite_settings *s, const char *name, int *index, respite_error *err)
 {
-    if (!s) {
-        respite_fail(err, RESPITE_E_CLOSED, "settings is closed");
-        return -1;
+    if (!s)
+        return respite_fail(err, RESPITE_E_CLOSED, "settings is closed");
+    if (!name)
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "setting name is NULL");
+    for (int i = 0; i < s->count; i++) {
+        if (strcmp(respite_settings_table[s->first + i].name, name) == 0) {
+            *index = i;
+            return RESPITE_OK;
+        }
     }
-    if (!name) {
-        respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "setting name is NULL");
-        return -1;
-    }
-    for (int i = 0; i < s->count; i++)
-        if (strcmp(respite_settings_table[s->first + i].name, name) == 0)
-            return i;
     char accepted[RESPITE_ERROR_MESSAGE_MAX - 96] = "";
     size_t used = 0;
     for (int i = 0; i < s->count; i++) {
@@ -189,8 +190,7 @@ static int find_row(const respite_settings *s, const char *name, respite_error *
         memcpy(accepted + used, row_name, n + 1);
         used += n;
     }
-    respite_fail_setting(err, name, "%.60s is not a %s setting (accepted: %s)", name, s->component, accepted);
-    return -1;
+    return respite_fail_setting(err, name, "%.60s is not a %s setting (accepted: %s)", name, s->component, accepted);
 }
 
 static int fail_value(respite_error *err, const respite_setting_info *row, const char *got)
@@ -217,9 +217,9 @@ static int in_range(const respite_setting_info *row, double value)
 
 int respite_settings_set_number(respite_settings *settings, const char *name, double value, respite_error *err)
 {
-    int i = find_row(settings, name, err);
-    if (i < 0)
-        return err ? err->status : RESPITE_E_INVALID_SETTING;
+    int i, status = find_row(settings, name, &i, err);
+    if (status != RESPITE_OK)
+        return status;
     const respite_setting_info *row = &respite_settings_table[settings->first + i];
     switch (row->type) {
     case RESPITE_SETTING_INTEGER:
@@ -243,9 +243,9 @@ int respite_settings_set_number(respite_settings *settings, const char *name, do
 
 int respite_settings_set_integer(respite_settings *settings, const char *name, int64_t value, respite_error *err)
 {
-    int i = find_row(settings, name, err);
-    if (i < 0)
-        return err ? err->status : RESPITE_E_INVALID_SETTING;
+    int i, status = find_row(settings, name, &i, err);
+    if (status != RESPITE_OK)
+        return status;
     const respite_setting_info *row = &respite_settings_table[settings->first + i];
     /* Integers beyond 2^53 are outside every integer range; compare exactly. */
     if (row->type == RESPITE_SETTING_INTEGER && (double)value > row->max) {
@@ -258,9 +258,9 @@ int respite_settings_set_integer(respite_settings *settings, const char *name, i
 
 int respite_settings_set_boolean(respite_settings *settings, const char *name, int value, respite_error *err)
 {
-    int i = find_row(settings, name, err);
-    if (i < 0)
-        return err ? err->status : RESPITE_E_INVALID_SETTING;
+    int i, status = find_row(settings, name, &i, err);
+    if (status != RESPITE_OK)
+        return status;
     const respite_setting_info *row = &respite_settings_table[settings->first + i];
     if (row->type != RESPITE_SETTING_BOOLEAN)
         return fail_value(err, row, value ? "true" : "false");
@@ -268,17 +268,36 @@ int respite_settings_set_boolean(respite_settings *settings, const char *name, i
     return RESPITE_OK;
 }
 
-/* Parses a whole-text finite number; 0 when the text is not one. */
-static int parse_number(const char *text, double *out)
+static locale_t c_locale;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+
+static void make_c_locale(void)
 {
-    if (!*text || isspace((unsigned char)*text))
+    c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+}
+
+/* Plain decimal notation (E7): an optional '-', digits, and optionally '.'
+ * and digits; nothing else (no '+', spaces, exponent, hex, nan or inf).
+ * 0 when the text is not that. The value is the nearest double, read with
+ * '.' as the decimal point whatever the process's locale (a JVM sets it). */
+static int parse_decimal(const char *text, double *out)
+{
+    static const char digits[] = "0123456789";
+    const char *p = text + (*text == '-');
+    size_t whole = strspn(p, digits);
+    if (whole == 0)
         return 0;
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (*end != '\0')
+    p += whole;
+    if (*p == '.') {
+        size_t fraction = strspn(p + 1, digits);
+        if (fraction == 0)
+            return 0;
+        p += 1 + fraction;
+    }
+    if (*p != '\0')
         return 0;
-    *out = v;
+    pthread_once(&c_locale_once, make_c_locale);
+    *out = c_locale ? strtod_l(text, NULL, c_locale) : strtod(text, NULL);
     return 1;
 }
 
@@ -311,11 +330,20 @@ static int fail_text(respite_error *err, const respite_setting_info *row, const 
     return fail_value(err, row, got);
 }
 
+/* A text for a numeric setting that is not plain decimal notation: the
+ * message says which notation is read (E7). */
+static int fail_notation(respite_error *err, const respite_setting_info *row, const char *value)
+{
+    return respite_fail_setting(err, row->name, "%s must be %s, in plain decimal notation such as %s (got '%.80s')",
+                                row->name, row->accepted, row->type == RESPITE_SETTING_INTEGER ? "12" : "12 or 0.5",
+                                value);
+}
+
 int respite_settings_set_text(respite_settings *settings, const char *name, const char *value, respite_error *err)
 {
-    int i = find_row(settings, name, err);
-    if (i < 0)
-        return err ? err->status : RESPITE_E_INVALID_SETTING;
+    int i, status = find_row(settings, name, &i, err);
+    if (status != RESPITE_OK)
+        return status;
     const respite_setting_info *row = &respite_settings_table[settings->first + i];
     if (!value)
         return fail_value(err, row, "nothing (NULL)");
@@ -323,7 +351,9 @@ int respite_settings_set_text(respite_settings *settings, const char *name, cons
     switch (row->type) {
     case RESPITE_SETTING_INTEGER:
     case RESPITE_SETTING_NUMBER:
-        if (!parse_number(value, &number))
+        if (!parse_decimal(value, &number))
+            return fail_notation(err, row, value);
+        if (!isfinite(number)) /* more digits than a double holds: show them, not "inf" */
             return fail_text(err, row, value);
         return respite_settings_set_number(settings, name, number, err);
     case RESPITE_SETTING_BOOLEAN:
@@ -357,8 +387,8 @@ int respite_settings_set_text(respite_settings *settings, const char *name, cons
 
 double respite_settings_get_number(const respite_settings *settings, const char *name, respite_error *err)
 {
-    int i = find_row(settings, name, err);
-    if (i < 0)
+    int i;
+    if (find_row(settings, name, &i, err) != RESPITE_OK)
         return NAN;
     const respite_setting_info *row = &respite_settings_table[settings->first + i];
     if (is_text_type(row->type)) {
@@ -370,8 +400,8 @@ double respite_settings_get_number(const respite_settings *settings, const char 
 
 const char *respite_settings_get_text(const respite_settings *settings, const char *name, respite_error *err)
 {
-    int i = find_row(settings, name, err);
-    if (i < 0)
+    int i;
+    if (find_row(settings, name, &i, err) != RESPITE_OK)
         return NULL;
     const respite_setting_info *row = &respite_settings_table[settings->first + i];
     if (!is_text_type(row->type)) {

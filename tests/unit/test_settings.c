@@ -146,6 +146,13 @@ typedef struct text_case {
     "retry_on must be a comma-separated list of outcome names (request_error, throttled, server_error, unusable, " \
     "transport) and HTTP status codes from 400 to 599"
 
+#define INT_NOTATION "max_attempts must be an integer from 1 to 100, in plain decimal notation such as 12"
+#define NUMBER_NOTATION "multiplier must be a number from 1 to 100, in plain decimal notation such as 12 or 0.5"
+/* 1e320, beyond the largest double, and its first 80 characters (E3) */
+#define ZEROS10 "0000000000"
+#define ZEROS80 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10
+#define HUGE_DIGITS "1" ZEROS80 ZEROS80 ZEROS80 ZEROS80
+#define HUGE_SHOWN "1" ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 "000000000"
 static const text_case text_cases[] = {
     {"backoff", "jitter", "none", NULL},
     {"backoff", "jitter", "full", NULL},
@@ -177,17 +184,43 @@ static const text_case text_cases[] = {
     {"sender", "separator", "", NULL},
     {"sender", "suffix", "]", NULL},
     {"client", "user_agent", "my-app/1.0", NULL},
-    /* parsing numbers and booleans from text */
+    /* E7: numbers from text are plain decimal notation only */
     {"backoff", "initial_delay_seconds", "2.5", NULL},
-    {"backoff", "initial_delay_seconds", "1e-3", NULL},
+    {"backoff", "initial_delay_seconds", "0.001", NULL},
+    {"backoff", "initial_delay_seconds", "86400.000", NULL},
     {"backoff", "max_attempts", "10.0", NULL},
-    {"backoff", "max_attempts", "abc", "max_attempts must be an integer from 1 to 100 (got 'abc')"},
-    {"backoff", "max_attempts", "", "max_attempts must be an integer from 1 to 100 (got '')"},
-    {"backoff", "max_attempts", " 5", "max_attempts must be an integer from 1 to 100 (got ' 5')"},
-    {"backoff", "max_attempts", "5 ", "max_attempts must be an integer from 1 to 100 (got '5 ')"},
+    {"backoff", "max_attempts", "007", NULL},
+    {"gate", "recovery_seconds", "-5", NULL},
+    {"gate", "recovery_seconds", "-0", NULL},
     {"backoff", "max_attempts", "0", "max_attempts must be an integer from 1 to 100 (got 0)"},
-    {"backoff", "multiplier", "nan", "multiplier must be a number from 1 to 100 (got nan)"},
-    {"backoff", "multiplier", "inf", "multiplier must be a number from 1 to 100 (got inf)"},
+    {"backoff", "max_attempts", "-1", "max_attempts must be an integer from 1 to 100 (got -1)"},
+    {"backoff", "max_attempts", "2.5", "max_attempts must be an integer from 1 to 100 (got 2.5)"},
+    {"backoff", "initial_delay_seconds", "86400.0000001",
+     "initial_delay_seconds must be a number greater than 0 and at most 86400 (got 86400.0000001)"},
+    {"backoff", "max_attempts", "abc", INT_NOTATION " (got 'abc')"},
+    {"backoff", "max_attempts", "", INT_NOTATION " (got '')"},
+    {"backoff", "max_attempts", " 5", INT_NOTATION " (got ' 5')"},
+    {"backoff", "max_attempts", "5 ", INT_NOTATION " (got '5 ')"},
+    {"backoff", "max_attempts", "5\n", INT_NOTATION " (got '5\n')"},
+    {"backoff", "max_attempts", "+5", INT_NOTATION " (got '+5')"},
+    {"backoff", "max_attempts", "--5", INT_NOTATION " (got '--5')"},
+    {"backoff", "max_attempts", "0x10", INT_NOTATION " (got '0x10')"},
+    {"backoff", "max_attempts", "1e1", INT_NOTATION " (got '1e1')"},
+    {"backoff", "max_attempts", "5.", INT_NOTATION " (got '5.')"},
+    {"backoff", "max_attempts", "1,5", INT_NOTATION " (got '1,5')"},
+    {"backoff", "max_attempts", "\xd9\xa5", INT_NOTATION " (got '\xd9\xa5')"}, /* ARABIC-INDIC DIGIT FIVE */
+    {"backoff", "multiplier", "0x1p4", NUMBER_NOTATION " (got '0x1p4')"},
+    {"backoff", "multiplier", "1e3", NUMBER_NOTATION " (got '1e3')"},
+    {"backoff", "multiplier", "1E1", NUMBER_NOTATION " (got '1E1')"},
+    {"backoff", "multiplier", ".5", NUMBER_NOTATION " (got '.5')"},
+    {"backoff", "multiplier", "-.5", NUMBER_NOTATION " (got '-.5')"},
+    {"backoff", "multiplier", "-", NUMBER_NOTATION " (got '-')"},
+    {"backoff", "multiplier", "nan", NUMBER_NOTATION " (got 'nan')"},
+    {"backoff", "multiplier", "inf", NUMBER_NOTATION " (got 'inf')"},
+    {"backoff", "multiplier", "-inf", NUMBER_NOTATION " (got '-inf')"},
+    {"backoff", "multiplier", "infinity", NUMBER_NOTATION " (got 'infinity')"},
+    /* more digits than a double holds: the text, not "inf" */
+    {"backoff", "multiplier", HUGE_DIGITS, "multiplier must be a number from 1 to 100 (got '" HUGE_SHOWN "')"},
     {"gate", "recover_never", "true", NULL},
     {"gate", "recover_never", "false", NULL},
     {"gate", "recover_never", "1", NULL},
@@ -312,6 +345,32 @@ static void test_E3_nan_and_infinities_are_rejected_everywhere(void **state)
     }
 }
 
+/* E7: what an accepted text sets is the nearest double of its digits, and a
+ * refused text leaves the value as it was (E12). */
+static void test_E7_decimal_text_sets_the_nearest_double(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        const char *text;
+        double value;
+    } cases[] = {
+        {"initial_delay_seconds", "2.5", 2.5},   {"initial_delay_seconds", "0.1", 0.1},
+        {"max_delay_seconds", "86400.000", 86400}, {"max_attempts", "007", 7},
+        {"max_attempts", "10.0", 10},            {"multiplier", "1.0000000000000002", 1.0000000000000002},
+    };
+    respite_settings *b = new_settings("backoff");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(respite_settings_set_text(b, cases[i].name, cases[i].text, NULL), RESPITE_OK);
+        assert_true(respite_settings_get_number(b, cases[i].name, NULL) == cases[i].value);
+    }
+    assert_int_equal(respite_settings_set_text(b, "max_attempts", "0x10", NULL), RESPITE_E_INVALID_SETTING);
+    assert_int_equal(respite_settings_set_text(b, "multiplier", "1e1", NULL), RESPITE_E_INVALID_SETTING);
+    assert_true(respite_settings_get_number(b, "max_attempts", NULL) == 10);
+    assert_true(respite_settings_get_number(b, "multiplier", NULL) == 1.0000000000000002);
+    respite_settings_free(b);
+}
+
 static void test_E7_wrong_types(void **state)
 {
     (void)state;
@@ -323,7 +382,7 @@ static void test_E7_wrong_types(void **state)
     assert_rejected(respite_settings_set_boolean(b, "multiplier", 0, &err), &err, "multiplier",
                     "multiplier must be a number from 1 to 100 (got false)");
     assert_rejected(respite_settings_set_text(b, "multiplier", "abc", &err), &err, "multiplier",
-                    "multiplier must be a number from 1 to 100 (got 'abc')");
+                    NUMBER_NOTATION " (got 'abc')");
     assert_rejected(respite_settings_set_number(b, "jitter", 1, &err), &err, "jitter",
                     JITTER_ACCEPTED " (got a number)");
     assert_rejected(respite_settings_set_integer(b, "retry_on", 429, &err), &err, "retry_on",
@@ -427,6 +486,29 @@ static void test_E9_null_settings_is_closed(void **state)
     assert_int_equal(respite_settings_validate(NULL, &err), RESPITE_E_CLOSED);
     assert_null(respite_settings_component(NULL));
     respite_settings_free(NULL); /* a no-op */
+}
+
+/* E2: the status a call returns is the same whether err is NULL or not. */
+static void test_E2_status_does_not_depend_on_err(void **state)
+{
+    (void)state;
+    respite_settings *b = new_settings("backoff");
+    for (int with_err = 0; with_err < 2; with_err++) {
+        respite_error err;
+        respite_error *e = with_err ? &err : NULL;
+        assert_int_equal(respite_settings_set_number(NULL, "seed", 1, e), RESPITE_E_CLOSED);
+        assert_int_equal(respite_settings_set_integer(NULL, "seed", 1, e), RESPITE_E_CLOSED);
+        assert_int_equal(respite_settings_set_boolean(NULL, "seed", 1, e), RESPITE_E_CLOSED);
+        assert_int_equal(respite_settings_set_text(NULL, "seed", "1", e), RESPITE_E_CLOSED);
+        assert_int_equal(respite_settings_set_number(b, NULL, 1, e), RESPITE_E_INVALID_ARGUMENT);
+        assert_int_equal(respite_settings_set_integer(b, NULL, 1, e), RESPITE_E_INVALID_ARGUMENT);
+        assert_int_equal(respite_settings_set_boolean(b, NULL, 1, e), RESPITE_E_INVALID_ARGUMENT);
+        assert_int_equal(respite_settings_set_text(b, NULL, "1", e), RESPITE_E_INVALID_ARGUMENT);
+        assert_int_equal(respite_settings_set_number(b, "retries", 1, e), RESPITE_E_INVALID_SETTING);
+        assert_int_equal(respite_settings_set_text(b, "max_attempts", "0x10", e), RESPITE_E_INVALID_SETTING);
+        assert_int_equal(respite_settings_validate(NULL, e), RESPITE_E_CLOSED);
+    }
+    respite_settings_free(b);
 }
 
 static void test_defaults_are_the_table_defaults(void **state)
@@ -600,10 +682,12 @@ int main(void)
         cmocka_unit_test(test_E3_every_text_value_with_its_message),
         cmocka_unit_test(test_E3_every_row_at_and_beyond_its_bounds),
         cmocka_unit_test(test_E3_nan_and_infinities_are_rejected_everywhere),
+        cmocka_unit_test(test_E7_decimal_text_sets_the_nearest_double),
         cmocka_unit_test(test_E7_wrong_types),
         cmocka_unit_test(test_E5_unknown_setting_lists_the_accepted_names),
         cmocka_unit_test(test_E6_unknown_component),
         cmocka_unit_test(test_E9_null_settings_is_closed),
+        cmocka_unit_test(test_E2_status_does_not_depend_on_err),
         cmocka_unit_test(test_defaults_are_the_table_defaults),
         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_E8_cross_rules),

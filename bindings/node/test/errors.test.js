@@ -49,7 +49,7 @@ test('unknown settings and profiles are rejected, not ignored', () => {
 
 test('values of the wrong type go to the core, which words the error', () => {
   const text = raises(() => new respite.Gate({ recoverySeconds: 'soon' }), respite.InvalidSettingError);
-  assert.equal(text.message, "recovery_seconds must be a number at most 86400 (0 or less disables the gate) (got 'soon')");
+  assert.equal(text.message, "recovery_seconds must be a number at most 86400 (0 or less disables the gate), in plain decimal notation such as 12 or 0.5 (got 'soon')");
   assert.throws(() => new respite.Gate({ recoverySeconds: NaN }), respite.InvalidSettingError);
   assert.throws(() => new respite.Gate({ probes: 1.5 }), { setting: 'probes' });
   assert.throws(() => new respite.Gate(42), TypeError);

@@ -32,39 +32,39 @@ typedef enum respite_jitter {
 
 /* A back-off from "backoff" settings (NULL: defaults). NULL and err when
  * the settings are invalid. */
-respite_backoff *respite_backoff_new(const respite_settings *settings, respite_error *err);
+RESPITE_API respite_backoff *respite_backoff_new(const respite_settings *settings, respite_error *err);
 /* Drops the caller's reference; freed when the last holder (its creator or
  * a client using it) lets go. NULL: no-op. */
-void respite_backoff_free(respite_backoff *backoff);
+RESPITE_API void respite_backoff_free(respite_backoff *backoff);
 /* Takes one more reference (released with respite_backoff_free). */
-respite_backoff *respite_backoff_retain(respite_backoff *backoff);
+RESPITE_API respite_backoff *respite_backoff_retain(respite_backoff *backoff);
 
 /* A new sequence number for one retrying call (0, 1, 2, ... per back-off;
  * atomic). -1 on error. */
-int64_t respite_backoff_start(respite_backoff *backoff, respite_error *err);
+RESPITE_API int64_t respite_backoff_start(respite_backoff *backoff, respite_error *err);
 
 /* Delay in seconds before retry `retry` (1 = the first retry) of `sequence`,
  * with jitter (spec B2-B6), raised to retry_after_hint when that is larger,
  * capped at max_delay_seconds (B7); retry_after_hint 0 = none, otherwise a
  * finite number >= 0. A pure function of (seed, sequence, retry). -1 and
  * err on bad input (B11; NULL backoff: closed "backoff is closed"). */
-double respite_backoff_delay(const respite_backoff *backoff, int64_t sequence, int retry,
-                             double retry_after_hint, respite_error *err);
+RESPITE_API double respite_backoff_delay(const respite_backoff *backoff, int64_t sequence, int retry,
+                                         double retry_after_hint, respite_error *err);
 
 /* 1 when retry_on lists this outcome's name or this status code (B9), 0 if
  * not (always 0 for success), -1 on error. http_status 0 = none. */
-int respite_backoff_retries_on(const respite_backoff *backoff, int outcome, int http_status,
-                               respite_error *err);
+RESPITE_API int respite_backoff_retries_on(const respite_backoff *backoff, int outcome, int http_status,
+                                           respite_error *err);
 
 /* After attempt `attempt` (1 = the first) of `sequence` ended with this
  * outcome: the delay before the next attempt, or RESPITE_RETRY_STOP when the
  * outcome is a success, is not in retry_on, or max_attempts is reached.
  * NaN and err on bad input. */
-double respite_backoff_next(const respite_backoff *backoff, int64_t sequence, int attempt, int outcome,
-                            int http_status, double retry_after_hint, respite_error *err);
+RESPITE_API double respite_backoff_next(const respite_backoff *backoff, int64_t sequence, int attempt, int outcome,
+                                        int http_status, double retry_after_hint, respite_error *err);
 
 /* The max_attempts setting (for bindings' loops); -1 for a NULL back-off. */
-int respite_backoff_max_attempts(const respite_backoff *backoff);
+RESPITE_API int respite_backoff_max_attempts(const respite_backoff *backoff);
 
 /* The error respite_retry_run ends with when it gives up after `attempts`
  * attempts whose last ended with `outcome` (a failure; http_status 0 if
@@ -72,8 +72,8 @@ int respite_backoff_max_attempts(const respite_backoff *backoff);
  * 3 attempts: last outcome server_error (status 503)", or "... which
  * retry_on does not retry") and returns RESPITE_E_TRANSPORT. For bindings'
  * own retry loops, so every language says the same. */
-int respite_retry_gave_up(const respite_backoff *backoff, int attempts, int outcome, int http_status,
-                          respite_error *err);
+RESPITE_API int respite_retry_gave_up(const respite_backoff *backoff, int attempts, int outcome, int http_status,
+                                      respite_error *err);
 
 /* The one retry decision (B12-B14) every binding's retry helper asks after
  * a failed attempt: attempt `attempt` (1 = the first) of `sequence` ended
@@ -84,7 +84,7 @@ int respite_retry_gave_up(const respite_backoff *backoff, int attempts, int outc
  * respite_retry_gave_up — or on bad input (a success outcome is
  * invalid_argument). A binding raises that error and only waits between
  * decisions. */
-double respite_retry_decide(const respite_backoff *backoff, int64_t sequence, int attempt, int outcome,
+RESPITE_API double respite_retry_decide(const respite_backoff *backoff, int64_t sequence, int attempt, int outcome,
                             int http_status, double retry_after_hint, respite_error *err);
 /* One attempt of a retried call, for respite_retry_run: performs the call
  * and returns its outcome (a respite_outcome), setting *http_status (0 if
@@ -101,8 +101,8 @@ typedef int (*respite_attempt_fn)(void *user_data, int attempt, int *http_status
  * last outcome. *last_outcome (last outcome fn returned) and *attempts_made
  * (times fn was called) may be NULL. Blocks the calling thread; the
  * back-off and gate may be shared with other threads meanwhile. */
-int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_attempt_fn fn, void *user_data,
-                      int *last_outcome, int *attempts_made, respite_error *err);
+RESPITE_API int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_attempt_fn fn, void *user_data,
+                                  int *last_outcome, int *attempts_made, respite_error *err);
 
 #ifdef __cplusplus
 }

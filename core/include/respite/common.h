@@ -22,6 +22,7 @@
  *    "<handle> is closed" ("gate is closed", "queue is closed"): bindings
  *    pass NULL once their object is closed, so every language says the same.
  *  - Messages are produced here, once, so every language says the same.
+ *  - Every function is declared RESPITE_API; nothing else is exported.
  */
 #ifndef RESPITE_COMMON_H
 #define RESPITE_COMMON_H
@@ -31,6 +32,14 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* Marks every public function: the libraries are built with
+ * -fvisibility=hidden, so these are the only symbols they export. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RESPITE_API __attribute__((visibility("default")))
+#else
+#define RESPITE_API
 #endif
 
 /* ---------------------------------------------------------------- status */
@@ -60,11 +69,11 @@ typedef enum respite_status {
 } respite_status;
 
 /* Stable lower-case name of a status ("invalid_setting"); "unknown" if none. */
-const char *respite_status_name(int status);
+RESPITE_API const char *respite_status_name(int status);
 /* One-line description of a status; "unknown status" if none. */
-const char *respite_strerror(int status);
+RESPITE_API const char *respite_strerror(int status);
 /* Number of status codes; codes are 0 .. respite_status_count() - 1. */
-int respite_status_count(void);
+RESPITE_API int respite_status_count(void);
 
 /* ----------------------------------------------------------------- error */
 
@@ -80,12 +89,12 @@ typedef struct respite_error {
 } respite_error;
 
 /* Sets err->status = RESPITE_OK and empties the strings (err may be NULL). */
-void respite_error_clear(respite_error *err);
+RESPITE_API void respite_error_clear(respite_error *err);
 
 /* ----------------------------------------------------------------- clock */
 
 /* Seconds on CLOCK_MONOTONIC. Never the wall clock. */
-double respite_now(void);
+RESPITE_API double respite_now(void);
 
 /* -------------------------------------------------------------- outcomes */
 
@@ -103,21 +112,21 @@ typedef enum respite_outcome {
 
 /* "success", "request_error", "throttled", "server_error", "unusable",
  * "transport"; NULL for a value that is not an outcome. */
-const char *respite_outcome_name(int outcome);
+RESPITE_API const char *respite_outcome_name(int outcome);
 
 /* The outcome with that name, or -1 (err: invalid_argument, listing the
  * accepted names). */
-int respite_outcome_from_name(const char *name, respite_error *err);
+RESPITE_API int respite_outcome_from_name(const char *name, respite_error *err);
 
 /* Classifies one call. transport_failed != 0 gives transport whatever the
  * status. Otherwise http_status must be 100-599 (else -1, invalid_argument);
  * body_usable only matters for 1xx-3xx. */
-int respite_classify(int transport_failed, int http_status, int body_usable, respite_error *err);
+RESPITE_API int respite_classify(int transport_failed, int http_status, int body_usable, respite_error *err);
 
 /* 1 if the outcome counts against the service (section 1), 0 if not, -1 for
  * a value that is not an outcome. count_all_failures != 0 makes every
  * non-success count. */
-int respite_outcome_counts(int outcome, int count_all_failures);
+RESPITE_API int respite_outcome_counts(int outcome, int count_all_failures);
 
 /* ---------------------------------------------------------------- events */
 
@@ -152,7 +161,7 @@ typedef struct respite_event {
 
 /* "recovery_started", "recovery_extended", "probing", "recovered", "reset",
  * "send_failed", "unsent_at_close"; NULL for a value that is not a type. */
-const char *respite_event_type_name(int type);
+RESPITE_API const char *respite_event_type_name(int type);
 
 /* The event in words, one line, as every binding and the command log it,
  * after the name of the handle it came from when that has one:
@@ -161,11 +170,11 @@ const char *respite_event_type_name(int type);
  * Bindings pass the line to their logger unchanged.
  * Written into buf (always NUL-terminated); returns the length it needed,
  * like snprintf. */
-size_t respite_event_message(const respite_event *event, char *buf, size_t size);
+RESPITE_API size_t respite_event_message(const respite_event *event, char *buf, size_t size);
 
 /* 1 when a binding should log the event as a warning (sending pauses or a
  * pause grows, a send failed, events left unsent), 0 for information. */
-int respite_event_is_warning(int type);
+RESPITE_API int respite_event_is_warning(int type);
 
 /* Callback a C user may register on a handle; called with the handle's lock
  * held, so it must not call back into the same handle. */
@@ -204,10 +213,10 @@ typedef struct respite_setting_info {
 } respite_setting_info;
 
 /* Number of rows in the table, and row i (NULL when out of range). */
-int respite_setting_count(void);
-const respite_setting_info *respite_setting_at(int index);
+RESPITE_API int respite_setting_count(void);
+RESPITE_API const respite_setting_info *respite_setting_at(int index);
 /* The row for component.name, or NULL. */
-const respite_setting_info *respite_setting_find(const char *component, const char *name);
+RESPITE_API const respite_setting_info *respite_setting_find(const char *component, const char *name);
 
 /* A bag of values for one component, starting at its (or a profile's)
  * defaults. Not thread-safe; handles copy what they need at _new. */
@@ -215,10 +224,10 @@ typedef struct respite_settings respite_settings;
 
 /* component_or_profile: a component or profile name. NULL and err
  * invalid_setting naming what is accepted when unknown. */
-respite_settings *respite_settings_new(const char *component_or_profile, respite_error *err);
-void respite_settings_free(respite_settings *settings);
+RESPITE_API respite_settings *respite_settings_new(const char *component_or_profile, respite_error *err);
+RESPITE_API void respite_settings_free(respite_settings *settings);
 /* The component these settings are for ("gate" for both gate profiles). */
-const char *respite_settings_component(const respite_settings *settings);
+RESPITE_API const char *respite_settings_component(const respite_settings *settings);
 
 /* Setters. Each checks name, type and range and returns RESPITE_OK, or
  * RESPITE_E_INVALID_SETTING with err->setting = name and a message that
@@ -228,19 +237,19 @@ const char *respite_settings_component(const respite_settings *settings);
  * fraction, and for boolean settings when it is 0 or 1.
  * set_text parses a number or boolean from text ("2.5", "true") for those
  * types, and is the setter for choice, string and list settings. */
-int respite_settings_set_number(respite_settings *settings, const char *name, double value, respite_error *err);
-int respite_settings_set_integer(respite_settings *settings, const char *name, int64_t value, respite_error *err);
-int respite_settings_set_boolean(respite_settings *settings, const char *name, int value, respite_error *err);
-int respite_settings_set_text(respite_settings *settings, const char *name, const char *value, respite_error *err);
+RESPITE_API int respite_settings_set_number(respite_settings *settings, const char *name, double value, respite_error *err);
+RESPITE_API int respite_settings_set_integer(respite_settings *settings, const char *name, int64_t value, respite_error *err);
+RESPITE_API int respite_settings_set_boolean(respite_settings *settings, const char *name, int value, respite_error *err);
+RESPITE_API int respite_settings_set_text(respite_settings *settings, const char *name, const char *value, respite_error *err);
 
 /* Getters: the current value. NaN / -1 / NULL and err when name is unknown
  * or of another type. get_number works for integer, number and boolean. */
-double respite_settings_get_number(const respite_settings *settings, const char *name, respite_error *err);
-const char *respite_settings_get_text(const respite_settings *settings, const char *name, respite_error *err);
+RESPITE_API double respite_settings_get_number(const respite_settings *settings, const char *name, respite_error *err);
+RESPITE_API const char *respite_settings_get_text(const respite_settings *settings, const char *name, respite_error *err);
 
 /* Checks rules between settings (e.g. max_recovery_seconds >= recovery_seconds
  * when recovery_multiplier > 1). Called by every _new; returns a status. */
-int respite_settings_validate(const respite_settings *settings, respite_error *err);
+RESPITE_API int respite_settings_validate(const respite_settings *settings, respite_error *err);
 
 #ifdef __cplusplus
 }

@@ -44,26 +44,26 @@ typedef enum respite_action {
 } respite_action;
 
 /* "send", "wait", "idle", "done"; NULL otherwise. */
-const char *respite_action_name(int action);
+RESPITE_API const char *respite_action_name(int action);
 
 /* An engine over queue and gate (both required; NULL: closed), settling
  * by the queue's policy (respite_queue_policy). settings: "sender" settings
  * (only name, min_entries_per_message, max_entries_per_message and
  * close_timeout_seconds are used here), NULL for the defaults. */
-respite_engine *respite_engine_new(respite_queue *queue, respite_gate *gate, const respite_settings *settings,
+RESPITE_API respite_engine *respite_engine_new(respite_queue *queue, respite_gate *gate, const respite_settings *settings,
                                    respite_error *err);
 /* Frees the engine; a batch still in flight goes back to the head of the
  * queue, its attempt not counted. NULL is a no-op. */
-void respite_engine_free(respite_engine *engine);
+RESPITE_API void respite_engine_free(respite_engine *engine);
 
 /* S2, S4, S5: the next action at `now`, or -1 on error (a batch in flight
  * must be settled first: invalid_argument). Expired events are dropped
  * first (D6). */
-int respite_engine_next(respite_engine *engine, double now, respite_error *err);
+RESPITE_API int respite_engine_next(respite_engine *engine, double now, respite_error *err);
 
 /* For the last WAIT: seconds until the gate admits again (INFINITY under
  * recover_never); 0 after any other action or for NULL. */
-double respite_engine_wait_seconds(const respite_engine *engine);
+RESPITE_API double respite_engine_wait_seconds(const respite_engine *engine);
 
 /* Takes the next batch (up to max_entries events, even below the minimum)
  * and admits it through the gate; the engine keeps the gate's permit. The
@@ -71,7 +71,7 @@ double respite_engine_wait_seconds(const respite_engine *engine);
  * it. NULL with err untouched when nothing is pending; NULL and err
  * temporarily_unavailable (with retry_after) when the gate refuses (the
  * events stay queued); NULL and err on other failures. */
-respite_batch *respite_engine_take(respite_engine *engine, double now, respite_error *err);
+RESPITE_API respite_batch *respite_engine_take(respite_engine *engine, double now, respite_error *err);
 
 /* S3: reports how the send of `batch` (the one take returned) ended.
  * transport_failed != 0: it did not complete (http_status ignored);
@@ -81,8 +81,8 @@ respite_batch *respite_engine_take(respite_engine *engine, double now, respite_e
  * code, a transport failure or a 1xx matched as 503 (D2): retry goes back
  * to the head (D4) unless retry_times resends were made (D3), discard is
  * counted discarded. Frees the batch. RESPITE_OK or a status. */
-int respite_engine_settle(respite_engine *engine, respite_batch *batch, int transport_failed, int http_status,
-                          double retry_after_hint, double now, respite_error *err);
+RESPITE_API int respite_engine_settle(respite_engine *engine, respite_batch *batch, int transport_failed, int http_status,
+                                      double retry_after_hint, double now, respite_error *err);
 
 /* S5: starts closing at `now`: the queue refuses new events. If the gate
  * refuses at `now` (paused), nothing more is sent: next gives DONE and the
@@ -90,21 +90,21 @@ int respite_engine_settle(respite_engine *engine, respite_batch *batch, int tran
  * batches even below the minimum, until it is empty or
  * now + close_timeout_seconds is reached, or the gate refuses. Idempotent
  * (the first call's time sets the deadline). */
-int respite_engine_close(respite_engine *engine, double now, respite_error *err);
+RESPITE_API int respite_engine_close(respite_engine *engine, double now, respite_error *err);
 
 /* 1 once close was called, 0 before, -1 for NULL. */
-int respite_engine_is_closing(const respite_engine *engine);
+RESPITE_API int respite_engine_is_closing(const respite_engine *engine);
 
 /* Events left unsent when DONE was reached (counted once DONE is first
  * returned; also the event unsent_at_close when > 0); -1 before DONE or for
  * NULL (err closed). */
-int64_t respite_engine_unsent(respite_engine *engine, respite_error *err);
+RESPITE_API int64_t respite_engine_unsent(respite_engine *engine, respite_error *err);
 
 /* The effective batch bounds: min_entries_per_message, and the most events
  * in one batch (max_entries_per_message when set; else the policy's
  * prefetch_count when the policy sets one; else 2 x min). 0 for NULL. */
-int respite_engine_min_entries(const respite_engine *engine);
-int respite_engine_max_entries(const respite_engine *engine);
+RESPITE_API int respite_engine_min_entries(const respite_engine *engine);
+RESPITE_API int respite_engine_max_entries(const respite_engine *engine);
 
 /* Figures since the engine was made. */
 typedef struct respite_engine_stats {
@@ -119,11 +119,11 @@ typedef struct respite_engine_stats {
     double close_deadline;  /* closing: when draining stops; 0 before */
 } respite_engine_stats;
 
-int respite_engine_stats_get(const respite_engine *engine, respite_engine_stats *out, respite_error *err);
+RESPITE_API int respite_engine_stats_get(const respite_engine *engine, respite_engine_stats *out, respite_error *err);
 
 /* Engine events (unsent_at_close); the gate's own events are on the gate.
  * 1 and *out filled, 0 when none is waiting, -1 on error. */
-int respite_engine_next_event(respite_engine *engine, respite_event *out, respite_error *err);
+RESPITE_API int respite_engine_next_event(respite_engine *engine, respite_event *out, respite_error *err);
 
 #ifdef __cplusplus
 }

@@ -24,7 +24,7 @@ typedef enum respite_gate_state {
 } respite_gate_state;
 
 /* "closed", "open", "probing"; NULL otherwise. */
-const char *respite_gate_state_name(int state);
+RESPITE_API const char *respite_gate_state_name(int state);
 
 /* No permit: report an outcome without one. Closed: as the current
  * generation's; open: ignored (counted late); probing: settles the oldest
@@ -44,64 +44,64 @@ typedef struct respite_decision {
 
 /* A gate from "gate" settings (or a profile); NULL settings = cloud_request
  * defaults. NULL and err when the settings are invalid. */
-respite_gate *respite_gate_new(const respite_settings *settings, respite_error *err);
+RESPITE_API respite_gate *respite_gate_new(const respite_settings *settings, respite_error *err);
 /* Drops the caller's reference: the gate is freed when the last holder
  * (its creator, an engine, a sender or a client that uses it) lets go, so a
  * binding may free its gate while an engine still uses it. NULL: no-op. */
-void respite_gate_free(respite_gate *gate);
+RESPITE_API void respite_gate_free(respite_gate *gate);
 /* Takes one more reference (the holder later calls respite_gate_free);
  * returns gate. NULL: NULL. */
-respite_gate *respite_gate_retain(respite_gate *gate);
+RESPITE_API respite_gate *respite_gate_retain(respite_gate *gate);
 /* The gate's `name` setting ("" when unset); NULL for NULL. */
-const char *respite_gate_name(const respite_gate *gate);
+RESPITE_API const char *respite_gate_name(const respite_gate *gate);
 
 /* Asks whether a call may be made now (G1, G5, G7, G11-G13). Fills *out and
  * returns RESPITE_OK; a refusal is not an error here. */
-int respite_gate_check(respite_gate *gate, double now, respite_decision *out, respite_error *err);
+RESPITE_API int respite_gate_check(respite_gate *gate, double now, respite_decision *out, respite_error *err);
 
 /* Scalar form of check for bindings, answering in one call: the permit
  * (> 0) when admitted; 0 when refused, with err filled as the refusal
  * (temporarily_unavailable, err->retry_after and the G17 message, as
  * respite_refusal_error), so a binding raises it like any other error;
  * -1 and err on other errors. */
-int64_t respite_gate_admit(respite_gate *gate, double now, respite_error *err);
+RESPITE_API int64_t respite_gate_admit(respite_gate *gate, double now, respite_error *err);
 
 /* As admit and report at respite_now(), reading the clock only when the
  * answer depends on it: the closed-state fast path needs no time, so a
  * binding's protected call costs no clock read while the gate is closed. */
-int64_t respite_gate_admit_now(respite_gate *gate, respite_error *err);
-int respite_gate_report_now(respite_gate *gate, int64_t permit, int outcome, double retry_after_hint,
-                            respite_error *err);
+RESPITE_API int64_t respite_gate_admit_now(respite_gate *gate, respite_error *err);
+RESPITE_API int respite_gate_report_now(respite_gate *gate, int64_t permit, int outcome, double retry_after_hint,
+                                        respite_error *err);
 
 /* Seconds until a call may be admitted at `now`: 0 when one would be,
  * INFINITY under recover_never, -1 on error. */
-double respite_gate_retry_after(respite_gate *gate, double now, respite_error *err);
+RESPITE_API double respite_gate_retry_after(respite_gate *gate, double now, respite_error *err);
 
 /* Reports the outcome of an admitted call (G2-G4, G6, G8-G11, G15).
  * permit: from check/admit, or RESPITE_NO_PERMIT (a permit this gate did not
  * hand out: invalid_argument). retry_after_hint: seconds from a Retry-After
  * header, or 0 for none (negative/NaN/infinite: invalid_argument).
  * outcome: a respite_outcome (else invalid_argument). */
-int respite_gate_report(respite_gate *gate, int64_t permit, int outcome, double retry_after_hint,
-                        double now, respite_error *err);
+RESPITE_API int respite_gate_report(respite_gate *gate, int64_t permit, int outcome, double retry_after_hint,
+                                    double now, respite_error *err);
 
 /* G14: back to closed with delay R, an empty window and a new generation. */
-int respite_gate_reset(respite_gate *gate, double now, respite_error *err);
+RESPITE_API int respite_gate_reset(respite_gate *gate, double now, respite_error *err);
 
 /* State at `now` (a pause that has ended reads as probing, or closed when
  * probes = 0). -1 on error. */
-int respite_gate_get_state(respite_gate *gate, double now, respite_error *err);
+RESPITE_API int respite_gate_get_state(respite_gate *gate, double now, respite_error *err);
 
 /* The refusal message for a retry_after (G17), written into buf (always
  * NUL-terminated); returns the length it needed, like snprintf.
  * "sending requests to the service is temporarily restricted due to recent
  * failures; recovery resumes in 12.3s" (INFINITY: "...; recovery resumes
  * only after a reset"). */
-size_t respite_refusal_message(double retry_after, char *buf, size_t size);
+RESPITE_API size_t respite_refusal_message(double retry_after, char *buf, size_t size);
 
 /* Fills err as a temporarily_unavailable error for retry_after (message as
  * above, err->retry_after set). Returns RESPITE_E_TEMPORARILY_UNAVAILABLE. */
-int respite_refusal_error(double retry_after, respite_error *err);
+RESPITE_API int respite_refusal_error(double retry_after, respite_error *err);
 
 /* Statistics since the gate was made (reset does not clear them). */
 typedef struct respite_gate_stats {
@@ -124,23 +124,23 @@ typedef struct respite_gate_stats {
     int probes_outstanding;    /* probes admitted whose outcome has not arrived (G7, G10) */
 } respite_gate_stats;
 
-int respite_gate_stats_get(respite_gate *gate, respite_gate_stats *out, respite_error *err);
+RESPITE_API int respite_gate_stats_get(respite_gate *gate, respite_gate_stats *out, respite_error *err);
 
 /* Events waiting in the gate's ring, read without a lock or a clock: 0 for
  * a NULL gate. The one rule every binding follows: after a call into the
  * gate (admit, report, check, reset), when this is > 0, take every event
  * with respite_gate_next_event and log its line (respite_event_message). */
-int respite_gate_events_pending(const respite_gate *gate);
+RESPITE_API int respite_gate_events_pending(const respite_gate *gate);
 /* Events: a bounded ring per gate (capacity 64; on overflow the oldest is
  * dropped and counted in events_dropped). Returns 1 and fills *out when an
  * event was taken, 0 when none is waiting, -1 on error. Each event's
  * `source` is the gate's name. */
-int respite_gate_next_event(respite_gate *gate, respite_event *out, respite_error *err);
+RESPITE_API int respite_gate_next_event(respite_gate *gate, respite_event *out, respite_error *err);
 
 /* C users may also get events as they happen (in addition to the ring).
  * NULL callback unregisters. Not wrapped by SWIG. */
-int respite_gate_set_event_callback(respite_gate *gate, respite_event_callback callback,
-                                    void *user_data, respite_error *err);
+RESPITE_API int respite_gate_set_event_callback(respite_gate *gate, respite_event_callback callback,
+                                                void *user_data, respite_error *err);
 
 #ifdef __cplusplus
 }

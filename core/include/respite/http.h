@@ -30,9 +30,9 @@ typedef struct respite_response respite_response;
  * and retrying with `backoff`. The client holds a reference to both (their
  * creators may free theirs at any time); gate NULL = no gate, backoff NULL
  * = one attempt. */
-respite_client *respite_client_new(const respite_settings *settings, respite_gate *gate, respite_backoff *backoff,
+RESPITE_API respite_client *respite_client_new(const respite_settings *settings, respite_gate *gate, respite_backoff *backoff,
                                    respite_error *err);
-void respite_client_free(respite_client *client);
+RESPITE_API void respite_client_free(respite_client *client);
 
 /* One call (section 6). method: "GET", "POST", ...; headers: "Name: value"
  * lines separated by "\n" (may be NULL); data/size: the body (may be NULL/0).
@@ -43,8 +43,8 @@ void respite_client_free(respite_client *client);
  * respite_response_free. The outcome is reported to the gate with the
  * permit, Retry-After of a 429/503 is passed as the hint, and retries follow
  * the back-off, each attempt through the gate. */
-respite_response *respite_client_request(respite_client *client, const char *method, const char *url,
-                                         const char *headers, const char *data, size_t size, respite_error *err);
+RESPITE_API respite_response *respite_client_request(respite_client *client, const char *method, const char *url,
+                                                     const char *headers, const char *data, size_t size, respite_error *err);
 
 /* The client takes every 2xx/3xx answer as usable (C4). A caller that
  * parses the body and cannot use it reports that here: the gate counts one
@@ -52,19 +52,19 @@ respite_response *respite_client_request(respite_client *client, const char *met
  * response's outcome becomes unusable. Only a success can be reported so
  * (invalid_argument otherwise); a second report of the same response is a
  * no-op. */
-int respite_client_report_unusable(respite_client *client, respite_response *response, respite_error *err);
+RESPITE_API int respite_client_report_unusable(respite_client *client, respite_response *response, respite_error *err);
 
-void respite_response_free(respite_response *response);
-int respite_response_status(const respite_response *response);      /* 0 when the transport failed */
-int respite_response_outcome(const respite_response *response);     /* a respite_outcome */
-const char *respite_response_body(const respite_response *response); /* NUL-terminated; "" when none */
-int64_t respite_response_body_size(const respite_response *response);
+RESPITE_API void respite_response_free(respite_response *response);
+RESPITE_API int respite_response_status(const respite_response *response);      /* 0 when the transport failed */
+RESPITE_API int respite_response_outcome(const respite_response *response);     /* a respite_outcome */
+RESPITE_API const char *respite_response_body(const respite_response *response); /* NUL-terminated; "" when none */
+RESPITE_API int64_t respite_response_body_size(const respite_response *response);
 /* The value of a response header (case-insensitive name), or NULL. */
-const char *respite_response_header(const respite_response *response, const char *name);
-const char *respite_response_error(const respite_response *response); /* transport error text, "" otherwise */
-double respite_response_retry_after(const respite_response *response); /* Retry-After seconds, 0 when none */
-int respite_response_attempts(const respite_response *response);       /* attempts made, retries included */
-double respite_response_elapsed_seconds(const respite_response *response);
+RESPITE_API const char *respite_response_header(const respite_response *response, const char *name);
+RESPITE_API const char *respite_response_error(const respite_response *response); /* transport error text, "" otherwise */
+RESPITE_API double respite_response_retry_after(const respite_response *response); /* Retry-After seconds, 0 when none */
+RESPITE_API int respite_response_attempts(const respite_response *response);       /* attempts made, retries included */
+RESPITE_API double respite_response_elapsed_seconds(const respite_response *response);
 
 /* ------------------------------------------------------------------ sender */
 
@@ -85,27 +85,27 @@ typedef struct respite_sender_stats {
  * policy (NULL: @default; the sender holds a reference, the caller may free
  * its own). Starts its thread. Every event it logs has the sender's name
  * as its source. */
-respite_sender *respite_sender_new(const respite_settings *sender_settings, const respite_settings *gate_settings,
+RESPITE_API respite_sender *respite_sender_new(const respite_settings *sender_settings, const respite_settings *gate_settings,
                                    const respite_settings *queue_settings, const respite_policy *policy,
                                    respite_error *err);
 /* Closes (if not closed) and frees. */
-void respite_sender_free(respite_sender *sender);
+RESPITE_API void respite_sender_free(respite_sender *sender);
 
 /* Adds a header to every later request ("Name", "value"): name an HTTP
  * token, value without line breaks (invalid_argument otherwise). */
-int respite_sender_add_header(respite_sender *sender, const char *name, const char *value, respite_error *err);
+RESPITE_API int respite_sender_add_header(respite_sender *sender, const char *name, const char *value, respite_error *err);
 
 /* Queues one event (S1): never waits for the network, whatever the gate's
  * state; refused only by capacity (queue_full with drop_newest), size
  * (too_large) or after close (closed). */
-int respite_sender_enqueue(respite_sender *sender, const char *data, size_t size, respite_error *err);
+RESPITE_API int respite_sender_enqueue(respite_sender *sender, const char *data, size_t size, respite_error *err);
 
 /* S11: sends what is queued, even below min_entries_per_message, and waits
  * up to timeout_seconds (0-86400) until nothing is pending or in flight.
  * Returns RESPITE_OK then, RESPITE_E_TEMPORARILY_UNAVAILABLE at once while
  * the gate is open (err->retry_after; the events stay queued), or
  * RESPITE_E_TRANSPORT when the time ran out; closed after close. */
-int respite_sender_flush(respite_sender *sender, double timeout_seconds, respite_error *err);
+RESPITE_API int respite_sender_flush(respite_sender *sender, double timeout_seconds, respite_error *err);
 
 /* S5, S12: while paused returns at once and sends nothing (a probe in
  * flight is abandoned); otherwise drains within close_timeout_seconds (a
@@ -113,16 +113,16 @@ int respite_sender_flush(respite_sender *sender, double timeout_seconds, respite
  * transport failure). Returns the number of events not sent (also an
  * unsent_at_close event when > 0), -1 on error. A second close returns the
  * same count. */
-int64_t respite_sender_close(respite_sender *sender, respite_error *err);
+RESPITE_API int64_t respite_sender_close(respite_sender *sender, respite_error *err);
 
-int respite_sender_stats_get(respite_sender *sender, respite_sender_stats *out, respite_error *err);
+RESPITE_API int respite_sender_stats_get(respite_sender *sender, respite_sender_stats *out, respite_error *err);
 
 /* Events of the sender and its gate (G18, S6), in the order they happened:
  * the gate's transitions, send_failed (http_status, 0 for transport; detail:
  * the start of the body or the transport error) and unsent_at_close. A ring
  * of 256: when full the oldest is dropped. 1 and *out filled, 0 when none
  * is waiting, -1 on error. */
-int respite_sender_next_event(respite_sender *sender, respite_event *out, respite_error *err);
+RESPITE_API int respite_sender_next_event(respite_sender *sender, respite_event *out, respite_error *err);
 
 #ifdef __cplusplus
 }

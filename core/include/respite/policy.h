@@ -37,19 +37,19 @@ typedef enum respite_strategy {
 
 /* ------------------------------------------------------------- problems */
 
-respite_problems *respite_problems_new(respite_error *err);
-void respite_problems_free(respite_problems *problems);
+RESPITE_API respite_problems *respite_problems_new(respite_error *err);
+RESPITE_API void respite_problems_free(respite_problems *problems);
 /* Removes every problem (err: closed for NULL). */
-int respite_problems_clear(respite_problems *problems, respite_error *err);
+RESPITE_API int respite_problems_clear(respite_problems *problems, respite_error *err);
 /* Number of problems; 0 for NULL. */
-int respite_problems_count(const respite_problems *problems);
+RESPITE_API int respite_problems_count(const respite_problems *problems);
 /* Problem `index` (0-based): its JSON pointer ("" for the whole document,
  * "/error_handlers/0/on"), its message, and for a syntax error the line and
  * column jansson reports (0 otherwise). NULL / 0 when out of range. */
-const char *respite_problems_pointer(const respite_problems *problems, int index);
-const char *respite_problems_message(const respite_problems *problems, int index);
-int respite_problems_line(const respite_problems *problems, int index);
-int respite_problems_column(const respite_problems *problems, int index);
+RESPITE_API const char *respite_problems_pointer(const respite_problems *problems, int index);
+RESPITE_API const char *respite_problems_message(const respite_problems *problems, int index);
+RESPITE_API int respite_problems_line(const respite_problems *problems, int index);
+RESPITE_API int respite_problems_column(const respite_problems *problems, int index);
 
 /* --------------------------------------------------------------- policy */
 
@@ -58,53 +58,53 @@ int respite_problems_column(const respite_problems *problems, int index);
  * ("<pointer>: <message>", or only "<message>" for the whole document) plus
  * " (and N more problems)"; every problem is appended to `problems` when it
  * is not NULL. A NULL json gives invalid_argument. */
-respite_policy *respite_policy_from_json(const char *json, respite_problems *problems, respite_error *err);
+RESPITE_API respite_policy *respite_policy_from_json(const char *json, respite_problems *problems, respite_error *err);
 /* As respite_policy_from_json for `length` bytes that need no terminator
  * (a NUL byte inside them is a syntax error). */
-respite_policy *respite_policy_from_json_n(const char *json, size_t length, respite_problems *problems,
-                                           respite_error *err);
+RESPITE_API respite_policy *respite_policy_from_json_n(const char *json, size_t length, respite_problems *problems,
+                                                       respite_error *err);
 /* D8: the built-in "@default" policy: any_error -> discard, capacity 1000. */
-respite_policy *respite_policy_default(respite_error *err);
+RESPITE_API respite_policy *respite_policy_default(respite_error *err);
 /* Drops the caller's reference; the policy is freed when its last holder
  * (its creator, a queue or a sender using it) lets go. NULL: no-op. */
-void respite_policy_free(respite_policy *policy);
+RESPITE_API void respite_policy_free(respite_policy *policy);
 /* Takes one more reference (released with respite_policy_free); returns
  * policy. Policies are immutable, so holders share one. */
-const respite_policy *respite_policy_retain(const respite_policy *policy);
+RESPITE_API const respite_policy *respite_policy_retain(const respite_policy *policy);
 
 /* Accessors; NULL / 0 for a NULL policy. */
-const char *respite_policy_name(const respite_policy *policy);
-int respite_policy_maximum_capacity(const respite_policy *policy);
-int respite_policy_retry_times(const respite_policy *policy);    /* 0 when nothing retries */
-int respite_policy_event_ttl(const respite_policy *policy);      /* seconds; 0 when unset */
-int respite_policy_prefetch_count(const respite_policy *policy); /* 1 when unset (D7) */
+RESPITE_API const char *respite_policy_name(const respite_policy *policy);
+RESPITE_API int respite_policy_maximum_capacity(const respite_policy *policy);
+RESPITE_API int respite_policy_retry_times(const respite_policy *policy);    /* 0 when nothing retries */
+RESPITE_API int respite_policy_event_ttl(const respite_policy *policy);      /* seconds; 0 when unset */
+RESPITE_API int respite_policy_prefetch_count(const respite_policy *policy); /* 1 when unset (D7) */
 /* 1 when the policy sets prefetch_count itself, 0 when unset (or NULL). */
-int respite_policy_has_prefetch_count(const respite_policy *policy);
-int respite_policy_handler_count(const respite_policy *policy);
+RESPITE_API int respite_policy_has_prefetch_count(const respite_policy *policy);
+RESPITE_API int respite_policy_handler_count(const respite_policy *policy);
 /* Handler `index`: its "on" as text ("client_error", "server_error",
  * "any_error" or codes as "404,500"), and its strategy (-1 / NULL when out
  * of range). The text stays valid while the policy lives. */
-const char *respite_policy_handler_on(const respite_policy *policy, int index);
-int respite_policy_handler_strategy(const respite_policy *policy, int index);
+RESPITE_API const char *respite_policy_handler_on(const respite_policy *policy, int index);
+RESPITE_API int respite_policy_handler_strategy(const respite_policy *policy, int index);
 
 /* D2: the strategy for a failed attempt. A transport failure
  * (transport_failed != 0, http_status ignored) matches as 503; a status no
  * handler covers gives discard. When transport_failed is 0, a status outside
  * 400-599 gives -1 and err invalid_argument (D1: 2xx/3xx are deliveries,
  * not failures). NULL policy: -1, closed. */
-int respite_policy_strategy_for(const respite_policy *policy, int transport_failed, int http_status,
-                                respite_error *err);
+RESPITE_API int respite_policy_strategy_for(const respite_policy *policy, int transport_failed, int http_status,
+                                            respite_error *err);
 
 /* "discard" / "retry"; NULL for a value that is not a strategy. */
-const char *respite_strategy_name(int strategy);
+RESPITE_API const char *respite_strategy_name(int strategy);
 
 /* The policy as canonical JSON: compact, keys in the order name,
  * maximum_capacity, error_handlers, retry_times, event_ttl, prefetch_count
  * (unset ones left out), codes sorted. Reads back as an equal policy.
  * Free with respite_free_string. NULL and err on failure. */
-char *respite_policy_to_json(const respite_policy *policy, respite_error *err);
+RESPITE_API char *respite_policy_to_json(const respite_policy *policy, respite_error *err);
 /* Frees text returned by respite; NULL is a no-op. */
-void respite_free_string(char *text);
+RESPITE_API void respite_free_string(char *text);
 
 /* -------------------------------------------------------------- builder */
 
@@ -112,21 +112,21 @@ void respite_free_string(char *text);
  * build validates with exactly the rules and messages of the JSON path, the
  * pointers naming the JSON field the value stands for. name may be NULL
  * (reported as missing at build). */
-respite_policy_builder *respite_policy_builder_new(const char *name, int maximum_capacity, respite_error *err);
-void respite_policy_builder_free(respite_policy_builder *builder);
+RESPITE_API respite_policy_builder *respite_policy_builder_new(const char *name, int maximum_capacity, respite_error *err);
+RESPITE_API void respite_policy_builder_free(respite_policy_builder *builder);
 /* on_text: "client_error", "server_error", "any_error" or comma-separated
  * codes ("404,500", spaces allowed); strategy_text: "discard" or "retry".
  * Appends handler number respite_policy_handler_count-style, in call order. */
-int respite_policy_builder_add_handler(respite_policy_builder *builder, const char *on_text,
-                                       const char *strategy_text, respite_error *err);
-int respite_policy_builder_set_retry_times(respite_policy_builder *builder, int retry_times, respite_error *err);
-int respite_policy_builder_set_event_ttl(respite_policy_builder *builder, int event_ttl, respite_error *err);
-int respite_policy_builder_set_prefetch_count(respite_policy_builder *builder, int prefetch_count,
-                                              respite_error *err);
+RESPITE_API int respite_policy_builder_add_handler(respite_policy_builder *builder, const char *on_text,
+                                                   const char *strategy_text, respite_error *err);
+RESPITE_API int respite_policy_builder_set_retry_times(respite_policy_builder *builder, int retry_times, respite_error *err);
+RESPITE_API int respite_policy_builder_set_event_ttl(respite_policy_builder *builder, int event_ttl, respite_error *err);
+RESPITE_API int respite_policy_builder_set_prefetch_count(respite_policy_builder *builder, int prefetch_count,
+                                                          respite_error *err);
 /* Validates and makes the policy (the builder stays usable); as
  * respite_policy_from_json on failure. */
-respite_policy *respite_policy_builder_build(const respite_policy_builder *builder, respite_problems *problems,
-                                             respite_error *err);
+RESPITE_API respite_policy *respite_policy_builder_build(const respite_policy_builder *builder, respite_problems *problems,
+                                                         respite_error *err);
 
 #ifdef __cplusplus
 }

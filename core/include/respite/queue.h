@@ -44,22 +44,22 @@ typedef enum respite_disposition {
 #define RESPITE_DISPOSITION_COUNT 4
 
 /* "delivered", "retry", "discarded", "retries_exhausted"; NULL otherwise. */
-const char *respite_disposition_name(int disposition);
+RESPITE_API const char *respite_disposition_name(int disposition);
 
 /* A queue. policy: NULL for "@default" (D8); the queue holds a reference
  * to it (respite_queue_policy), so the caller may free its own. settings: "queue" settings,
  * NULL for the defaults. NULL and err (invalid_setting for settings of
  * another component) on failure. */
-respite_queue *respite_queue_new(const respite_policy *policy, const respite_settings *settings, respite_error *err);
+RESPITE_API respite_queue *respite_queue_new(const respite_policy *policy, const respite_settings *settings, respite_error *err);
 /* Drops the caller's reference. When the last holder (its creator or an
  * engine using it) lets go, the queue and every pending event are freed;
  * batches still out stay valid to read and free; settling them fails with
  * closed. NULL is a no-op. */
-void respite_queue_free(respite_queue *queue);
+RESPITE_API void respite_queue_free(respite_queue *queue);
 /* Takes one more reference (released with respite_queue_free); returns queue. */
-respite_queue *respite_queue_retain(respite_queue *queue);
+RESPITE_API respite_queue *respite_queue_retain(respite_queue *queue);
 /* The delivery policy the queue was made with (held by the queue); NULL for NULL. */
-const respite_policy *respite_queue_policy(const respite_queue *queue);
+RESPITE_API const respite_policy *respite_queue_policy(const respite_queue *queue);
 
 /* Copies `size` bytes of `data` in (a NUL is stored after them, so the
  * batch can hand them out as text). RESPITE_OK, or:
@@ -71,32 +71,32 @@ const respite_policy *respite_queue_policy(const respite_queue *queue);
  *  invalid_time      now negative, NaN or infinite.
  * Under drop_oldest a full queue evicts from the head until the event fits
  * (counted dropped_capacity) and the enqueue succeeds. */
-int respite_queue_enqueue(respite_queue *queue, const char *data, size_t size, double now, respite_error *err);
+RESPITE_API int respite_queue_enqueue(respite_queue *queue, const char *data, size_t size, double now, respite_error *err);
 
 /* Refuses every later enqueue (closed). Taking and settling still work, so
  * the consumer can drain. Idempotent. */
-int respite_queue_close(respite_queue *queue, respite_error *err);
+RESPITE_API int respite_queue_close(respite_queue *queue, respite_error *err);
 /* 1 when closed, 0 when open, -1 for NULL (err closed). */
-int respite_queue_is_closed(respite_queue *queue, respite_error *err);
+RESPITE_API int respite_queue_is_closed(respite_queue *queue, respite_error *err);
 
 /* Events queued and not taken (-1 on error). */
-int64_t respite_queue_pending(respite_queue *queue, respite_error *err);
+RESPITE_API int64_t respite_queue_pending(respite_queue *queue, respite_error *err);
 
 /* D6: drops every pending event whose age at `now` has reached event_ttl
  * (counted expired). Returns how many, or -1 on error. take does the same
  * for the events it meets, so calling this is needed only for figures. */
-int64_t respite_queue_expire(respite_queue *queue, double now, respite_error *err);
+RESPITE_API int64_t respite_queue_expire(respite_queue *queue, double now, respite_error *err);
 
 /* Takes up to max_events (>= 1) events from the head as an in-flight batch,
  * after dropping expired ones it meets (D6); each event's attempt count goes
  * up by one. NULL with err untouched when nothing is pending; NULL and err
  * on failure. Free the batch with respite_batch_free once settled. */
-respite_batch *respite_queue_take(respite_queue *queue, int max_events, double now, respite_error *err);
+RESPITE_API respite_batch *respite_queue_take(respite_queue *queue, int max_events, double now, respite_error *err);
 
 /* Blocks the calling thread until at least min_pending events are pending or
  * the queue is closed (1), or timeout_seconds pass on the monotonic clock
  * (0). -1 on error. For a sender thread; the engine itself never blocks. */
-int respite_queue_wait(respite_queue *queue, int64_t min_pending, double timeout_seconds, respite_error *err);
+RESPITE_API int respite_queue_wait(respite_queue *queue, int64_t min_pending, double timeout_seconds, respite_error *err);
 
 /* D9 figures, a consistent snapshot taken under the queue's lock. */
 typedef struct respite_queue_stats {
@@ -123,43 +123,43 @@ typedef struct respite_queue_stats {
     int closed;                /* 1 after respite_queue_close */
 } respite_queue_stats;
 
-int respite_queue_stats_get(respite_queue *queue, respite_queue_stats *out, respite_error *err);
+RESPITE_API int respite_queue_stats_get(respite_queue *queue, respite_queue_stats *out, respite_error *err);
 
 /* 1 when the snapshot satisfies D9:
  * accepted = delivered + dropped_capacity + expired + retries_exhausted +
  *            discarded + pending + in_flight; 0 otherwise (or NULL). */
-int respite_queue_stats_balanced(const respite_queue_stats *stats);
+RESPITE_API int respite_queue_stats_balanced(const respite_queue_stats *stats);
 
 /* D9 checked on a fresh snapshot: RESPITE_OK, or internal with the figures
  * in the message. */
-int respite_queue_check_accounting(respite_queue *queue, respite_error *err);
+RESPITE_API int respite_queue_check_accounting(respite_queue *queue, respite_error *err);
 
 /* ---------------------------------------------------------------- batch */
 
 /* Frees a batch: retried events go back to the head now, in batch order
  * (D4); events not yet settled go back with them and their attempt is not
  * counted (they were never sent). NULL: no-op. */
-void respite_batch_free(respite_batch *batch);
+RESPITE_API void respite_batch_free(respite_batch *batch);
 
 /* Events in the batch; 0 for NULL. */
-int respite_batch_count(const respite_batch *batch);
+RESPITE_API int respite_batch_count(const respite_batch *batch);
 /* Events not yet settled; 0 for NULL. */
-int respite_batch_unsettled(const respite_batch *batch);
+RESPITE_API int respite_batch_unsettled(const respite_batch *batch);
 
 /* Event `index` (0-based, in queue order). Errors: closed for NULL,
  * invalid_argument for an index out of range. */
 /* Payload size in bytes, or -1. */
-int64_t respite_batch_event_size(const respite_batch *batch, int index, respite_error *err);
+RESPITE_API int64_t respite_batch_event_size(const respite_batch *batch, int index, respite_error *err);
 /* Payload as NUL-terminated text (valid while the batch lives), or NULL.
  * Binary payloads: read event_size bytes from it. */
-const char *respite_batch_event_text(const respite_batch *batch, int index, respite_error *err);
+RESPITE_API const char *respite_batch_event_text(const respite_batch *batch, int index, respite_error *err);
 /* Attempts including this one (1 on the first take), or -1. */
-int respite_batch_event_attempts(const respite_batch *batch, int index, respite_error *err);
+RESPITE_API int respite_batch_event_attempts(const respite_batch *batch, int index, respite_error *err);
 /* Seconds since the event was first queued, at `now`, or -1. */
-double respite_batch_event_age(const respite_batch *batch, int index, double now, respite_error *err);
+RESPITE_API double respite_batch_event_age(const respite_batch *batch, int index, double now, respite_error *err);
 /* The disposition the event was settled with, -1 when not yet settled or on
  * error (err only on error). */
-int respite_batch_event_disposition(const respite_batch *batch, int index, respite_error *err);
+RESPITE_API int respite_batch_event_disposition(const respite_batch *batch, int index, respite_error *err);
 
 /* Settles event `index`; its payload stays readable until the batch is
  * freed. Delivered, discarded and retries_exhausted are counted at once.
@@ -168,9 +168,9 @@ int respite_batch_event_disposition(const respite_batch *batch, int index, respi
  * already attempted retry_times + 1 times is counted retries_exhausted
  * instead (D3). Returns the disposition applied, or -1 (settled twice, bad
  * index or disposition: invalid_argument; queue gone: closed). */
-int respite_batch_settle(respite_batch *batch, int index, int disposition, respite_error *err);
+RESPITE_API int respite_batch_settle(respite_batch *batch, int index, int disposition, respite_error *err);
 /* Settles every unsettled event the same way; returns how many, or -1. */
-int respite_batch_settle_all(respite_batch *batch, int disposition, respite_error *err);
+RESPITE_API int respite_batch_settle_all(respite_batch *batch, int disposition, respite_error *err);
 
 #ifdef __cplusplus
 }
