@@ -1,11 +1,49 @@
 /*
  * php.i - the raw PHP extension `respite` (global functions respite_*,
  * plus the struct classes respite_decision, respite_event, ...). Built with
- * `swig -php7`, which in SWIG 4.1 generates PHP 8 code. Only PHP specifics
- * live here; everything else is respite.i. The idiomatic classes are the
+ * `swig -php7` (SWIG 4.5.1 generates PHP 8 code). Only PHP specifics live
+ * here; everything else is respite.i. The idiomatic classes are the
  * Respite\ namespace in bindings/php/src.
  */
 %module respite
+
+/* Errors cross as the core's struct: the exception is built from its fields
+ * by Respite\RespiteException::fromError(status, message, setting,
+ * retry_after), so a raw call throws the same Respite\ class the idiomatic
+ * layer documents. Without the Respite\ classes loaded: \Exception with the
+ * core's message and its status as the code. */
+#define RESPITE_SWIG_STRUCTURED_ERRORS
+%{
+#include "respite.h"
+
+static void respite_php_throw(const respite_error *err)
+{
+    const char *message = err->message[0] ? err->message : respite_strerror(err->status);
+    zval from_error, args[4], exception;
+    ZVAL_STRING(&from_error, "Respite\\RespiteException::fromError");
+    ZVAL_LONG(&args[0], err->status);
+    ZVAL_STRING(&args[1], message);
+    ZVAL_STRING(&args[2], err->setting);
+    ZVAL_DOUBLE(&args[3], err->retry_after);
+    ZVAL_UNDEF(&exception);
+    if (call_user_function(NULL, NULL, &from_error, &exception, 4, args) == SUCCESS && Z_TYPE(exception) == IS_OBJECT)
+        zend_throw_exception_object(&exception);
+    else {
+        zval_ptr_dtor(&exception);
+        zend_clear_exception(); /* no Respite\ classes: the fallback below */
+        zend_throw_exception(NULL, message, err->status);
+    }
+    zval_ptr_dtor(&from_error);
+    zval_ptr_dtor(&args[1]);
+    zval_ptr_dtor(&args[2]);
+}
+%}
+%typemap(argout) respite_error *err {
+    if ($1->status != 0) {
+        respite_php_throw($1);
+        SWIG_fail;
+    }
+}
 
 /* Functions that fill a caller's text buffer (char *buf, size_t size)
  * return the text as a string instead. */
@@ -37,8 +75,8 @@
 %typemap(newfree) char * "respite_free_string($1);";
 %newobject respite_policy_to_json;
 
-/* A batch event's payload as a PHP string of exactly event_size bytes
- * (respite_batch_event_text stops at the first NUL byte). */
+/* A batch event's payload or a response body as a PHP string of exactly
+ * its size (the core's text accessors stop at the first NUL byte). */
 %typemap(in, numinputs=0) (const char **bytes, int64_t *length) (const char *bytes_temp = NULL, int64_t length_temp = 0) {
     $1 = ($1_ltype)&bytes_temp;
     $2 = &length_temp;
@@ -53,139 +91,78 @@
 %include "respite.i"
 
 %inline %{
-/* PHP only: the payload of batch event `index`; the binding reads it as a
- * string. Returns 0, or -1 with err filled by the core. */
+/* The payload of batch event `index`. Returns 0, or -1 with err filled. */
 int respite_php_batch_event_bytes(const respite_batch *batch, int index, const char **bytes, int64_t *length,
                                   respite_error *err)
 {
     int64_t size = respite_batch_event_size(batch, index, err);
-    if (size < 0)
-        return -1;
-    const char *text = respite_batch_event_text(batch, index, err);
+    const char *text = size < 0 ? NULL : respite_batch_event_text(batch, index, err);
     if (text == NULL)
         return -1;
     *bytes = text;
     *length = size;
     return 0;
 }
+
+/* The response body ("" for NULL). */
+void respite_php_response_body(const respite_response *response, const char **bytes, int64_t *length)
+{
+    *bytes = response != NULL ? respite_response_body(response) : "";
+    *length = response != NULL ? respite_response_body_size(response) : 0;
+}
 %}
 
-/* Gate::call's lean path: admit, the user's callable and the success report
- * in C, with no PHP frame of ours around the callable. The permit of the
- * last call (its callable returned or threw) and the retry_after of the last
- * refusal are kept per thread for the PHP side, which reports failures
- * (classifying the Throwable is PHP's job) and words refusals through the
- * core. Nested calls are safe: each call stores its own permit after its
- * callable has returned. */
+/* Gate::call's lean path: admit and the user's callable in C, with no PHP
+ * frame of ours around the callable; the success report is a second call.
+ * The permit goes back through a by-reference argument, written whether
+ * the callable returned or threw, so PHP reports a Throwable (classifying
+ * it is PHP's job) with the permit of its own call, nested calls included. */
 %typemap(in) zval *callable %{
     $1 = &$input;
 %}
 %typemap(in, numinputs=0) zval *call_result %{
     $1 = return_value;
 %}
-%{
-ZEND_TLS int64_t respite_php_call_permit_;
-ZEND_TLS double respite_php_call_retry_after_;
+%typemap(in, byref=1) int64_t *permit_out (int64_t permit_temp = 0) %{
+    $1 = &permit_temp;
+%}
+%typemap(argout) int64_t *permit_out %{
+    if (Z_ISREF($input))
+        ZEND_TRY_ASSIGN_REF_LONG(&$input, permit_temp$argnum);
 %}
 %inline %{
-
-/* Admits (respite_gate_admit_now) and calls `callable` with no arguments; its value
- * is the PHP function's value. Refused: the callable is not called and err
- * is the core's refusal (retry_after kept for respite_php_gate_call_retry_after). */
-void respite_php_gate_call(respite_gate *gate, zval *callable, zval *call_result, respite_error *err)
+/* Admits (respite_gate_admit_now: no clock read while closed) and calls
+ * `callable` with no arguments; its value is the PHP function's value.
+ * Refused: the callable is not called and err is the core's refusal. */
+void respite_php_gate_call(respite_gate *gate, zval *callable, zval *call_result, int64_t *permit_out,
+                           respite_error *err)
 {
-    respite_php_call_permit_ = 0;
-    /* admit_now reads no clock while the gate is closed (the common case) */
     int64_t permit = respite_gate_admit_now(gate, err);
-    if (permit < 0)
+    if (permit <= 0)
         return;
-    if (permit == 0) {
-        double retry_after = respite_gate_retry_after(gate, respite_now(), NULL);
-        respite_php_call_retry_after_ = retry_after;
-        respite_refusal_error(retry_after, err);
-        return;
-    }
+    *permit_out = permit;
     zend_fcall_info fci;
     zend_fcall_info_cache fcc;
     char *why = NULL;
-    if (zend_fcall_info_init(callable, 0, &fci, &fcc, NULL, &why) != SUCCESS) {
-        /* not callable (PHP's type check normally stops this earlier) */
-        respite_php_call_permit_ = permit;
+    if (zend_fcall_info_init(callable, 0, &fci, &fcc, NULL, &why) == SUCCESS) {
+        fci.retval = call_result;
+        zend_call_function(&fci, &fcc);
+    } else {
+        /* PHP's callable type check normally stops this earlier */
         zend_type_error("Gate::call(): argument must be a valid callback, %s", why ? why : "not callable");
-        if (why)
-            efree(why);
-        return;
     }
     if (why)
         efree(why);
-    fci.retval = call_result;
-    fci.param_count = 0;
-    fci.params = NULL;
-    if (zend_call_function(&fci, &fcc) != SUCCESS && Z_ISUNDEF_P(call_result))
-        ZVAL_NULL(call_result);
     if (Z_ISUNDEF_P(call_result))
         ZVAL_NULL(call_result);
-    respite_php_call_permit_ = permit;
 }
 
-/* Reports success for the last call's permit (no clock read while closed). */
-void respite_php_gate_call_done(respite_gate *gate, respite_error *err)
+/* Reports success for a permit of respite_php_gate_call; returns the
+ * gate's pending events (respite_gate_events_pending), -1 with err. */
+int respite_php_gate_call_done(respite_gate *gate, int64_t permit, respite_error *err)
 {
-    respite_gate_report_now(gate, respite_php_call_permit_, RESPITE_OUTCOME_SUCCESS, 0.0, err);
-}
-
-/* The permit of the last call whose callable ran (0: it was not called). */
-int64_t respite_php_gate_call_permit(void)
-{
-    return respite_php_call_permit_;
-}
-
-/* The retry_after of the last refusal by respite_php_gate_call. */
-double respite_php_gate_call_retry_after(void)
-{
-    return respite_php_call_retry_after_;
-}
-%}
-
-/* HTTP (respite/http.h). The raw exception carries only "<status>: <message>",
- * so the two calls that can be refused by the gate keep the refusal's
- * retry_after per thread for the PHP side (respite_php_http_retry_after). */
-%{
-ZEND_TLS double respite_php_http_retry_after_;
-%}
-%inline %{
-
-/* respite_client_request, keeping a refusal's retry_after. */
-respite_response *respite_php_client_request(respite_client *client, const char *method, const char *url,
-                                             const char *headers, const char *data, size_t size,
-                                             respite_error *err)
-{
-    respite_response *response = respite_client_request(client, method, url, headers, data, size, err);
-    if (err->status == RESPITE_E_TEMPORARILY_UNAVAILABLE)
-        respite_php_http_retry_after_ = err->retry_after;
-    return response;
-}
-
-/* respite_sender_flush, keeping a refusal's retry_after. */
-int respite_php_sender_flush(respite_sender *sender, double timeout_seconds, respite_error *err)
-{
-    int rc = respite_sender_flush(sender, timeout_seconds, err);
-    if (err->status == RESPITE_E_TEMPORARILY_UNAVAILABLE)
-        respite_php_http_retry_after_ = err->retry_after;
-    return rc;
-}
-
-/* The retry_after of the last refused request or flush on this thread. */
-double respite_php_http_retry_after(void)
-{
-    return respite_php_http_retry_after_;
-}
-
-/* The response body as a PHP string of exactly body_size bytes
- * (respite_response_body stops at the first NUL byte for SWIG). */
-void respite_php_response_body(const respite_response *response, const char **bytes, int64_t *length)
-{
-    *bytes = response != NULL ? respite_response_body(response) : "";
-    *length = response != NULL ? respite_response_body_size(response) : 0;
+    if (respite_gate_report_now(gate, permit, RESPITE_OUTCOME_SUCCESS, 0.0, err) != RESPITE_OK)
+        return -1;
+    return respite_gate_events_pending(gate);
 }
 %}

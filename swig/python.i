@@ -1,9 +1,25 @@
 /*
  * python.i - the Python raw module (respite.respite_swig). Only typemaps
  * live here; everything else is in respite.i. Built with `swig -python
- * -threads` so the GIL is released while the core runs.
+ * -threads`; which calls release the GIL is said at the end.
  */
 %module(package="respite") respite_swig
+
+/* Errors cross as respite_error's fields: ext/errors.c raises the class
+ * for the status with the message, setting and retry_after (a refusal from
+ * admit included), so no binding code reads a message's text. */
+#define RESPITE_SWIG_STRUCTURED_ERRORS
+%{
+#include "respite_py.h"
+%}
+%typemap(argout) respite_error *err {
+    if ($1->status != RESPITE_OK) {
+        respite_py_raise($1);
+        Py_XDECREF($result);
+        $result = NULL;
+        SWIG_fail;
+    }
+}
 
 /* Functions that fill a caller's text buffer (char *buf, size_t size)
  * return the text as a str instead. */
@@ -17,43 +33,28 @@
     $result = PyUnicode_FromString($1);
 }
 
-/* A refusal's retry_after (err->retry_after) rides on the raised
- * RuntimeError as an attribute: respite.translate() reads it, so the
- * TemporarilyUnavailableError of a refused HTTP call or flush carries the
- * core's figure. freearg runs on the error path too, after respite.i's
- * argout typemap set the exception. */
-%typemap(freearg) respite_error *err {
-    if ($1 && $1->status == RESPITE_E_TEMPORARILY_UNAVAILABLE && PyErr_Occurred()) {
-        PyObject *respite_exc_type, *respite_exc_value, *respite_exc_tb;
-        PyErr_Fetch(&respite_exc_type, &respite_exc_value, &respite_exc_tb);
-        PyErr_NormalizeException(&respite_exc_type, &respite_exc_value, &respite_exc_tb);
-        if (respite_exc_value) {
-            PyObject *respite_ra = PyFloat_FromDouble($1->retry_after);
-            if (respite_ra) {
-                PyObject_SetAttrString(respite_exc_value, "retry_after", respite_ra);
-                Py_DECREF(respite_ra);
-            }
-            PyErr_Clear();
-        }
-        PyErr_Restore(respite_exc_type, respite_exc_value, respite_exc_tb);
+/* Binary payloads (const char *data, size_t size): a bytes-like object,
+ * a str (its UTF-8) or None (no body). */
+%typemap(in) (const char *data, size_t size) (Py_buffer view, int have_view = 0, Py_ssize_t size = 0) {
+    if ($input == Py_None) {
+        $1 = NULL;
+    } else if (PyUnicode_Check($input)) {
+        if (!($1 = (char *)PyUnicode_AsUTF8AndSize($input, &size)))
+            SWIG_fail;
+    } else if (PyObject_GetBuffer($input, &view, PyBUF_SIMPLE) == 0) {
+        have_view = 1;
+        $1 = (char *)view.buf;
+        size = view.len;
+    } else {
+        SWIG_exception_fail(SWIG_TypeError, "in method '$symname', a payload is bytes-like or str");
     }
-}
-
-/* Binary payloads (const char *data, size_t size) from bytes-like objects. */
-%typemap(in) (const char *data, size_t size) (Py_buffer view, int have_view = 0) {
-    if (PyObject_GetBuffer($input, &view, PyBUF_SIMPLE) != 0) {
-        SWIG_exception_fail(SWIG_TypeError, "in method '$symname', payload must be bytes-like");
-    }
-    have_view = 1;
-    $1 = (char *)view.buf;
-    $2 = (size_t)view.len;
+    $2 = (size_t)size;
 }
 %typemap(freearg) (const char *data, size_t size) {
     if (have_view$argnum) PyBuffer_Release(&view$argnum);
 }
-%typemap(typecheck, precedence=SWIG_TYPECHECK_STRING) (const char *data, size_t size) {
-    $1 = PyObject_CheckBuffer($input) ? 1 : 0;
-}
+/* A policy document too: with its length, a NUL inside is the core's syntax error. */
+%apply (const char *data, size_t size) { (const char *json, size_t length) };
 
 /* An event's payload comes out as bytes of its exact size (binary-safe). */
 %typemap(out) const char *respite_batch_event_text {
@@ -75,67 +76,48 @@
     }
 }
 
-/* The GIL is released around every core call (-threads) except these: they
- * take tens of nanoseconds and never block (the gate's closed-state path
- * takes no lock), so releasing and re-taking the GIL would cost more than
- * the call itself. Calls that can take time (parsing a policy, queue and
- * engine operations) release it. */
-%nothread respite_now;
-%nothread respite_gate_admit;
-%nothread respite_gate_report;
-%nothread respite_gate_admit_now;
-%nothread respite_gate_report_now;
-%nothread respite_gate_retry_after;
-%nothread respite_gate_check;
-%nothread respite_gate_get_state;
-%nothread respite_gate_next_event;
-%nothread respite_gate_stats_get;
-%nothread respite_gate_state_name;
-%nothread respite_refusal_message;
-%nothread respite_status_name;
-%nothread respite_strerror;
-%nothread respite_status_count;
-%nothread respite_outcome_name;
-%nothread respite_outcome_counts;
-%nothread respite_classify;
-%nothread respite_event_type_name;
-%nothread respite_event_is_warning;
-%nothread respite_event_message;
-%nothread respite_backoff_start;
-%nothread respite_backoff_next;
-%nothread respite_backoff_delay;
-%nothread respite_backoff_retries_on;
-%nothread respite_policy_name;
-%nothread respite_policy_maximum_capacity;
-%nothread respite_policy_retry_times;
-%nothread respite_policy_event_ttl;
-%nothread respite_policy_prefetch_count;
-%nothread respite_policy_handler_count;
-%nothread respite_policy_handler_on;
-%nothread respite_policy_handler_strategy;
-%nothread respite_strategy_name;
-%nothread respite_disposition_name;
-%nothread respite_action_name;
-/* Reading a finished response is a field read. Everything else of the HTTP
- * module (respite_client_request, respite_sender_flush / close / enqueue /
- * new / free, report_unusable) is NOT listed: those wait on the network or
- * on the sender's thread, so they run without the GIL. */
-%nothread respite_response_status;
-%nothread respite_response_body;
-%nothread respite_response_free;
-%nothread respite_response_outcome;
-%nothread respite_response_body_size;
-%nothread respite_response_header;
-%nothread respite_response_error;
-%nothread respite_response_retry_after;
-%nothread respite_response_attempts;
-%nothread respite_response_elapsed_seconds;
+/* The GIL is kept during core calls: most take nanoseconds (the gate's
+ * closed-state path takes no lock), so releasing and re-taking it would
+ * cost more than the call. It is released (-threads) only by the calls
+ * below, which may wait: on big input, a queue's lock or condition, the
+ * sender's thread or the network. */
+%nothread;
+%thread respite_policy_from_json;
+%thread respite_policy_from_json_n;
+%thread respite_policy_builder_build;
+%thread respite_queue_free;
+%thread respite_queue_enqueue;
+%thread respite_queue_close;
+%thread respite_queue_is_closed;
+%thread respite_queue_pending;
+%thread respite_queue_expire;
+%thread respite_queue_take;
+%thread respite_queue_wait;
+%thread respite_queue_stats_get;
+%thread respite_batch_free;
+%thread respite_batch_settle;
+%thread respite_batch_settle_all;
+%thread respite_engine_free;
+%thread respite_engine_next;
+%thread respite_engine_take;
+%thread respite_engine_settle;
+%thread respite_engine_close;
+%thread respite_engine_stats_get;
+%thread respite_client_new;
+%thread respite_client_free;
+%thread respite_client_request;
+%thread respite_client_report_unusable;
+%thread respite_sender_new;
+%thread respite_sender_free;
+%thread respite_sender_add_header;
+%thread respite_sender_enqueue;
+%thread respite_sender_flush;
+%thread respite_sender_close;
+%thread respite_sender_stats_get;
+%thread respite_sender_next_event;
 
 /* Gate.call's lean path is C (bindings/python/ext/gate_call.c, compiled
  * into this module): admit + call + report without Python frames. */
-%{
-int respite_py_gate_call_register(PyObject *module);
-%}
 %init %{
     if (respite_py_gate_call_register(m) != 0)
         return -1;

@@ -1,6 +1,7 @@
 <?php
 /*
- * The Respite\ classes without Composer: a PSR-4 autoloader for src/.
+ * The Respite\ classes without Composer: a PSR-4 autoloader for src/ (written
+ * by hand) and generated/ (tools/gen: exception classes, enums, tables).
  * require this file once; the `respite` extension must be loaded
  * (php -d extension=/path/to/respite.so, or an extension= line in php.ini).
  */
@@ -11,9 +12,12 @@ spl_autoload_register(static function (string $class): void {
     if (strncmp($class, $prefix, strlen($prefix)) !== 0) {
         return;
     }
-    $file = __DIR__ . '/src/' . str_replace('\\', '/', substr($class, strlen($prefix))) . '.php';
-    if (is_file($file)) {
-        require $file;
+    $relative = str_replace('\\', '/', substr($class, strlen($prefix))) . '.php';
+    foreach (['/src/', '/generated/'] as $dir) {
+        if (is_file(__DIR__ . $dir . $relative)) {
+            require __DIR__ . $dir . $relative;
+            return;
+        }
     }
 });
 

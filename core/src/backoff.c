@@ -26,15 +26,6 @@ struct respite_backoff {
     _Atomic int64_t next_sequence;
 };
 
-static int jitter_from_name(const char *name)
-{
-    static const char *const names[] = {"none", "full", "equal", "decorrelated"};
-    for (int i = 0; i < 4; i++)
-        if (strcmp(name, names[i]) == 0)
-            return i;
-    return -1;
-}
-
 /* Fills the retry_on sets from the already-validated list text. */
 static int parse_retry_on(respite_backoff *b, const char *text, respite_error *err)
 {
@@ -63,18 +54,16 @@ respite_backoff *respite_backoff_new(const respite_settings *settings, respite_e
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a back-off");
         goto done;
     }
-    b->max_attempts = (int)respite_settings_get_number(settings, "max_attempts", NULL);
-    b->initial = respite_settings_get_number(settings, "initial_delay_seconds", NULL);
-    b->multiplier = respite_settings_get_number(settings, "multiplier", NULL);
-    b->max_delay = respite_settings_get_number(settings, "max_delay_seconds", NULL);
-    b->jitter = jitter_from_name(respite_settings_get_text(settings, "jitter", NULL));
-    uint64_t seed = (uint64_t)respite_settings_get_number(settings, "seed", NULL);
+    b->max_attempts = (int)respite_setting_integer(settings, RESPITE_SETTING_BACKOFF_MAX_ATTEMPTS);
+    b->initial = respite_setting_number(settings, RESPITE_SETTING_BACKOFF_INITIAL_DELAY_SECONDS);
+    b->multiplier = respite_setting_number(settings, RESPITE_SETTING_BACKOFF_MULTIPLIER);
+    b->max_delay = respite_setting_number(settings, RESPITE_SETTING_BACKOFF_MAX_DELAY_SECONDS);
+    b->jitter = respite_setting_choice(settings, RESPITE_SETTING_BACKOFF_JITTER); /* a respite_jitter */
+    uint64_t seed = (uint64_t)respite_setting_integer(settings, RESPITE_SETTING_BACKOFF_SEED);
     b->key = seed ? seed : respite_os_seed();
     atomic_init(&b->next_sequence, 0);
     atomic_init(&b->refs, 1);
-    if (b->jitter < 0 || parse_retry_on(b, respite_settings_get_text(settings, "retry_on", NULL), err)) {
-        if (b->jitter < 0)
-            respite_fail(err, RESPITE_E_INTERNAL, "jitter setting holds an unknown mode");
+    if (parse_retry_on(b, respite_setting_text(settings, RESPITE_SETTING_BACKOFF_RETRY_ON), err)) {
         free(b);
         b = NULL;
     }

@@ -66,15 +66,15 @@ respite_engine *respite_engine_new(respite_queue *queue, respite_gate *gate, con
         goto fail;
     }
     const respite_policy *policy = respite_queue_policy(queue);
-    respite_copy_text(e->name, sizeof e->name, respite_settings_get_text(settings, "name", NULL));
-    e->min_entries = (int)respite_settings_get_number(settings, "min_entries_per_message", NULL);
-    int max = (int)respite_settings_get_number(settings, "max_entries_per_message", NULL);
+    respite_copy_text(e->name, sizeof e->name, respite_setting_text(settings, RESPITE_SETTING_SENDER_NAME));
+    e->min_entries = (int)respite_setting_integer(settings, RESPITE_SETTING_SENDER_MIN_ENTRIES_PER_MESSAGE);
+    int max = (int)respite_setting_integer(settings, RESPITE_SETTING_SENDER_MAX_ENTRIES_PER_MESSAGE);
     /* S2: the sender's own setting wins; then the policy's prefetch_count
      * (D7) when the policy sets one; then twice the minimum. */
     if (max == 0)
         max = respite_policy_has_prefetch_count(policy) ? respite_policy_prefetch_count(policy) : 2 * e->min_entries;
     e->max_entries = max;
-    e->close_timeout = respite_settings_get_number(settings, "close_timeout_seconds", NULL);
+    e->close_timeout = respite_setting_number(settings, RESPITE_SETTING_SENDER_CLOSE_TIMEOUT_SECONDS);
     e->stats.unsent = -1;
     if (respite_event_ring_init(&e->events, ENGINE_EVENT_RING, err) != RESPITE_OK)
         goto fail;

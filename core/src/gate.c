@@ -247,11 +247,6 @@ static double wait_locked(const respite_gate *g, double t)
 
 /* ---------------------------------------------------------------- life */
 
-static double setting(const respite_settings *s, const char *name)
-{
-    return respite_settings_get_number(s, name, NULL);
-}
-
 respite_gate *respite_gate_new(const respite_settings *settings, respite_error *err)
 {
     respite_settings *defaults = NULL;
@@ -279,19 +274,19 @@ respite_gate *respite_gate_new(const respite_settings *settings, respite_error *
     }
     memset(g, 0, size);
     respite_striped_init(&g->counters);
-    g->failures_to_enter = (int)setting(settings, "failures_to_enter_recovery");
-    g->window_seconds = setting(settings, "failures_window_seconds");
-    g->recovery = setting(settings, "recovery_seconds");
-    g->multiplier = setting(settings, "recovery_multiplier");
-    g->max_recovery = setting(settings, "max_recovery_seconds");
-    g->probes = (int)setting(settings, "probes");
-    g->probe_timeout = setting(settings, "probe_timeout_seconds");
-    g->recover_never = setting(settings, "recover_never") != 0.0;
-    g->count_all_failures = setting(settings, "count_all_failures") != 0.0;
-    g->honour_retry_after = setting(settings, "honour_retry_after") != 0.0;
-    g->jitter = setting(settings, "jitter");
-    uint64_t seed = (uint64_t)setting(settings, "seed");
-    respite_copy_text(g->name, sizeof g->name, respite_settings_get_text(settings, "name", NULL));
+    g->failures_to_enter = (int)respite_setting_integer(settings, RESPITE_SETTING_GATE_FAILURES_TO_ENTER_RECOVERY);
+    g->window_seconds = respite_setting_number(settings, RESPITE_SETTING_GATE_FAILURES_WINDOW_SECONDS);
+    g->recovery = respite_setting_number(settings, RESPITE_SETTING_GATE_RECOVERY_SECONDS);
+    g->multiplier = respite_setting_number(settings, RESPITE_SETTING_GATE_RECOVERY_MULTIPLIER);
+    g->max_recovery = respite_setting_number(settings, RESPITE_SETTING_GATE_MAX_RECOVERY_SECONDS);
+    g->probes = (int)respite_setting_integer(settings, RESPITE_SETTING_GATE_PROBES);
+    g->probe_timeout = respite_setting_number(settings, RESPITE_SETTING_GATE_PROBE_TIMEOUT_SECONDS);
+    g->recover_never = respite_setting_flag(settings, RESPITE_SETTING_GATE_RECOVER_NEVER);
+    g->count_all_failures = respite_setting_flag(settings, RESPITE_SETTING_GATE_COUNT_ALL_FAILURES);
+    g->honour_retry_after = respite_setting_flag(settings, RESPITE_SETTING_GATE_HONOUR_RETRY_AFTER);
+    g->jitter = respite_setting_number(settings, RESPITE_SETTING_GATE_JITTER);
+    uint64_t seed = (uint64_t)respite_setting_integer(settings, RESPITE_SETTING_GATE_SEED);
+    respite_copy_text(g->name, sizeof g->name, respite_setting_text(settings, RESPITE_SETTING_GATE_NAME));
     respite_settings_free(defaults);
 
     g->rng_state = seed ? seed : respite_os_seed();

@@ -3,6 +3,7 @@
 #define RESPITE_INTERNAL_H
 
 #include "respite.h"
+#include "settings_table.h"
 
 #include <stdarg.h>
 
@@ -51,6 +52,25 @@ RESPITE_INTERNAL_API int respite_internal_settings_expect(const respite_settings
 /* Copies at most size-1 bytes of src and terminates. */
 #define respite_copy_text respite_internal_copy_text
 RESPITE_INTERNAL_API void respite_internal_copy_text(char *dst, size_t size, const char *src);
+
+/* How the core reads its own settings: by id (settings_table.h), never by
+ * name, e.g. respite_setting_text(s, RESPITE_SETTING_GATE_NAME). The id must
+ * be of the settings' component (respite_settings_expect checked it);
+ * settings NULL reads the row's default. Values were checked when set, so
+ * every read is in range: integer gives the whole number, flag 0 or 1,
+ * choice the word's position (a respite_jitter, a respite_overflow), text
+ * the string (valid while the settings live). Exported for the HTTP module. */
+#define respite_setting_number respite_internal_setting_number
+#define respite_setting_integer respite_internal_setting_integer
+#define respite_setting_flag respite_internal_setting_flag
+#define respite_setting_choice respite_internal_setting_choice
+#define respite_setting_text respite_internal_setting_text
+RESPITE_INTERNAL_API double respite_internal_setting_number(const respite_settings *settings, respite_setting_id id);
+RESPITE_INTERNAL_API int64_t respite_internal_setting_integer(const respite_settings *settings, respite_setting_id id);
+RESPITE_INTERNAL_API int respite_internal_setting_flag(const respite_settings *settings, respite_setting_id id);
+RESPITE_INTERNAL_API int respite_internal_setting_choice(const respite_settings *settings, respite_setting_id id);
+RESPITE_INTERNAL_API const char *respite_internal_setting_text(const respite_settings *settings,
+                                                               respite_setting_id id);
 
 /* Status-returning forms of public functions that return a value, for the
  * core's own callers: the value goes to the out-parameter, and the status

@@ -43,7 +43,7 @@ static int compare_ints(const void *a, const void *b)
 }
 
 int respite_internal_policy_set_handler(respite_policy *policy, int index, int on_kind, int strategy, const int *codes,
-                       int code_count)
+                                        int code_count)
 {
     policy_handler *h = &policy->handlers[index];
     h->on_kind = on_kind;
@@ -169,7 +169,8 @@ int respite_policy_find_strategy(const respite_policy *policy, int transport_fai
     int code = transport_failed ? 503 : http_status;
     if (code < POLICY_CODE_FIRST || code > POLICY_CODE_LAST)
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
-                            "http_status must be an HTTP error code from 400 to 599 when transport_failed is 0 (got %d)",
+                            "http_status must be an HTTP error code from 400 to 599 when transport_failed is 0 "
+                            "(got %d)",
                             http_status);
     int found = policy->strategy_by_code[code - POLICY_CODE_FIRST];
     *strategy = found < 0 ? RESPITE_STRATEGY_DISCARD : found;
@@ -260,8 +261,8 @@ static void copy_utf8(char *dst, size_t size, const char *src)
     dst[n] = '\0';
 }
 
-respite_policy *respite_internal_policy_finish(respite_policy *policy, respite_problems *found, respite_problems *problems,
-                              respite_error *err)
+respite_policy *respite_internal_policy_finish(respite_policy *policy, respite_problems *found,
+                                               respite_problems *problems, respite_error *err)
 {
     if (policy) {
         respite_problems_free(found);

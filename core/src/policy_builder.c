@@ -155,5 +155,6 @@ respite_policy *respite_policy_builder_build(const respite_policy_builder *build
     respite_problems *found = respite_problems_new(err);
     if (!found)
         return NULL;
-    return respite_internal_policy_finish(respite_internal_policy_from_document(builder->document, found), found, problems, err);
+    return respite_internal_policy_finish(respite_internal_policy_from_document(builder->document, found), found,
+                                          problems, err);
 }

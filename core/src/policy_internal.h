@@ -60,7 +60,8 @@ struct respite_policy {
 
 /* Appends a problem; never fails loudly: past RESPITE_POLICY_MAX_PROBLEMS it
  * only counts, and on allocation failure it marks the list. */
-void respite_internal_problems_add(respite_problems *problems, const char *pointer, int line, int column, const char *fmt, ...)
+void respite_internal_problems_add(respite_problems *problems, const char *pointer, int line, int column,
+                                   const char *fmt, ...)
     RESPITE_PRINTF(5, 6);
 /* Problems dropped past the limit, and whether an allocation failed. */
 int respite_internal_problems_dropped(const respite_problems *problems);
@@ -76,8 +77,8 @@ respite_policy *respite_internal_policy_from_document(const json_t *document, re
 /* The end of every make-a-policy call: on success returns policy; on
  * failure copies `found` to `problems` and fills err (invalid_policy with
  * the first problem, or no_memory). Frees `found`. */
-respite_policy *respite_internal_policy_finish(respite_policy *policy, respite_problems *found, respite_problems *problems,
-                              respite_error *err);
+respite_policy *respite_internal_policy_finish(respite_policy *policy, respite_problems *found,
+                                               respite_problems *problems, respite_error *err);
 
 /* A policy with its name and room for handler_count handlers, every
  * other field unset; NULL when out of memory. */
@@ -85,6 +86,6 @@ respite_policy *respite_internal_policy_alloc(const char *name, int handler_coun
 /* Fills handler `index` (codes copied and sorted for POLICY_ON_CODES) and
  * the code table; 0, or -1 when out of memory. */
 int respite_internal_policy_set_handler(respite_policy *policy, int index, int on_kind, int strategy, const int *codes,
-                       int code_count);
+                                        int code_count);
 
 #endif /* RESPITE_POLICY_INTERNAL_H */

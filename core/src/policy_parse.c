@@ -3,6 +3,7 @@
  * with a JSON pointer. Validation streams over the document (nothing is
  * stored per handler), so a hostile document costs no more than its size. */
 #include "policy_internal.h"
+#include "utf8.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -60,83 +61,6 @@ static int sets_intersect(const code_set *a, const code_set *b)
     return 0;
 }
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_sequence(const unsigned char *s, size_t n)
-{
-    if (s[0] < 0x80)
-        return 1;
-    size_t len;
-    uint32_t cp;
-    if ((s[0] & 0xE0) == 0xC0) {
-        len = 2;
-        cp = s[0] & 0x1F;
-    } else if ((s[0] & 0xF0) == 0xE0) {
-        len = 3;
-        cp = s[0] & 0x0F;
-    } else if ((s[0] & 0xF8) == 0xF0) {
-        len = 4;
-        cp = s[0] & 0x07;
-    } else {
-        return 0;
-    }
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    static const uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < smallest[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
-
-/* Characters in s, or -1 when it is not valid UTF-8. */
-static long utf8_length(const char *s, size_t n)
-{
-    long chars = 0;
-    for (size_t i = 0; i < n; chars++) {
-        size_t len = utf8_sequence((const unsigned char *)s + i, n - i);
-        if (len == 0)
-            return -1;
-        i += len;
-    }
-    return chars;
-}
-
-/* Copies s into out for a message: at most `max_chars` characters, control
- * characters and bytes that are not UTF-8 written as '?', "..." when cut. */
-static void printable(char *out, size_t size, const char *s, size_t n, int max_chars)
-{
-    size_t o = 0;
-    int chars = 0;
-    for (size_t i = 0; i < n;) {
-        if (chars == max_chars) {
-            if (o + 4 <= size) {
-                memcpy(out + o, "...", 3);
-                o += 3;
-            }
-            break;
-        }
-        size_t len = utf8_sequence((const unsigned char *)s + i, n - i);
-        if (len == 0 || (len == 1 && ((unsigned char)s[i] < 0x20 || s[i] == 0x7F))) {
-            if (o + 2 > size)
-                break;
-            out[o++] = '?';
-            i += len ? len : 1;
-        } else {
-            if (o + len + 1 > size)
-                break;
-            memcpy(out + o, s + i, len);
-            o += len;
-            i += len;
-        }
-        chars++;
-    }
-    out[o] = '\0';
-}
-
 /* How a message shows the value it got: "0", "10.5", "\"abc\"", "true",
  * "an array". */
 static const char *describe(const json_t *value, char *buf, size_t size)
@@ -144,7 +68,7 @@ static const char *describe(const json_t *value, char *buf, size_t size)
     switch (json_typeof(value)) {
     case JSON_STRING: {
         char text[GOT_SIZE - 8];
-        printable(text, sizeof text, json_string_value(value), json_string_length(value), 32);
+        respite_utf8_printable(text, sizeof text, json_string_value(value), json_string_length(value), 32, "...");
         snprintf(buf, size, "\"%s\"", text);
         break;
     }
@@ -232,7 +156,8 @@ static int check_integer(respite_problems *found, const json_t *object, const ch
     }
     if (!json_is_integer(value) || json_integer_value(value) < min || json_integer_value(value) > max) {
         char got[GOT_SIZE];
-        respite_internal_problems_add(found, pointer, 0, 0, "must be %s (got %s)", accepts, describe(value, got, sizeof got));
+        respite_internal_problems_add(found, pointer, 0, 0, "must be %s (got %s)", accepts,
+                                      describe(value, got, sizeof got));
         return 0;
     }
     *out = (int)json_integer_value(value);
@@ -248,12 +173,13 @@ static void check_name(respite_problems *found, const json_t *document)
         return;
     }
     if (!json_is_string(value)) {
-        respite_internal_problems_add(found, "/name", 0, 0, "must be " NAME_ACCEPTS " (got %s)", describe(value, got, sizeof got));
+        respite_internal_problems_add(found, "/name", 0, 0, "must be " NAME_ACCEPTS " (got %s)",
+                                      describe(value, got, sizeof got));
         return;
     }
     const char *text = json_string_value(value);
     size_t bytes = json_string_length(value);
-    long chars = utf8_length(text, bytes);
+    long chars = respite_utf8_length(text, bytes);
     if (chars < 0) {
         respite_internal_problems_add(found, "/name", 0, 0, "must be valid UTF-8 text");
         return;
@@ -265,7 +191,8 @@ static void check_name(respite_problems *found, const json_t *document)
     if (memchr(text, '\n', bytes) || memchr(text, '\r', bytes))
         respite_internal_problems_add(found, "/name", 0, 0, "must not contain a line break");
     if (text[0] == '@')
-        respite_internal_problems_add(found, "/name", 0, 0, "must not start with '@', which marks built-in policies such as @default");
+        respite_internal_problems_add(found, "/name", 0, 0,
+                                      "must not start with '@', which marks built-in policies such as @default");
 }
 
 /* The codes a handler's "on" covers; 1 when it is valid. */
@@ -306,7 +233,8 @@ static int check_on(respite_problems *found, const json_t *handler, int index, c
             respite_internal_problems_add(found, element_pointer, 0, 0, MSG_CODE);
             valid = 0;
         } else if (set_has(codes, (int)code)) {
-            respite_internal_problems_add(found, element_pointer, 0, 0, "repeats the code %d, already listed in this array", (int)code);
+            respite_internal_problems_add(found, element_pointer, 0, 0,
+                                          "repeats the code %d, already listed in this array", (int)code);
             valid = 0;
         } else {
             set_add(codes, (int)code);
@@ -316,7 +244,8 @@ static int check_on(respite_problems *found, const json_t *handler, int index, c
 
 not_accepted:
     snprintf(pointer, sizeof pointer, "/error_handlers/%d/on", index);
-    respite_internal_problems_add(found, pointer, 0, 0, "must be " ON_ACCEPTS " (got %s)", describe(on, got, sizeof got));
+    respite_internal_problems_add(found, pointer, 0, 0, "must be " ON_ACCEPTS " (got %s)",
+                                  describe(on, got, sizeof got));
     return 0;
 }
 
@@ -336,7 +265,8 @@ static int check_strategy(respite_problems *found, const json_t *handler, int in
     if (strcmp(word, "retry") == 0)
         return RESPITE_STRATEGY_RETRY;
     snprintf(pointer, sizeof pointer, "/error_handlers/%d/strategy", index);
-    respite_internal_problems_add(found, pointer, 0, 0, "must be " STRATEGY_ACCEPTS " (got %s)", describe(value, got, sizeof got));
+    respite_internal_problems_add(found, pointer, 0, 0, "must be " STRATEGY_ACCEPTS " (got %s)",
+                                  describe(value, got, sizeof got));
     return -1;
 }
 
@@ -358,14 +288,14 @@ static handlers_summary check_handlers(respite_problems *found, const json_t *do
     }
     if (!json_is_array(handlers)) {
         respite_internal_problems_add(found, "/error_handlers", 0, 0, "must be " HANDLERS_ACCEPTS " (got %s)",
-                     describe(handlers, got, sizeof got));
+                                      describe(handlers, got, sizeof got));
         return summary;
     }
     summary.is_array = 1;
     size_t count = json_array_size(handlers);
     if (count < 1 || count > POLICY_HANDLERS_MAX)
-        respite_internal_problems_add(found, "/error_handlers", 0, 0, "must be " HANDLERS_ACCEPTS " (got %zu handler%s)", count,
-                     count == 1 ? "" : "s");
+        respite_internal_problems_add(found, "/error_handlers", 0, 0,
+                                      "must be " HANDLERS_ACCEPTS " (got %zu handler%s)", count, count == 1 ? "" : "s");
     code_set covered = {{0}};
     int overlap = 0;
     size_t i;
@@ -374,7 +304,8 @@ static handlers_summary check_handlers(respite_problems *found, const json_t *do
         char pointer[48];
         if (!json_is_object(handler)) {
             snprintf(pointer, sizeof pointer, "/error_handlers/%zu", i);
-            respite_internal_problems_add(found, pointer, 0, 0, "must be " HANDLER_ACCEPTS " (got %s)", describe(handler, got, sizeof got));
+            respite_internal_problems_add(found, pointer, 0, 0, "must be " HANDLER_ACCEPTS " (got %s)",
+                                          describe(handler, got, sizeof got));
             summary.unknown_strategy = 1;
             continue;
         }
@@ -442,7 +373,8 @@ respite_policy *respite_internal_policy_from_document(const json_t *document, re
                                                 "retry_times", "event_ttl",      "prefetch_count", NULL};
     if (!json_is_object(document)) {
         char got[GOT_SIZE];
-        respite_internal_problems_add(found, "", 0, 0, "a policy must be a JSON object (got %s)", describe(document, got, sizeof got));
+        respite_internal_problems_add(found, "", 0, 0, "a policy must be a JSON object (got %s)",
+                                      describe(document, got, sizeof got));
         return NULL;
     }
     int ignored;
@@ -460,7 +392,8 @@ respite_policy *respite_internal_policy_from_document(const json_t *document, re
     check_integer(found, document, "event_ttl", 1, POLICY_EVENT_TTL_MAX, EVENT_TTL_ACCEPTS, 0, &ignored);
     check_integer(found, document, "prefetch_count", 1, POLICY_PREFETCH_MAX, PREFETCH_ACCEPTS, 0, &ignored);
     report_unknown_fields(found, document, "", policy_fields, "is not a policy field; the fields are " POLICY_FIELDS);
-    if (respite_problems_count(found) > 0 || respite_internal_problems_dropped(found) > 0 || respite_internal_problems_out_of_memory(found))
+    if (respite_problems_count(found) > 0 || respite_internal_problems_dropped(found) > 0 ||
+        respite_internal_problems_out_of_memory(found))
         return NULL;
     respite_policy *policy = build(document);
     if (!policy)
@@ -513,25 +446,25 @@ static int too_deep(const char *text, size_t length, int *line, int *column)
 static void add_syntax_problem(respite_problems *found, const json_error_t *error)
 {
     char near[JSON_ERROR_TEXT_LENGTH * 4];
-    printable(near, sizeof near, error->text, strlen(error->text), JSON_ERROR_TEXT_LENGTH);
+    respite_utf8_printable(near, sizeof near, error->text, strlen(error->text), JSON_ERROR_TEXT_LENGTH, "...");
     if (json_error_code(error) == json_error_invalid_utf8)
         respite_internal_problems_add(found, "", error->line, error->column,
-                     "invalid JSON at line %d, column %d: the text is not valid UTF-8 (%s)", error->line,
-                     error->column, near);
+                                      "invalid JSON at line %d, column %d: the text is not valid UTF-8 (%s)",
+                                      error->line, error->column, near);
     else if (json_error_code(error) == json_error_null_character)
         respite_internal_problems_add(found, "", error->line, error->column,
                      "invalid JSON at line %d, column %d: a string contains \\u0000, which is not accepted",
                      error->line, error->column);
     else
-        respite_internal_problems_add(found, "", error->line, error->column, "invalid JSON at line %d, column %d: %s", error->line,
-                     error->column, near);
+        respite_internal_problems_add(found, "", error->line, error->column, "invalid JSON at line %d, column %d: %s",
+                                      error->line, error->column, near);
 }
 
 static respite_policy *parse(const char *json, size_t length, respite_problems *found)
 {
     if (length > RESPITE_POLICY_MAX_BYTES) {
-        respite_internal_problems_add(found, "", 0, 0, "the document is %zu bytes long; at most %d bytes are accepted", length,
-                     RESPITE_POLICY_MAX_BYTES);
+        respite_internal_problems_add(found, "", 0, 0, "the document is %zu bytes long; at most %d bytes are accepted",
+                                      length, RESPITE_POLICY_MAX_BYTES);
         return NULL;
     }
     size_t first = 0;

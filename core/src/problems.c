@@ -134,7 +134,8 @@ static char *format_message(const char *fmt, va_list ap)
     return text;
 }
 
-void respite_internal_problems_add(respite_problems *problems, const char *pointer, int line, int column, const char *fmt, ...)
+void respite_internal_problems_add(respite_problems *problems, const char *pointer, int line, int column,
+                                   const char *fmt, ...)
 {
     if (problems->count >= RESPITE_POLICY_MAX_PROBLEMS) {
         problems->dropped++;

@@ -168,10 +168,8 @@ respite_queue *respite_queue_new(const respite_policy *policy, const respite_set
     q->capacity = respite_policy_maximum_capacity(policy);
     q->ttl = respite_policy_event_ttl(policy);
     q->retry_times = respite_policy_retry_times(policy);
-    q->max_bytes = (int64_t)respite_settings_get_number(settings, "max_bytes", NULL);
-    const char *overflow = respite_settings_get_text(settings, "overflow", NULL);
-    q->overflow = overflow && strcmp(overflow, "drop_newest") == 0 ? RESPITE_OVERFLOW_DROP_NEWEST
-                                                                    : RESPITE_OVERFLOW_DROP_OLDEST;
+    q->max_bytes = respite_setting_integer(settings, RESPITE_SETTING_QUEUE_MAX_BYTES);
+    q->overflow = respite_setting_choice(settings, RESPITE_SETTING_QUEUE_OVERFLOW); /* a respite_overflow */
     if (q->capacity < 1) {
         respite_fail(err, RESPITE_E_INVALID_POLICY, "maximum_capacity must be at least 1 (got %lld)",
                      (long long)q->capacity);

@@ -102,11 +102,31 @@ static void test_G18_the_line_starts_with_the_source_name(void **state)
     assert_string_equal(exact, "billing: ");
 }
 
+static void test_G18_a_named_gate_writes_its_name_on_every_line(void **state)
+{
+    (void)state;
+    respite_settings *s = respite_settings_new("gate", NULL);
+    assert_int_equal(respite_settings_set_text(s, "name", "billing", NULL), RESPITE_OK);
+    assert_int_equal(respite_settings_set_integer(s, "failures_to_enter_recovery", 1, NULL), RESPITE_OK);
+    respite_gate *g = respite_gate_new(s, NULL);
+    respite_settings_free(s);
+    assert_string_equal(respite_gate_name(g), "billing");
+    int64_t permit = respite_gate_admit(g, 0.0, NULL);
+    assert_int_equal(respite_gate_report(g, permit, RESPITE_OUTCOME_TRANSPORT, 0, 1.0, NULL), RESPITE_OK);
+    assert_int_equal(respite_gate_events_pending(g), 1);
+    respite_event e;
+    assert_int_equal(respite_gate_next_event(g, &e, NULL), 1);
+    assert_string_equal(e.source, "billing");
+    assert_string_equal(message_of(e), "billing: recovery started: 1 failure within 100s; requests paused for 60s");
+    respite_gate_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_G18_each_event_type_in_words),
         cmocka_unit_test(test_G18_the_line_starts_with_the_source_name),
+        cmocka_unit_test(test_G18_a_named_gate_writes_its_name_on_every_line),
         cmocka_unit_test(test_S6_failed_sends_and_unsent_events_in_words),
         cmocka_unit_test(test_E10_message_never_overflows_and_reports_its_length),
     };

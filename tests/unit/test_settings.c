@@ -153,6 +153,12 @@ typedef struct text_case {
 #define ZEROS80 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10
 #define HUGE_DIGITS "1" ZEROS80 ZEROS80 ZEROS80 ZEROS80
 #define HUGE_SHOWN "1" ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 "000000000"
+#define NAME_ACCEPTED "name must be UTF-8 text of at most 63 bytes, without control characters"
+#define SIXTY_THREE "123456789012345678901234567890123456789012345678901234567890123"
+#define E_ACUTE10 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+#define EIGHTY_E_ACUTE E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10
+#define EIGHTY_ONE_E_ACUTE EIGHTY_E_ACUTE "\xc3\xa9"
+
 static const text_case text_cases[] = {
     {"backoff", "jitter", "none", NULL},
     {"backoff", "jitter", "full", NULL},
@@ -184,6 +190,20 @@ static const text_case text_cases[] = {
     {"sender", "separator", "", NULL},
     {"sender", "suffix", "]", NULL},
     {"client", "user_agent", "my-app/1.0", NULL},
+    /* every component's name: UTF-8, no control characters, at most 63 bytes */
+    {"gate", "name", "billing", NULL},
+    {"backoff", "name", "", NULL},
+    {"queue", "name", "usage \xc3\xa9v\xc3\xa9nements \xf0\x9f\x98\x80", NULL},
+    {"sender", "name", SIXTY_THREE, NULL},
+    {"client", "name", SIXTY_THREE "x", NAME_ACCEPTED " (got '" SIXTY_THREE "x')"},
+    {"gate", "name", "bill\ning", NAME_ACCEPTED " (got 'bill?ing')"},
+    {"gate", "name", "tab\there", NAME_ACCEPTED " (got 'tab?here')"},
+    {"gate", "name", "del\x7f", NAME_ACCEPTED " (got 'del?')"},
+    {"gate", "name", "bad\xc3(", NAME_ACCEPTED " (got 'bad?(')"},
+    {"gate", "name", "\xed\xa0\x80", NAME_ACCEPTED " (got '??\?')"}, /* a surrogate */
+    {"gate", "name", "\xc0\xaf", NAME_ACCEPTED " (got '?\?')"},       /* an overlong '/' */
+    /* E3: a shown text is its first 80 characters, not bytes */
+    {"backoff", "jitter", EIGHTY_ONE_E_ACUTE, JITTER_ACCEPTED " (got '" EIGHTY_E_ACUTE "')"},
     /* E7: numbers from text are plain decimal notation only */
     {"backoff", "initial_delay_seconds", "2.5", NULL},
     {"backoff", "initial_delay_seconds", "0.001", NULL},
@@ -201,7 +221,7 @@ static const text_case text_cases[] = {
     {"backoff", "max_attempts", "", INT_NOTATION " (got '')"},
     {"backoff", "max_attempts", " 5", INT_NOTATION " (got ' 5')"},
     {"backoff", "max_attempts", "5 ", INT_NOTATION " (got '5 ')"},
-    {"backoff", "max_attempts", "5\n", INT_NOTATION " (got '5\n')"},
+    {"backoff", "max_attempts", "5\n", INT_NOTATION " (got '5?')"},
     {"backoff", "max_attempts", "+5", INT_NOTATION " (got '+5')"},
     {"backoff", "max_attempts", "--5", INT_NOTATION " (got '--5')"},
     {"backoff", "max_attempts", "0x10", INT_NOTATION " (got '0x10')"},
@@ -427,11 +447,11 @@ static void test_E5_unknown_setting_lists_the_accepted_names(void **state)
     respite_error_clear(&err);
     assert_rejected(respite_settings_set_number(b, "retries", 3, &err), &err, "retries",
                     "retries is not a backoff setting (accepted: max_attempts, initial_delay_seconds, multiplier, "
-                    "max_delay_seconds, jitter, retry_on, seed)");
+                    "max_delay_seconds, jitter, retry_on, seed, name)");
     /* a gate setting is not a back-off setting */
     assert_rejected(respite_settings_set_number(b, "probes", 3, &err), &err, "probes",
                     "probes is not a backoff setting (accepted: max_attempts, initial_delay_seconds, multiplier, "
-                    "max_delay_seconds, jitter, retry_on, seed)");
+                    "max_delay_seconds, jitter, retry_on, seed, name)");
     respite_error_clear(&err);
     assert_true(isnan(respite_settings_get_number(b, "Max_Attempts", &err)));
     assert_int_equal(err.status, RESPITE_E_INVALID_SETTING);
@@ -445,7 +465,7 @@ static void test_E5_unknown_setting_lists_the_accepted_names(void **state)
     assert_rejected(respite_settings_set_text(g, "window", "5", &err), &err, "window",
                     "window is not a gate setting (accepted: failures_to_enter_recovery, failures_window_seconds, "
                     "recovery_seconds, recovery_multiplier, max_recovery_seconds, probes, probe_timeout_seconds, "
-                    "recover_never, count_all_failures, honour_retry_after, jitter, seed)");
+                    "recover_never, count_all_failures, honour_retry_after, jitter, seed, name)");
     respite_settings_free(g);
 }
 
@@ -534,6 +554,30 @@ static void test_defaults_are_the_table_defaults(void **state)
     assert_string_equal(respite_settings_get_text(b, "retry_on", NULL), "transport,408,429,500,502,503,504");
     assert_true(respite_settings_get_number(b, "seed", NULL) == 0);
     respite_settings_free(b);
+}
+
+/* Every default is a value its own row accepts (settings_table.c checks
+ * the integer ones at compile time too). The sender's url is the one
+ * exception: "" means not set yet, and respite_sender_new refuses it. */
+static void test_every_default_is_accepted_by_its_row(void **state)
+{
+    (void)state;
+    for (int i = 0; i < respite_setting_count(); i++) {
+        const respite_setting_info *row = respite_setting_at(i);
+        respite_settings *s = new_settings(row->component);
+        respite_error err;
+        respite_error_clear(&err);
+        int rc;
+        if (strcmp(row->component, "sender") == 0 && strcmp(row->name, "url") == 0)
+            rc = respite_settings_set_text(s, row->name, "http://localhost/", &err);
+        else if (row->default_text)
+            rc = respite_settings_set_text(s, row->name, row->default_text, &err);
+        else
+            rc = respite_settings_set_number(s, row->name, row->default_number, &err);
+        if (rc != RESPITE_OK)
+            fail_msg("%s.%s: its default is refused: %s", row->component, row->name, err.message);
+        respite_settings_free(s);
+    }
 }
 
 static void test_profiles(void **state)
@@ -637,8 +681,8 @@ static void test_setting_info_lookup(void **state)
     assert_ptr_equal(respite_setting_at(0), respite_setting_find("gate", "failures_to_enter_recovery"));
 }
 
-/* settings.c keeps a component's rows as one run of at most 16 (its array
- * size), and every row must be well formed for the docs and the bindings. */
+/* A component's rows are one run of the table, and every row is well
+ * formed for the docs and the bindings. */
 static void test_table_is_well_formed(void **state)
 {
     (void)state;
@@ -654,7 +698,7 @@ static void test_table_is_well_formed(void **state)
                 count++;
             }
         }
-        assert_true(count >= 1 && count <= 16);
+        assert_true(count >= 2); /* its settings and its name */
         assert_int_equal(last - first + 1, count);
         total += count;
     }
@@ -689,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_E9_null_settings_is_closed),
         cmocka_unit_test(test_E2_status_does_not_depend_on_err),
         cmocka_unit_test(test_defaults_are_the_table_defaults),
+        cmocka_unit_test(test_every_default_is_accepted_by_its_row),
         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_E8_cross_rules),
         cmocka_unit_test(test_setting_info_lookup),

@@ -71,6 +71,8 @@ export interface GateSettings {
   jitter?: number;
   /** Seeds the jitter generator; 0 seeds from the operating system. Accepted: an integer from 0 to 9007199254740991. Default: 0. */
   seed?: number | bigint;
+  /** Name of this gate in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control characters. Default: "". */
+  name?: string;
 }
 
 /** The backoff settings by their camelCase names; the core checks every value. */
@@ -89,6 +91,8 @@ export interface BackoffSettings {
   retryOn?: string | Array<string | number>;
   /** Seeds the jitter generator; 0 seeds from the operating system. Accepted: an integer from 0 to 9007199254740991. Default: 0. */
   seed?: number | bigint;
+  /** Name of this backoff in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control characters. Default: "". */
+  name?: string;
 }
 
 /** The queue settings by their camelCase names; the core checks every value. */
@@ -97,6 +101,8 @@ export interface QueueSettings {
   overflow?: 'drop_oldest' | 'drop_newest';
   /** The most payload bytes queued at once; 0 for no byte limit. Accepted: an integer from 0 to 9007199254740991. Default: 0. */
   maxBytes?: number | bigint;
+  /** Name of this queue in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control characters. Default: "". */
+  name?: string;
 }
 
 /** The sender settings by their camelCase names; the core checks every value. */
@@ -121,6 +127,8 @@ export interface SenderSettings {
   maxEntriesPerMessage?: number;
   /** How long close may spend draining the queue. Accepted: a number from 0 to 86400. Default: 5. */
   closeTimeoutSeconds?: number;
+  /** Name of this sender in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control characters. Default: "". */
+  name?: string;
 }
 
 /** The client settings by their camelCase names; the core checks every value. */
@@ -129,6 +137,8 @@ export interface ClientSettings {
   timeoutSeconds?: number;
   /** User-Agent of every request. Accepted: any text. Default: respite. */
   userAgent?: string;
+  /** Name of this client in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control characters. Default: "". */
+  name?: string;
 }
 
 export const STATUS_NAMES: ReadonlyArray<string>;

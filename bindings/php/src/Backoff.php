@@ -3,21 +3,15 @@ declare(strict_types=1);
 
 namespace Respite;
 
-use Respite\Internal\Errors;
-use Respite\Internal\Lender;
-use Respite\Internal\WithSettings;
+use Respite\Internal\Handle;
 
 /**
  * A schedule of delays between attempts of one call (spec section 3).
- *
- *   $backoff = new Backoff(['max_attempts' => 5, 'initial_delay_seconds' => 0.2, 'jitter' => 'full']);
- *   $answer = $backoff->run(fn () => $client->send($request), $gate);
- *
  * Immutable: each retried call takes its own sequence with start().
  */
 final class Backoff
 {
-    use Lender;
+    use Handle;
 
     /** @var array<string, mixed> */
     private array $settings;
@@ -25,25 +19,25 @@ final class Backoff
     /** @param array<string, mixed> $settings back-off settings by name */
     public function __construct(array $settings = [])
     {
-        $this->ptr = WithSettings::make('backoff', $settings, function ($raw) {
+        $this->ptr = Settings::with('backoff', $settings, function ($raw) {
             $this->settings = Settings::read($raw, 'backoff');
             return respite_backoff_new($raw);
         });
     }
 
     /**
-     * Frees the back-off (and closes clients that borrow it); using it
-     * afterwards throws ClosedException. Idempotent.
+     * Frees this back-off's reference (a client that uses it keeps its
+     * own); using it afterwards throws ClosedException. Idempotent.
      */
     public function close(): void
     {
-        $this->release('respite_backoff_free');
+        $this->free('respite_backoff_free');
     }
 
-    /** @internal a client borrows this back-off: closing it closes the client first */
-    public function lend(Client $client): void
+    /** @internal the raw handle for a client (which holds its own reference) */
+    public function raw()
     {
-        $this->addBorrower($client);
+        return $this->ptr ?? respite_backoff_start(null); // ClosedException
     }
 
     /** @return array<string, mixed> */
@@ -54,30 +48,19 @@ final class Backoff
 
     public function maxAttempts(): int
     {
-        if ($this->ptr === null) {
-            $this->start(); // throws ClosedException worded by the core
-        }
-        return respite_backoff_max_attempts($this->ptr);
+        return respite_backoff_max_attempts($this->raw());
     }
 
     /** A new sequence number for one retried call. */
     public function start(): int
     {
-        try {
-            return respite_backoff_start($this->ptr);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_backoff_start($this->ptr);
     }
 
     /** Seconds before retry $retry (1 = the first retry) of $sequence. */
     public function delay(int $retry, int $sequence = 0, ?float $retryAfter = null): float
     {
-        try {
-            return respite_backoff_delay($this->ptr, $sequence, $retry, $retryAfter ?? 0.0);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_backoff_delay($this->ptr, $sequence, $retry, $retryAfter ?? 0.0);
     }
 
     /** @return list<float> every delay of a full schedule (max_attempts - 1 of them) */
@@ -94,11 +77,7 @@ final class Backoff
     public function retriesOn(Outcome|string|int $outcome, int $httpStatus = 0): bool
     {
         $code = Outcome::of($outcome)->code();
-        try {
-            return respite_backoff_retries_on($this->ptr, $code, $httpStatus) === 1;
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_backoff_retries_on($this->ptr, $code, $httpStatus) === 1;
     }
 
     /**
@@ -113,17 +92,13 @@ final class Backoff
         ?float $retryAfter = null,
     ): ?float {
         $code = Outcome::of($outcome)->code();
-        try {
-            $delay = respite_backoff_next($this->ptr, $sequence, $attempt, $code, $httpStatus, $retryAfter ?? 0.0);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        $delay = respite_backoff_next($this->ptr, $sequence, $attempt, $code, $httpStatus, $retryAfter ?? 0.0);
         return $delay < 0 ? null : $delay;
     }
 
     /**
-     * Calls $fn() until it succeeds or the schedule ends (B12-B14), as the
-     * core's respite_retry_run does.
+     * Calls $fn() until it succeeds or the core's schedule gives up
+     * (respite_retry_decide, B12-B14); this loop only waits.
      *
      * Before every attempt $gate (when given) is asked: a refusal throws
      * TemporarilyUnavailableException and no attempt is made. A Throwable
@@ -150,29 +125,30 @@ final class Backoff
         for ($attempt = 1;; $attempt++) {
             $permit = $gate?->acquire() ?? 0;
             $report['attempts'] = $attempt;
+            $result = $thrown = null;
             try {
                 $result = $fn();
-            } catch (\Throwable $e) {
-                [$outcome, $status, $hint] = Outcome::ofThrowable($e);
-                $report['last_outcome'] = $outcome;
-                $gate?->reportCode($outcome->code(), $permit, $hint, null);
-                $delay = $this->next($sequence, $attempt, $outcome, $status, $hint);
-                if ($delay === null) {
-                    throw $this->gaveUp($attempt, $outcome, $status, $e);
-                }
-                $sleep($delay);
-                continue;
+            } catch (\Throwable $thrown) {
             }
-            $status = $statusOf !== null ? $statusOf($result) : null;
-            $outcome = $status === null ? Outcome::Success : Outcome::classify($status);
+            if ($thrown !== null) {
+                [$outcome, $status, $hint] = Outcome::ofThrowable($thrown);
+            } else {
+                $status = $statusOf !== null ? $statusOf($result) : null;
+                $outcome = $status === null ? Outcome::Success : Outcome::classify($status);
+                $hint = 0.0;
+            }
             $report['last_outcome'] = $outcome;
-            $gate?->reportCode($outcome->code(), $permit, null, null);
+            $gate?->reportCode($outcome->code(), $permit, $hint, null);
             if ($outcome === Outcome::Success) {
                 return $result;
             }
-            $delay = $this->next($sequence, $attempt, $outcome, $status ?? 0);
-            if ($delay === null) {
-                return $result; // the schedule ended: the caller sees the last answer
+            try {
+                $delay = respite_retry_decide($this->ptr, $sequence, $attempt, $outcome->code(), $status ?? 0, $hint);
+            } catch (TransportException $gaveUp) {
+                if ($thrown === null) {
+                    return $result; // the schedule ended on an answer: the caller sees it
+                }
+                throw new TransportException($gaveUp->getMessage(), null, $thrown);
             }
             $sleep($delay);
         }
@@ -194,12 +170,10 @@ final class Backoff
         $outcome = Outcome::of($outcome);
         try {
             respite_retry_gave_up($this->ptr, $attempts, $outcome->code(), $httpStatus);
-        } catch (\Exception $e) {
-            $error = Errors::translate($e);
-            if ($error instanceof TransportException) {
-                return new TransportException($error->getMessage(), $last, $attempts, $outcome);
-            }
-            return $error;
+        } catch (TransportException $e) {
+            return new TransportException($e->getMessage(), null, $last);
+        } catch (RespiteException $e) {
+            return $e;
         }
         return new InternalException('respite_retry_gave_up did not fail');
     }

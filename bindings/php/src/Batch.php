@@ -3,7 +3,8 @@ declare(strict_types=1);
 
 namespace Respite;
 
-use Respite\Internal\Errors;
+use Respite\Internal\Handle;
+
 
 /**
  * Events taken from a Queue, in flight until settled. Settle each with
@@ -13,8 +14,7 @@ use Respite\Internal\Errors;
  */
 final class Batch implements \Countable
 {
-    /** @var mixed the raw handle; null once closed */
-    private $ptr;
+    use Handle;
 
     /** @internal Queue::take() makes batches */
     public function __construct($raw)
@@ -22,22 +22,10 @@ final class Batch implements \Countable
         $this->ptr = $raw;
     }
 
-    public function __destruct()
-    {
-        $this->close();
-    }
-
     /** Frees the batch: retried and unsettled events go back to the head (D4). Idempotent. */
     public function close(): void
     {
-        $ptr = $this->ptr;
-        $this->ptr = null;
-        respite_batch_free($ptr);
-    }
-
-    public function isClosed(): bool
-    {
-        return $this->ptr === null;
+        $this->free('respite_batch_free');
     }
 
     public function count(): int
@@ -54,19 +42,24 @@ final class Batch implements \Countable
     /** Event $index's payload, byte for byte. */
     public function payload(int $index): string
     {
-        try {
-            return respite_php_batch_event_bytes($this->ptr, $index);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_php_batch_event_bytes($this->ptr, $index);
     }
 
     /** @return list<string> every payload, in queue order */
     public function payloads(): array
     {
+        return self::each($this->open(), 'respite_php_batch_event_bytes');
+    }
+
+    /**
+     * @internal $get($batch, $i) for every event of a raw batch (also the engine's)
+     * @return list<mixed>
+     */
+    public static function each($batch, callable $get): array
+    {
         $out = [];
-        for ($i = 0, $n = $this->count(); $i < $n; $i++) {
-            $out[] = $this->payload($i);
+        for ($i = 0, $n = respite_batch_count($batch); $i < $n; $i++) {
+            $out[] = $get($batch, $i);
         }
         return $out;
     }
@@ -74,31 +67,19 @@ final class Batch implements \Countable
     /** Attempts including this one (1 on the first take). */
     public function attempts(int $index): int
     {
-        try {
-            return respite_batch_event_attempts($this->ptr, $index);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_batch_event_attempts($this->ptr, $index);
     }
 
     /** Seconds since event $index was first queued. */
     public function age(int $index, ?float $now = null): float
     {
-        try {
-            return respite_batch_event_age($this->ptr, $index, $now ?? respite_now());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_batch_event_age($this->ptr, $index, $now ?? respite_now());
     }
 
     /** How event $index was settled, or null when it is not yet. */
     public function disposition(int $index): ?string
     {
-        try {
-            $d = respite_batch_event_disposition($this->ptr, $index);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        $d = respite_batch_event_disposition($this->ptr, $index);
         return $d < 0 ? null : (string) respite_disposition_name($d);
     }
 
@@ -108,22 +89,14 @@ final class Batch implements \Countable
      */
     public function settle(int $index, string|int $disposition): string
     {
-        try {
-            $applied = respite_batch_settle($this->ptr, $index, Queue::disposition($disposition));
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        $applied = respite_batch_settle($this->ptr, $index, Queue::disposition($disposition));
         return (string) respite_disposition_name($applied);
     }
 
     /** Settles every unsettled event the same way; returns how many. */
     public function settleAll(string|int $disposition): int
     {
-        try {
-            return respite_batch_settle_all($this->ptr, Queue::disposition($disposition));
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_batch_settle_all($this->ptr, Queue::disposition($disposition));
     }
 
     /** The handle, or ClosedException worded by the core (count() answers 0 quietly). */

@@ -3,31 +3,20 @@ declare(strict_types=1);
 
 namespace Respite;
 
-use Respite\Internal\Errors;
-use Respite\Internal\WithSettings;
+use Respite\Internal\Handle;
 
 /**
- * HTTP calls through a gate, with libcurl (spec section 6).
- *
- *   $gate = new Gate(['failures_to_enter_recovery' => 10, 'recovery_seconds' => 30]);
- *   $client = new Client(['timeout_seconds' => 2.0], $gate, new Backoff(['max_attempts' => 3]));
- *   $response = $client->get('https://api.example.com/v1/things');
- *
- * The gate is asked before every attempt: a refusal throws
- * TemporarilyUnavailableException (getRetryAfter()) and nothing is sent.
- * Otherwise a Response comes back, also for a failed call (its outcome
- * says how it failed; status 0 when the transport failed). Each attempt's
- * outcome is reported to the gate, and retries follow the back-off.
- *
- * The client borrows the gate and the back-off: they stay alive while it
- * does, and closing one of them closes the client first. close() frees the
- * client; using it afterwards throws ClosedException ("client is closed").
- * Connections are reused between calls.
+ * HTTP calls through a gate, with libcurl (spec section 6). The gate is
+ * asked before every attempt (a refusal throws
+ * TemporarilyUnavailableException and sends nothing); each attempt's
+ * outcome is reported to it, and retries follow the back-off. A failed
+ * call still gives a Response. Connections are reused; the client holds
+ * its own references to the gate and the back-off.
  */
 final class Client
 {
-    /** @var mixed the raw handle; null once closed */
-    private $ptr;
+    use Handle;
+
     /** @var array<string, mixed> */
     private array $settings;
 
@@ -41,37 +30,16 @@ final class Client
         private readonly ?Gate $gate = null,
         private readonly ?Backoff $backoff = null,
     ) {
-        foreach ([$gate, $backoff] as $borrowed) {
-            if ($borrowed !== null && $borrowed->isClosed()) {
-                $borrowed instanceof Gate ? $borrowed->stats() : $borrowed->start(); // ClosedException
-            }
-        }
-        $this->ptr = WithSettings::make('client', $settings, function ($raw) use ($gate, $backoff) {
+        $this->ptr = Settings::with('client', $settings, function ($raw) use ($gate, $backoff) {
             $this->settings = Settings::read($raw, 'client');
             return respite_client_new($raw, $gate?->raw(), $backoff?->raw());
         });
-        $gate?->lend($this);
-        $backoff?->lend($this);
-    }
-
-    public function __destruct()
-    {
-        $this->close();
     }
 
     /** Frees the client and its connections. Idempotent. */
     public function close(): void
     {
-        $ptr = $this->ptr;
-        $this->ptr = null;
-        if ($ptr !== null) {
-            respite_client_free($ptr);
-        }
-    }
-
-    public function isClosed(): bool
-    {
-        return $this->ptr === null;
+        $this->free('respite_client_free');
     }
 
     /** @return array<string, mixed> every client setting's value, defaults included */
@@ -98,18 +66,11 @@ final class Client
     {
         $lines = self::headerLines($headers);
         try {
-            $raw = respite_php_client_request($this->ptr, $method, $url, $lines, $body ?? '');
-        } catch (\Exception $e) {
-            $error = Errors::translate($e);
-            if ($error instanceof TemporarilyUnavailableException) {
-                $this->gate?->pollEvents();
-                throw new TemporarilyUnavailableException($error->getMessage(), respite_php_http_retry_after());
-            }
-            throw $error;
+            return new Response(respite_client_request($this->ptr, $method, $url, $lines, $body ?? ''));
+        } finally {
+            // the attempts' reports may have moved the gate: log its events
+            $this->gate?->pollEvents();
         }
-        // the attempts' reports may have moved the gate: log its events
-        $this->gate?->pollEvents();
-        return new Response($raw);
     }
 
     /** request('GET', ...) */
@@ -147,11 +108,10 @@ final class Client
     {
         try {
             respite_client_report_unusable($this->ptr, $response->raw());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
+        } finally {
+            $this->gate?->pollEvents();
         }
         $response->refresh();
-        $this->gate?->pollEvents();
     }
 
     /**

@@ -3,100 +3,52 @@ declare(strict_types=1);
 
 namespace Respite;
 
-use Respite\Internal\Errors;
-use Respite\Internal\Log;
-use Respite\Internal\WithSettings;
+use Respite\Internal\Handle;
+use Respite\Internal\Events;
 
 /**
  * The delivery engine (spec section 5): a sender's decisions on the
- * caller's clock, without threads, network or sleeping. A sender loop:
- *
- *   while (true) {
- *       switch ($engine->next()) {
- *           case 'send':
- *               $payloads = $engine->take();
- *               $status = send($payloads);              // your HTTP call
- *               $engine->settle($status);               // null status: transport failure
- *               break;
- *           case 'wait': usleep((int) ($engine->waitSeconds() * 1e6)); break;
- *           case 'idle': $queue->wait($engine->minEntries(), 1.0); break;
- *           case 'done': break 2;
- *       }
- *   }
- *
- * The engine borrows its queue, gate and policy: they stay alive while it
- * does, and closing one of them closes the engine first.
+ * caller's clock, without threads, network or sleeping; the loop over
+ * next() (send: take(), your HTTP call, settle(); wait; idle; done) is in
+ * docs/php.md. It settles by its queue's policy and holds its own
+ * references to the queue and the gate (the core counts them).
  */
 final class Engine
 {
-    /** @var mixed the raw handle; null once closed */
-    private $ptr;
+    use Handle;
+    use Events;
+
+    private const NEXT_EVENT = 'respite_engine_next_event';
+
     /** @var mixed the batch taken and not yet settled */
     private $batch = null;
-    /** @var object|callable|null */
-    private $logger;
-    /** @var list<Event> */
-    private array $recent = [];
 
     /**
-     * @param Policy|null $policy the queue's policy (null: "@default")
-     * @param array<string, mixed> $settings sender settings by name
+     * @param array<string, mixed> $settings sender settings by name ('name' is shown in log lines)
      * @param object|callable|null $logger where engine events go (PSR-3 shape, callable, or null: error_log)
      */
     public function __construct(
         private readonly Queue $queue,
         private readonly Gate $gate,
-        private readonly ?Policy $policy = null,
         array $settings = [],
         $logger = null,
     ) {
-        Log::check($logger);
-        $this->logger = $logger;
-        foreach ([$queue, $gate, $policy] as $borrowed) {
-            if ($borrowed !== null && $borrowed->isClosed()) {
-                $borrowed instanceof Policy ? $borrowed->toJson() : $borrowed->stats(); // ClosedException
-            }
-        }
-        $this->ptr = WithSettings::make(
-            'sender',
-            $settings,
-            static fn ($raw) => respite_engine_new($queue->raw(), $gate->raw(), $raw),
-        );
-        $queue->lend($this);
-        $gate->lend($this);
-        $policy?->lend($this);
-    }
-
-    public function __destruct()
-    {
-        $this->close();
+        $this->logTo($logger);
+        $make = static fn ($raw) => respite_engine_new($queue->raw(), $gate->raw(), $raw);
+        $this->ptr = Settings::with('sender', $settings, $make);
     }
 
     /** Frees the engine; a batch in flight goes back to the head of the queue. Idempotent. */
     public function close(): void
     {
-        $ptr = $this->ptr;
-        if ($ptr === null) {
-            return;
-        }
-        $this->ptr = null;
         $this->batch = null;
-        respite_engine_free($ptr);
-    }
-
-    public function isClosed(): bool
-    {
-        return $this->ptr === null;
+        $this->free('respite_engine_free');
     }
 
     /** The next action at $now: "send", "wait", "idle" or "done". */
     public function next(?float $now = null): string
     {
-        try {
-            $action = respite_engine_next($this->ptr, $now ?? respite_now());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        $action = respite_engine_next($this->ptr, $now ?? respite_now());
         $this->poll();
         return (string) respite_action_name($action);
     }
@@ -117,27 +69,14 @@ final class Engine
     {
         try {
             $batch = respite_engine_take($this->ptr, $now ?? respite_now());
-        } catch (\Exception $e) {
-            $error = Errors::translate($e);
-            if ($error instanceof TemporarilyUnavailableException) {
-                $error = Errors::refusal($this->gate->retryAfter($now));
-            }
+        } finally {
             $this->poll();
-            throw $error;
         }
         if ($batch === null) {
             return null;
         }
         $this->batch = $batch;
-        $payloads = [];
-        try {
-            for ($i = 0, $n = respite_batch_count($batch); $i < $n; $i++) {
-                $payloads[] = respite_php_batch_event_bytes($batch, $i);
-            }
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
-        return $payloads;
+        return Batch::each($batch, 'respite_php_batch_event_bytes');
     }
 
     /**
@@ -147,17 +86,7 @@ final class Engine
      */
     public function attempts(): array
     {
-        $out = [];
-        if ($this->batch !== null) {
-            try {
-                for ($i = 0, $n = respite_batch_count($this->batch); $i < $n; $i++) {
-                    $out[] = respite_batch_event_attempts($this->batch, $i);
-                }
-            } catch (\Exception $e) {
-                throw Errors::translate($e);
-            }
-        }
-        return $out;
+        return $this->batch === null ? [] : Batch::each($this->batch, 'respite_batch_event_attempts');
     }
 
     /**
@@ -177,8 +106,6 @@ final class Engine
                 $retryAfter ?? 0.0,
                 $now ?? respite_now(),
             );
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
         } finally {
             $this->poll();
         }
@@ -191,11 +118,7 @@ final class Engine
      */
     public function startClosing(?float $now = null): void
     {
-        try {
-            respite_engine_close($this->ptr, $now ?? respite_now());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        respite_engine_close($this->ptr, $now ?? respite_now());
     }
 
     public function isClosing(): bool
@@ -206,11 +129,7 @@ final class Engine
     /** Events left unsent when "done" was reached; null before. */
     public function unsent(): ?int
     {
-        try {
-            $unsent = respite_engine_unsent($this->ptr);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        $unsent = respite_engine_unsent($this->ptr);
         return $unsent < 0 ? null : $unsent;
     }
 
@@ -228,11 +147,7 @@ final class Engine
     public function stats(): array
     {
         $s = new \respite_engine_stats();
-        try {
-            respite_engine_stats_get($this->ptr, $s);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        respite_engine_stats_get($this->ptr, $s);
         return self::statsArray($s);
     }
 
@@ -242,26 +157,10 @@ final class Engine
      */
     public static function statsArray(\respite_engine_stats $s): array
     {
-        return [
-            'sends' => $s->sends, 'probes' => $s->probes, 'sends_failed' => $s->sends_failed,
-            'refusals' => $s->refusals, 'events_sent' => $s->events_sent,
+        return array_replace(self::fields($s), [
             'unsent' => $s->unsent < 0 ? null : $s->unsent, 'closing' => $s->closing !== 0,
-            'closed_while_paused' => $s->closed_while_paused !== 0, 'close_deadline' => $s->close_deadline,
-        ];
-    }
-
-    /**
-     * The engine's own events (unsent_at_close) since the last call; the
-     * gate's are on the gate (Gate::takeEvents()).
-     * @return list<Event>
-     */
-    public function takeEvents(): array
-    {
-        $this->open();
-        $this->poll();
-        $out = $this->recent;
-        $this->recent = [];
-        return $out;
+            'closed_while_paused' => $s->closed_while_paused !== 0,
+        ]);
     }
 
     public function queue(): Queue
@@ -274,11 +173,6 @@ final class Engine
         return $this->gate;
     }
 
-    public function policy(): ?Policy
-    {
-        return $this->policy;
-    }
-
     private function open()
     {
         if ($this->ptr === null) {
@@ -287,20 +181,12 @@ final class Engine
         return $this->ptr;
     }
 
+    /** After a call into the engine: its gate's events (the one rule), then its own. */
     private function poll(): void
     {
         $this->gate->pollEvents();
-        if ($this->ptr === null) {
-            return;
-        }
-        $raw = new \respite_event();
-        $events = [];
-        while (respite_engine_next_event($this->ptr, $raw) === 1) {
-            $events[] = Event::fromRaw($raw);
-        }
-        if ($events !== []) {
-            $this->recent = array_slice(array_merge($this->recent, $events), -64);
-            Log::events($this->logger, null, $events);
+        if ($this->ptr !== null) {
+            $this->drain();
         }
     }
 }

@@ -24,8 +24,10 @@ final class Event
         /** send_failed: the start of the body or the error. */
         public readonly string $detail = '',
         private readonly bool $warning = false,
-        /** The core's words for it (respite_event_message), the line every binding logs (G18). */
+        /** The whole log line, as the core words it (respite_event_message): the same in every language (G18). */
         public readonly string $message = '',
+        /** The name of the gate, engine or sender it came from ("" when unnamed). */
+        public readonly string $source = '',
     ) {
     }
 
@@ -43,6 +45,7 @@ final class Event
             (string) $raw->detail,
             respite_event_is_warning($raw->type) === 1,
             (string) respite_event_message($raw),
+            (string) $raw->source,
         );
     }
 
@@ -64,7 +67,7 @@ final class Event
         return [
             'type' => $this->type, 'at' => $this->at, 'failures' => $this->failures, 'window' => $this->window,
             'pause' => $this->pause, 'http_status' => $this->httpStatus, 'count' => $this->count,
-            'detail' => $this->detail, 'message' => $this->message,
+            'detail' => $this->detail, 'message' => $this->message, 'source' => $this->source,
         ];
     }
 }

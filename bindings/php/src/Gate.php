@@ -3,51 +3,38 @@ declare(strict_types=1);
 
 namespace Respite;
 
-use Respite\Internal\Errors;
-use Respite\Internal\Lender;
-use Respite\Internal\Log;
-use Respite\Internal\WithSettings;
+use Respite\Internal\Handle;
+use Respite\Internal\Events;
 
 /**
  * One recovery gate protecting one service (spec section 2).
  *
- *   $gate = new Gate(['failures_to_enter_recovery' => 5, 'recovery_seconds' => 30]);
- *   $gate = Gate::profile('usage_sharing', ['max_recovery_seconds' => 600]);
+ *   $gate = new Gate(['failures_to_enter_recovery' => 5, 'recovery_seconds' => 30, 'name' => 'billing']);
  *   $answer = $gate->call(fn () => $client->send($request));
  *
- * Settings use the spec's names. Methods take an optional $now (seconds on
- * a monotonic clock, for tests); by default the core's clock is read.
- * Events go to $logger (PSR-3-shaped object or callable; error_log when
- * null). close() frees the gate; using it afterwards throws ClosedException.
+ * Methods take an optional $now (seconds on a monotonic clock, for tests);
+ * by default the core's clock is read.
  */
 final class Gate
 {
-    use Lender;
+    use Handle;
+    use Events;
 
-    /** True while a transition may be pending: poll events after calls. */
-    private bool $watch = false;
-    /** @var list<Event> seen, not yet taken by takeEvents() (at most 64) */
-    private array $recent = [];
+    private const NEXT_EVENT = 'respite_gate_next_event';
+
     /** @var array<string, mixed> */
     private array $settings;
-    /** @var object|callable|null */
-    private $logger;
 
     /**
-     * @param array<string, mixed> $settings gate settings by name
+     * @param array<string, mixed> $settings gate settings by name ('name' is shown in log lines)
      * @param string|null $profile "cloud_request" (the default) or "usage_sharing"
      * @param object|callable|null $logger where events go (PSR-3 shape, callable, or null: error_log)
-     * @param string|null $name shown in log lines
+     * @param string|null $name the `name` setting, when not in $settings
      */
-    public function __construct(
-        array $settings = [],
-        ?string $profile = null,
-        $logger = null,
-        public readonly ?string $name = null,
-    ) {
-        Log::check($logger);
-        $this->logger = $logger;
-        $this->ptr = WithSettings::make($profile ?? 'gate', $settings, function ($raw) {
+    public function __construct(array $settings = [], ?string $profile = null, $logger = null, ?string $name = null)
+    {
+        $this->logTo($logger);
+        $this->ptr = Settings::with($profile ?? 'gate', $settings + ['name' => $name], function ($raw) {
             $this->settings = Settings::read($raw, 'gate');
             return respite_gate_new($raw);
         });
@@ -59,19 +46,20 @@ final class Gate
         return new self($settings, $profile, $logger, $name);
     }
 
-    /** Frees the gate (and closes engines and clients that borrow it). Idempotent. */
+    /** Frees this gate's reference (engines and clients that use it keep theirs). Idempotent. */
     public function close(): void
     {
-        if ($this->ptr === null) {
-            return;
-        }
-        $this->closeBorrowers();
         try {
-            $this->poll();
-        } catch (\Throwable) {
-            // a logger failing at close must not leak the gate
+            $this->pollEvents();
+        } finally {
+            $this->free('respite_gate_free');
         }
-        $this->release('respite_gate_free');
+    }
+
+    /** The `name` setting ("" when unset), as in the log lines. */
+    public function name(): string
+    {
+        return (string) respite_gate_name($this->raw());
     }
 
     /** @return array<string, mixed> every gate setting's value, defaults and profile included */
@@ -80,27 +68,17 @@ final class Gate
         return $this->settings;
     }
 
-    // ---------------------------------------------------------------- checking
-
     /**
      * Asks to make a call: returns the permit to report its outcome with,
      * or throws TemporarilyUnavailableException (with getRetryAfter()).
      */
     public function acquire(?float $now = null): int
     {
-        $t = $now ?? respite_now();
         try {
-            $permit = respite_gate_admit($this->ptr, $t);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
+            return respite_gate_admit($this->ptr, $now ?? respite_now());
+        } finally {
+            $this->pollEvents();
         }
-        if ($permit <= 0) {
-            throw $this->refusal($t);
-        }
-        if ($this->watch) {
-            $this->poll();
-        }
-        return $permit;
     }
 
     /** Asks to make a call without throwing on a refusal. */
@@ -109,14 +87,8 @@ final class Gate
         $out = new \respite_decision();
         try {
             respite_gate_check($this->ptr, $now ?? respite_now(), $out);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
-        if (!$out->allowed) {
-            $this->watch = true;
-        }
-        if ($this->watch) {
-            $this->poll();
+        } finally {
+            $this->pollEvents();
         }
         return new Decision($out->allowed !== 0, $out->probe !== 0, $out->permit, $out->retry_after);
     }
@@ -124,14 +96,8 @@ final class Gate
     /** Seconds until a call may be admitted: 0 when one would be, INF under recover_never. */
     public function retryAfter(?float $now = null): float
     {
-        try {
-            return respite_gate_retry_after($this->ptr, $now ?? respite_now());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_gate_retry_after($this->ptr, $now ?? respite_now());
     }
-
-    // --------------------------------------------------------------- reporting
 
     /**
      * Reports a call's outcome (an Outcome, its name or number) with the
@@ -173,14 +139,10 @@ final class Gate
     {
         try {
             respite_gate_reset($this->ptr, $now ?? respite_now());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
+        } finally {
+            $this->pollEvents();
         }
-        $this->watch = true;
-        $this->poll();
     }
-
-    // --------------------------------------------------------- protected calls
 
     /**
      * Calls $fn(...$args) through the gate. Refused: throws
@@ -194,16 +156,17 @@ final class Gate
         if ($args !== []) {
             $fn = static fn (): mixed => $fn(...$args);
         }
-        // The lean path (swig/php.i): admit, $fn and the success report in C.
+        // The lean path (swig/php.i): admit and $fn in C, the success report and pending events in one more call.
+        $permit = 0;
         try {
-            $result = respite_php_gate_call($this->ptr, $fn);
-            // $this->ptr again: $fn may have closed the gate
-            respite_php_gate_call_done($this->ptr);
+            $result = respite_php_gate_call($this->ptr, $fn, $permit);
         } catch (\Throwable $e) {
-            throw $this->callFailed($e);
+            $permit > 0 ? $this->reportThrowable($e, $permit) : $this->pollEvents();
+            throw $e;
         }
-        if ($this->watch) {
-            $this->poll();
+        // $this->ptr again: $fn may have closed the gate
+        if (respite_php_gate_call_done($this->ptr, $permit) > 0) {
+            $this->pollEvents();
         }
         return $result;
     }
@@ -214,16 +177,10 @@ final class Gate
         return fn (mixed ...$args): mixed => $this->call($fn, ...$args);
     }
 
-    // ----------------------------------------------------------------- insight
-
     /** "closed", "open" or "probing" at $now. */
     public function state(?float $now = null): string
     {
-        try {
-            return (string) respite_gate_state_name(respite_gate_get_state($this->ptr, $now ?? respite_now()));
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return (string) respite_gate_state_name(respite_gate_get_state($this->ptr, $now ?? respite_now()));
     }
 
     /**
@@ -233,11 +190,7 @@ final class Gate
     public function stats(): array
     {
         $s = new \respite_gate_stats();
-        try {
-            respite_gate_stats_get($this->ptr, $s);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        respite_gate_stats_get($this->ptr, $s);
         return self::statsArray($s);
     }
 
@@ -247,38 +200,13 @@ final class Gate
      */
     public static function statsArray(\respite_gate_stats $s): array
     {
-        return [
-            'admitted' => $s->admitted, 'refused' => $s->refused, 'reported' => $s->reported,
-            'counted_failures' => $s->counted_failures, 'late' => $s->late, 'trips' => $s->trips,
-            'probes' => $s->probes, 'probe_timeouts' => $s->probe_timeouts,
-            'events_dropped' => $s->events_dropped, 'generation' => $s->generation,
-            'window_failures' => $s->window_failures, 'state' => (string) respite_gate_state_name($s->state),
-            'delay' => $s->delay, 'until' => $s->until, 'probes_outstanding' => $s->probes_outstanding,
-        ];
+        return array_replace(self::fields($s), ['state' => (string) respite_gate_state_name($s->state)]);
     }
 
-    /**
-     * The events (G18) seen since the last call, oldest first (at most the
-     * last 64). They are logged as they are seen, too.
-     * @return list<Event>
-     */
-    public function takeEvents(): array
+    /** @internal the raw handle for an engine or client (which hold their own reference) */
+    public function raw()
     {
-        if ($this->ptr === null) {
-            $this->stats(); // throws ClosedException worded by the core
-        }
-        $this->poll();
-        $out = $this->recent;
-        $this->recent = [];
-        return $out;
-    }
-
-    // --------------------------------------------------------------- internals
-
-    /** @internal an engine or client borrows this gate: closing the gate closes it first */
-    public function lend(Engine|Client $borrower): void
-    {
-        $this->addBorrower($borrower);
+        return $this->ptr ?? respite_gate_stats_get(null, new \respite_gate_stats()); // ClosedException
     }
 
     /** @internal */
@@ -286,85 +214,19 @@ final class Gate
     {
         try {
             respite_gate_report($this->ptr, $permit, $code, $hint ?? 0.0, $now ?? respite_now());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
-        if ($code !== RESPITE_OUTCOME_SUCCESS) {
-            $this->watch = true;
-        }
-        if ($this->watch) {
-            $this->poll();
+        } finally {
+            $this->pollEvents();
         }
     }
 
-    /** The rare paths of call(): refused, closed, or $fn threw. */
-    private function callFailed(\Throwable $e): \Throwable
-    {
-        $permit = respite_php_gate_call_permit();
-        if ($permit > 0 && !($e instanceof \Exception && Errors::translate($e) instanceof ClosedException)) {
-            // $fn threw: report the failure it stands for, rethrow it unchanged
-            $this->reportThrowable($e, $permit);
-            return $e;
-        }
-        $error = Errors::translate($e);
-        if ($error instanceof TemporarilyUnavailableException) {
-            $this->watch = true;
-            $this->poll();
-            return Errors::refusal(respite_php_gate_call_retry_after());
-        }
-        return $error;
-    }
-
-    private function refusal(float $t): TemporarilyUnavailableException
-    {
-        try {
-            $retryAfter = respite_gate_retry_after($this->ptr, $t);
-        } catch (\Exception $e) {
-            $error = Errors::translate($e);
-            return $error instanceof TemporarilyUnavailableException ? $error : Errors::refusal(NAN);
-        }
-        $this->watch = true;
-        $this->poll();
-        // A refusal is for a time > 0; a race with a transition may read 0,
-        // which still means "try again now".
-        return Errors::refusal($retryAfter >= 0 ? $retryAfter : NAN);
-    }
-
-    /** @internal the engine drives this gate: log what happened */
+    /**
+     * @internal the one rule after a call into the gate (also by an engine
+     * or client): when events are pending, take and log every one.
+     */
     public function pollEvents(): void
     {
-        if ($this->ptr !== null) {
-            $this->watch = true;
-            $this->poll();
+        if (respite_gate_events_pending($this->ptr) > 0) {
+            $this->drain();
         }
-    }
-
-    private function poll(): void
-    {
-        if ($this->ptr === null) {
-            return;
-        }
-        $raw = new \respite_event();
-        $events = [];
-        try {
-            while (respite_gate_next_event($this->ptr, $raw) === 1) {
-                $events[] = Event::fromRaw($raw);
-            }
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
-        if ($events === []) {
-            // nothing pending and closed: no transition until the next failure or refusal
-            $stats = new \respite_gate_stats();
-            respite_gate_stats_get($this->ptr, $stats);
-            $this->watch = $stats->state !== RESPITE_GATE_CLOSED;
-            return;
-        }
-        $this->recent = array_slice(array_merge($this->recent, $events), -64);
-        $last = $events[count($events) - 1]->type;
-        if ($last === 'recovered' || $last === 'reset') {
-            $this->watch = false;
-        }
-        Log::events($this->logger, $this->name, $events);
     }
 }

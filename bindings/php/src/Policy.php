@@ -3,20 +3,16 @@ declare(strict_types=1);
 
 namespace Respite;
 
-use Respite\Internal\Errors;
-use Respite\Internal\Lender;
+use Respite\Internal\Handle;
 
 /**
  * A delivery policy (spec section 4): what happens to an event whose
  * delivery failed. Made from Astarte's JSON or with Policy::builder(),
  * validated once (InvalidPolicyException lists every problem), immutable.
- *
- *   $policy = Policy::fromJson('{"name": "edgehog", "maximum_capacity": 100, "retry_times": 3,
- *       "error_handlers": [{"on": "server_error", "strategy": "retry"}]}');
  */
 final class Policy
 {
-    use Lender;
+    use Handle;
 
     /** @internal use fromJson(), builder() or default() */
     public function __construct($raw)
@@ -27,24 +23,13 @@ final class Policy
     /** Parses and validates a JSON document. */
     public static function fromJson(string $json): self
     {
-        $problems = respite_problems_new();
-        try {
-            return new self(respite_policy_from_json_n($json, $problems));
-        } catch (\Exception $e) {
-            throw Errors::invalidPolicy($e, $problems);
-        } finally {
-            respite_problems_free($problems);
-        }
+        return self::validated(static fn ($problems) => respite_policy_from_json_n($json, $problems));
     }
 
     /** D8: the built-in "@default" policy (any error discarded, capacity 1000). */
     public static function default(): self
     {
-        try {
-            return new self(respite_policy_default());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return new self(respite_policy_default());
     }
 
     /** A policy made without JSON, validated by build() with the same rules and messages. */
@@ -53,44 +38,69 @@ final class Policy
         return new PolicyBuilder($name, $maximumCapacity);
     }
 
-    /** Frees the policy (and closes engines that borrow it). Idempotent. */
+    /** Frees this policy's reference (queues and senders that use it keep theirs). Idempotent. */
     public function close(): void
     {
-        $this->release('respite_policy_free');
+        $this->free('respite_policy_free');
+    }
+
+    /**
+     * @internal a policy from $make($problems); InvalidPolicyException
+     * lists every problem the core put in $problems
+     */
+    public static function validated(callable $make): self
+    {
+        $problems = respite_problems_new();
+        try {
+            return new self($make($problems));
+        } catch (InvalidPolicyException $e) {
+            $list = [];
+            for ($i = 0, $n = respite_problems_count($problems); $i < $n; $i++) {
+                $list[] = new Problem(
+                    (string) respite_problems_pointer($problems, $i),
+                    (string) respite_problems_message($problems, $i),
+                    respite_problems_line($problems, $i),
+                    respite_problems_column($problems, $i),
+                );
+            }
+            throw new InvalidPolicyException($e->getMessage(), $list);
+        } finally {
+            respite_problems_free($problems);
+        }
     }
 
     public function name(): string
     {
-        return (string) respite_policy_name($this->open());
+        return (string) respite_policy_name($this->raw());
     }
 
     public function maximumCapacity(): int
     {
-        return respite_policy_maximum_capacity($this->open());
+        return respite_policy_maximum_capacity($this->raw());
     }
 
     /** 0 when nothing retries. */
     public function retryTimes(): int
     {
-        return respite_policy_retry_times($this->open());
+        return respite_policy_retry_times($this->raw());
     }
 
     /** Seconds; 0 when unset. */
     public function eventTtl(): int
     {
-        return respite_policy_event_ttl($this->open());
+        return respite_policy_event_ttl($this->raw());
     }
 
     /** 1 when unset (D7). */
     public function prefetchCount(): int
     {
-        return respite_policy_prefetch_count($this->open());
+        return respite_policy_prefetch_count($this->raw());
     }
 
     /** @return list<array{on: string, strategy: string}> the error handlers in order */
     public function handlers(): array
     {
-        $ptr = $this->open();
+        $ptr = $this->raw();
         $out = [];
         for ($i = 0, $n = respite_policy_handler_count($ptr); $i < $n; $i++) {
             $out[] = [
@@ -107,40 +117,23 @@ final class Policy
      */
     public function strategyFor(?int $httpStatus, bool $transportFailed = false): string
     {
-        try {
-            $strategy = respite_policy_strategy_for(
-                $this->ptr,
-                $transportFailed || $httpStatus === null ? 1 : 0,
-                $httpStatus ?? 0,
-            );
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        $strategy = respite_policy_strategy_for(
+            $this->ptr,
+            $transportFailed || $httpStatus === null ? 1 : 0,
+            $httpStatus ?? 0,
+        );
         return (string) respite_strategy_name($strategy);
     }
 
     /** Canonical compact JSON; reads back as an equal policy. */
     public function toJson(): string
     {
-        try {
-            return respite_policy_to_json($this->ptr);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_policy_to_json($this->ptr);
     }
 
-    /** @internal */
-    public function lend(Engine $engine): void
+    /** @internal the raw handle, or ClosedException worded by the core (its accessors answer NULL quietly) */
+    public function raw()
     {
-        $this->addBorrower($engine);
-    }
-
-    /** The handle, or ClosedException worded by the core (its accessors answer NULL quietly). */
-    private function open()
-    {
-        if ($this->ptr === null) {
-            $this->toJson();
-        }
-        return $this->ptr;
+        return $this->ptr ?? respite_policy_to_json(null);
     }
 }

@@ -3,7 +3,6 @@ declare(strict_types=1);
 
 namespace Respite;
 
-use Respite\Internal\Errors;
 
 /**
  * A delivery policy without JSON (Policy::builder()). Setters record
@@ -17,11 +16,7 @@ final class PolicyBuilder
 
     public function __construct(?string $name, int $maximumCapacity)
     {
-        try {
-            $this->ptr = respite_policy_builder_new($name, $maximumCapacity);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        $this->ptr = respite_policy_builder_new($name, $maximumCapacity);
     }
 
     public function __destruct()
@@ -37,44 +32,31 @@ final class PolicyBuilder
      */
     public function addHandler(string $on, string $strategy): self
     {
-        return $this->apply(fn () => respite_policy_builder_add_handler($this->ptr, $on, $strategy));
+        respite_policy_builder_add_handler($this->ptr, $on, $strategy);
+        return $this;
     }
 
     public function retryTimes(int $retryTimes): self
     {
-        return $this->apply(fn () => respite_policy_builder_set_retry_times($this->ptr, $retryTimes));
+        respite_policy_builder_set_retry_times($this->ptr, $retryTimes);
+        return $this;
     }
 
     public function eventTtl(int $seconds): self
     {
-        return $this->apply(fn () => respite_policy_builder_set_event_ttl($this->ptr, $seconds));
+        respite_policy_builder_set_event_ttl($this->ptr, $seconds);
+        return $this;
     }
 
     public function prefetchCount(int $prefetchCount): self
     {
-        return $this->apply(fn () => respite_policy_builder_set_prefetch_count($this->ptr, $prefetchCount));
+        respite_policy_builder_set_prefetch_count($this->ptr, $prefetchCount);
+        return $this;
     }
 
     /** Validates and makes the policy; the builder stays usable. */
     public function build(): Policy
     {
-        $problems = respite_problems_new();
-        try {
-            return new Policy(respite_policy_builder_build($this->ptr, $problems));
-        } catch (\Exception $e) {
-            throw Errors::invalidPolicy($e, $problems);
-        } finally {
-            respite_problems_free($problems);
-        }
-    }
-
-    private function apply(callable $set): self
-    {
-        try {
-            $set();
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
-        return $this;
+        return Policy::validated(fn ($problems) => respite_policy_builder_build($this->ptr, $problems));
     }
 }

@@ -3,27 +3,17 @@ declare(strict_types=1);
 
 namespace Respite;
 
-use Respite\Internal\Errors;
-use Respite\Internal\Lender;
-use Respite\Internal\WithSettings;
+use Respite\Internal\Handle;
 
 /**
  * The bounded delivery queue (spec section 4): byte payloads, copied in,
- * bounded by the policy's maximum_capacity and the "queue" settings
- * (overflow, max_bytes). A consumer takes events as a Batch and settles
- * each one; every accepted event is counted under one heading (D9).
- *
- *   $queue = new Queue(Policy::fromJson($json), ['overflow' => 'drop_newest']);
- *   $queue->enqueue('{"temperature": 21.5}');
+ * bounded by the policy's maximum_capacity and the "queue" settings. A
+ * consumer takes events as a Batch and settles each one; every accepted
+ * event is counted under one heading (D9).
  */
 final class Queue
 {
-    private const DISPOSITIONS = [
-        'delivered' => RESPITE_DISPOSITION_DELIVERED, 'retry' => RESPITE_DISPOSITION_RETRY,
-        'discarded' => RESPITE_DISPOSITION_DISCARDED, 'retries_exhausted' => RESPITE_DISPOSITION_RETRIES_EXHAUSTED,
-    ];
-
-    use Lender;
+    use Handle;
 
     /**
      * @param Policy|null $policy null for "@default" (D8); the queue copies what it needs
@@ -31,20 +21,19 @@ final class Queue
      */
     public function __construct(?Policy $policy = null, array $settings = [])
     {
-        if ($policy !== null && $policy->isClosed()) {
-            $policy->toJson(); // throws ClosedException worded by the core
-        }
-        $this->ptr = WithSettings::make(
-            'queue',
-            $settings,
-            static fn ($raw) => respite_queue_new($policy?->raw(), $raw),
-        );
+        $this->ptr = Settings::with('queue', $settings, static fn ($raw) => respite_queue_new($policy?->raw(), $raw));
     }
 
-    /** Frees the queue and its pending events (and closes engines that borrow it). Idempotent. */
+    /** Frees this queue's reference (an engine that uses it keeps its own). Idempotent. */
     public function close(): void
     {
-        $this->release('respite_queue_free');
+        $this->free('respite_queue_free');
+    }
+
+    /** @internal the raw handle for an engine (null once closed: the core answers "queue is closed") */
+    public function raw()
+    {
+        return $this->ptr;
     }
 
     /**
@@ -54,60 +43,36 @@ final class Queue
      */
     public function enqueue(string $payload, ?float $now = null): void
     {
-        try {
-            respite_queue_enqueue($this->ptr, $payload, $now ?? respite_now());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        respite_queue_enqueue($this->ptr, $payload, $now ?? respite_now());
     }
 
     /** Refuses every later enqueue; taking and settling still work, to drain. */
     public function stopAccepting(): void
     {
-        try {
-            respite_queue_close($this->ptr);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        respite_queue_close($this->ptr);
     }
 
     public function isAccepting(): bool
     {
-        try {
-            return respite_queue_is_closed($this->ptr) === 0;
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_queue_is_closed($this->ptr) === 0;
     }
 
     /** Events queued and not taken. */
     public function pending(): int
     {
-        try {
-            return respite_queue_pending($this->ptr);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_queue_pending($this->ptr);
     }
 
     /** D6: drops pending events whose age reached event_ttl; returns how many. */
     public function expire(?float $now = null): int
     {
-        try {
-            return respite_queue_expire($this->ptr, $now ?? respite_now());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_queue_expire($this->ptr, $now ?? respite_now());
     }
 
     /** Up to $maxEvents events from the head as an in-flight batch; null when none is pending. */
     public function take(int $maxEvents = 1, ?float $now = null): ?Batch
     {
-        try {
-            $batch = respite_queue_take($this->ptr, $maxEvents, $now ?? respite_now());
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        $batch = respite_queue_take($this->ptr, $maxEvents, $now ?? respite_now());
         return $batch === null ? null : new Batch($batch);
     }
 
@@ -117,11 +82,7 @@ final class Queue
      */
     public function wait(int $minPending, float $timeoutSeconds): bool
     {
-        try {
-            return respite_queue_wait($this->ptr, $minPending, $timeoutSeconds) === 1;
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return respite_queue_wait($this->ptr, $minPending, $timeoutSeconds) === 1;
     }
 
     /**
@@ -131,11 +92,7 @@ final class Queue
     public function stats(): array
     {
         $s = new \respite_queue_stats();
-        try {
-            respite_queue_stats_get($this->ptr, $s);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        respite_queue_stats_get($this->ptr, $s);
         return self::statsArray($s);
     }
 
@@ -145,33 +102,16 @@ final class Queue
      */
     public static function statsArray(\respite_queue_stats $s): array
     {
-        return [
-            'accepted' => $s->accepted, 'delivered' => $s->delivered, 'dropped_capacity' => $s->dropped_capacity,
-            'expired' => $s->expired, 'retries_exhausted' => $s->retries_exhausted, 'discarded' => $s->discarded,
-            'pending' => $s->pending, 'in_flight' => $s->in_flight, 'refused_full' => $s->refused_full,
-            'refused_too_large' => $s->refused_too_large, 'refused_closed' => $s->refused_closed,
-            'retried' => $s->retried, 'pending_bytes' => $s->pending_bytes, 'in_flight_bytes' => $s->in_flight_bytes,
-            'live_bytes' => $s->live_bytes, 'capacity' => $s->capacity, 'max_bytes' => $s->max_bytes,
-            'overflow' => $s->overflow === RESPITE_OVERFLOW_DROP_NEWEST ? 'drop_newest' : 'drop_oldest',
-            'retry_times' => $s->retry_times, 'event_ttl' => $s->event_ttl, 'closed' => $s->closed !== 0,
+        return array_replace(self::fields($s), [
+            'overflow' => Overflow::fromCode($s->overflow)->value, 'closed' => $s->closed !== 0,
             'balanced' => respite_queue_stats_balanced($s) === 1,
-        ];
+        ]);
     }
 
     /** D9 checked on a fresh snapshot; throws InternalException with the figures when unbalanced. */
     public function checkAccounting(): void
     {
-        try {
-            respite_queue_check_accounting($this->ptr);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
-    }
-
-    /** @internal */
-    public function lend(Engine $engine): void
-    {
-        $this->addBorrower($engine);
+        respite_queue_check_accounting($this->ptr);
     }
 
     /** @internal a disposition's number from its name (or number; the core checks it). */
@@ -181,6 +121,6 @@ final class Queue
             return $disposition;
         }
         // an unknown name goes to the core as -1, which words the error
-        return self::DISPOSITIONS[$disposition] ?? -1;
+        return Disposition::tryFrom($disposition)?->code() ?? -1;
     }
 }

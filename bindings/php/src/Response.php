@@ -3,17 +3,16 @@ declare(strict_types=1);
 
 namespace Respite;
 
+use Respite\Internal\Handle;
+
 /**
- * The answer to one Client::request() (spec C8): the final attempt's status
- * (0 when the transport failed), outcome, headers, body, the transport
- * error's text, the Retry-After hint, the attempts made and the seconds the
- * whole call took, sleeps between attempts included.
- *
- * The figures are read once; the native response is kept (until this
- * object goes away) for header() and Client::reportUnusable().
+ * The answer to one Client::request() (spec C8), read once; the native
+ * response is kept for header() and Client::reportUnusable().
  */
 final class Response
 {
+    use Handle;
+
     /** HTTP status of the last attempt; 0 when it did not complete. */
     public readonly int $status;
     /** The body as bytes ("" when none). */
@@ -27,8 +26,6 @@ final class Response
     /** Seconds the whole call took. */
     public readonly float $elapsed;
     private Outcome $outcome;
-    /** @var mixed the raw response */
-    private $ptr;
 
     /** @internal from a raw response, which this object now owns */
     public function __construct($raw)
@@ -43,13 +40,10 @@ final class Response
         $this->elapsed = respite_response_elapsed_seconds($raw);
     }
 
-    public function __destruct()
+    /** Frees the native response (the figures stay readable; header() then answers null). Idempotent. */
+    public function close(): void
     {
-        $ptr = $this->ptr;
-        $this->ptr = null;
-        if ($ptr !== null) {
-            respite_response_free($ptr);
-        }
+        $this->free('respite_response_free');
     }
 
     /** success, request_error, throttled, server_error, transport, or unusable after Client::reportUnusable(). */

@@ -3,52 +3,34 @@ declare(strict_types=1);
 
 namespace Respite;
 
-use Respite\Internal\Errors;
-use Respite\Internal\Log;
+use Respite\Internal\Handle;
+use Respite\Internal\Events;
 
 /**
- * Sends events in batches from a background thread (spec section 5, "The
- * HTTP sender"): enqueue() only copies the event into the queue and never
- * waits for the network, whatever the service's state; the thread POSTs
- * batches to `url` through its own recovery gate, pauses while the service
- * is failing, probes when the pause ends and drains the queue after a
- * successful probe.
- *
- *   $sender = new Sender(['url' => 'https://collector.example.com/v1/events', 'min_entries_per_message' => 1],
- *                        headers: ['X-Api-Key' => $key], logger: $psrLogger);
- *   $sender->enqueue(json_encode($event));
- *   ...
- *   $unsent = $sender->close();   // drains (up to close_timeout_seconds), frees; events not sent
- *
- * The thread lives inside this PHP process: right for CLI workers and
- * long-running servers; see docs/php.md.
- *
- * Events (pauses, resumptions, failed sends, unsent at close) go to the
- * logger whenever this object is used (enqueue, flush, stats, close, ...)
- * or pollEvents() is called: PHP code runs on one thread, so they are
- * forwarded from the caller's calls, not from the sender's thread.
+ * Sends events in batches from a background thread of this process (spec
+ * section 5): enqueue() never waits for the network; the thread POSTs to
+ * `url` through its own gate. See docs/php.md. PHP code runs on one
+ * thread, so events reach the logger when this object is used or
+ * pollEvents() is called, not from the sender's thread.
  */
 final class Sender
 {
-    /** @var mixed the raw handle; null once closed */
-    private $ptr;
-    /** @var object|callable|null */
-    private $logger;
-    /** @var list<Event> seen, not yet taken by takeEvents() (at most 64) */
-    private array $recent = [];
+    use Handle;
+    use Events;
+
+    private const NEXT_EVENT = 'respite_sender_next_event';
+
     /** The unsent count of shutdown(), once it ran. */
     private ?int $unsent = null;
-    /** Reused for polling events. */
-    private \respite_event $event;
 
     /**
      * @param array<string, mixed> $settings sender settings by name (url is required)
      * @param array<string, mixed> $gate gate settings by name, over $gateProfile's defaults
      * @param array<string, mixed> $queue queue settings by name (overflow, max_bytes)
-     * @param Policy|null $policy the delivery policy (null: "@default"); the sender copies it
+     * @param Policy|null $policy the delivery policy (null: "@default"); the sender holds its own reference
      * @param array<string, string> $headers added to every request
      * @param object|callable|null $logger where events go (PSR-3 shape, callable, or null: error_log)
-     * @param string|null $name shown in log lines
+     * @param string|null $name the sender's `name` setting (shown in log lines), when not in $settings
      * @param string $gateProfile "usage_sharing" (the default) or "cloud_request"
      */
     public function __construct(
@@ -58,33 +40,19 @@ final class Sender
         ?Policy $policy = null,
         array $headers = [],
         $logger = null,
-        public readonly ?string $name = null,
+        ?string $name = null,
         string $gateProfile = 'usage_sharing',
     ) {
-        Log::check($logger);
-        $this->logger = $logger;
-        $this->event = new \respite_event();
-        if ($policy !== null && $policy->isClosed()) {
-            $policy->toJson(); // throws ClosedException worded by the core
-        }
-        $senderRaw = Settings::make('sender', $settings);
-        try {
-            $gateRaw = Settings::make($gateProfile, $gate);
-            try {
-                $queueRaw = Settings::make('queue', $queue);
-                try {
-                    $this->ptr = respite_sender_new($senderRaw, $gateRaw, $queueRaw, $policy?->raw());
-                } finally {
-                    respite_settings_free($queueRaw);
-                }
-            } finally {
-                respite_settings_free($gateRaw);
-            }
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        } finally {
-            respite_settings_free($senderRaw);
-        }
+        $this->logTo($logger);
+        $this->ptr = Settings::with('sender', $settings + ['name' => $name], static fn ($senderRaw) => Settings::with(
+            $gateProfile,
+            $gate,
+            static fn ($gateRaw) => Settings::with(
+                'queue',
+                $queue,
+                static fn ($queueRaw) => respite_sender_new($senderRaw, $gateRaw, $queueRaw, $policy?->raw()),
+            ),
+        ));
         try {
             foreach ($headers as $headerName => $value) {
                 $this->addHeader((string) $headerName, (string) $value);
@@ -95,22 +63,13 @@ final class Sender
         }
     }
 
-    public function __destruct()
-    {
-        $this->close();
-    }
-
     /**
      * Adds a header to every later request (from the next batch). The core
      * checks it: a name must be an HTTP token, a value has no line break.
      */
     public function addHeader(string $name, string $value): void
     {
-        try {
-            respite_sender_add_header($this->ptr, $name, $value);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        respite_sender_add_header($this->ptr, $name, $value);
     }
 
     /**
@@ -120,14 +79,8 @@ final class Sender
      */
     public function enqueue(string $event): void
     {
-        try {
-            respite_sender_enqueue($this->ptr, $event);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
-        if (respite_sender_next_event($this->ptr, $this->event) === 1) {
-            $this->forward();
-        }
+        respite_sender_enqueue($this->ptr, $event);
+        $this->pollEvents();
     }
 
     /**
@@ -140,16 +93,10 @@ final class Sender
     public function flush(float $timeoutSeconds = 5.0): void
     {
         try {
-            respite_php_sender_flush($this->ptr, $timeoutSeconds);
-        } catch (\Exception $e) {
-            $error = Errors::translate($e);
+            respite_sender_flush($this->ptr, $timeoutSeconds);
+        } finally {
             $this->pollEvents();
-            if ($error instanceof TemporarilyUnavailableException) {
-                throw new TemporarilyUnavailableException($error->getMessage(), respite_php_http_retry_after());
-            }
-            throw $error;
         }
-        $this->pollEvents();
     }
 
     /**
@@ -165,11 +112,7 @@ final class Sender
         if ($this->unsent !== null && $this->ptr !== null) {
             return $this->unsent;
         }
-        try {
-            $this->unsent = respite_sender_close($this->ptr);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        $this->unsent = respite_sender_close($this->ptr);
         $this->pollEvents();
         return $this->unsent;
     }
@@ -181,25 +124,15 @@ final class Sender
      */
     public function close(): int
     {
-        if ($this->ptr === null) {
-            return $this->unsent ?? 0;
+        if ($this->ptr !== null) {
+            try {
+                $this->shutdown();
+            } catch (\Throwable) {
+                // a logger failing at close must not leak the sender
+            }
+            $this->free('respite_sender_free');
         }
-        try {
-            $unsent = $this->shutdown();
-        } catch (\Throwable $e) {
-            // a logger failing at close must not leak the sender
-            $unsent = $this->unsent ?? 0;
-        }
-        $ptr = $this->ptr;
-        $this->ptr = null;
-        $this->unsent = $unsent;
-        respite_sender_free($ptr);
-        return $unsent;
-    }
-
-    public function isClosed(): bool
-    {
-        return $this->ptr === null;
+        return $this->unsent ?? 0;
     }
 
     /** True while the gate refuses: sending is paused. */
@@ -219,11 +152,7 @@ final class Sender
     public function stats(): array
     {
         $s = new \respite_sender_stats();
-        try {
-            respite_sender_stats_get($this->ptr, $s);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        respite_sender_stats_get($this->ptr, $s);
         $this->pollEvents();
         return [
             'queue' => Queue::statsArray($s->queue), 'engine' => Engine::statsArray($s->engine),
@@ -235,42 +164,8 @@ final class Sender
     /** Forwards the events that happened since the last look to the logger. */
     public function pollEvents(): void
     {
-        if ($this->ptr === null) {
-            return;
+        if ($this->ptr !== null) {
+            $this->drain();
         }
-        try {
-            if (respite_sender_next_event($this->ptr, $this->event) === 1) {
-                $this->forward();
-            }
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
-    }
-
-    /**
-     * The events (S6) seen since the last call, oldest first (at most the
-     * last 64). They are logged as they are seen, too.
-     * @return list<Event>
-     */
-    public function takeEvents(): array
-    {
-        if ($this->ptr === null) {
-            $this->stats(); // throws ClosedException worded by the core
-        }
-        $this->pollEvents();
-        $out = $this->recent;
-        $this->recent = [];
-        return $out;
-    }
-
-    /** $this->event holds one event: take it and every other waiting, then log them. */
-    private function forward(): void
-    {
-        $events = [Event::fromRaw($this->event)];
-        while (respite_sender_next_event($this->ptr, $this->event) === 1) {
-            $events[] = Event::fromRaw($this->event);
-        }
-        $this->recent = array_slice(array_merge($this->recent, $events), -64);
-        Log::events($this->logger, $this->name, $events);
     }
 }

@@ -3,9 +3,6 @@ declare(strict_types=1);
 
 namespace Respite;
 
-use Respite\Internal\Errors;
-use Respite\Internal\WithSettings;
-
 /**
  * Settings by the spec's names, as associative arrays:
  *   new Gate(['failures_to_enter_recovery' => 5, 'recovery_seconds' => 30])
@@ -14,46 +11,22 @@ use Respite\Internal\WithSettings;
  */
 final class Settings
 {
-    private const TYPES = [
-        RESPITE_SETTING_INTEGER => 'integer', RESPITE_SETTING_NUMBER => 'number',
-        RESPITE_SETTING_BOOLEAN => 'boolean', RESPITE_SETTING_CHOICE => 'choice',
-        RESPITE_SETTING_STRING => 'string', RESPITE_SETTING_LIST => 'list',
-    ];
-
     private function __construct()
     {
     }
 
     /**
-     * Every setting of the core's table (of one component when given):
-     * component, name, type, default, min, max (null unless numeric),
-     * accepted (as errors say it) and doc.
-     * @return list<array{component: string, name: string, type: string, default: mixed,
-     *                    min: ?float, max: ?float, accepted: string, doc: string}>
+     * Every setting of the core's table (of one component when given), as
+     * generated from it (Tables::SETTINGS): component, name, type, default,
+     * min, max (null unless numeric), min_exclusive, max_exclusive (true:
+     * the bound itself is refused), choices, accepted (as errors say it), doc.
+     * @return list<array<string, mixed>>
      */
     public static function table(?string $component = null): array
     {
-        $out = [];
-        for ($i = 0, $n = respite_setting_count(); $i < $n; $i++) {
-            $row = respite_setting_at($i);
-            if ($component !== null && $row->component !== $component) {
-                continue;
-            }
-            $type = self::TYPES[$row->type] ?? 'unknown';
-            $default = match ($type) {
-                'integer' => (int) $row->default_number,
-                'number' => (float) $row->default_number,
-                'boolean' => $row->default_number != 0,
-                default => $row->default_text,
-            };
-            $numeric = $type === 'integer' || $type === 'number';
-            $out[] = [
-                'component' => $row->component, 'name' => $row->name, 'type' => $type, 'default' => $default,
-                'min' => $numeric ? $row->min : null, 'max' => $numeric ? $row->max : null,
-                'accepted' => $row->accepted, 'doc' => $row->doc,
-            ];
-        }
-        return $out;
+        $rows = array_filter(Tables::SETTINGS, static fn (array $row): bool => $component === null
+            || $row['component'] === $component);
+        return array_values($rows);
     }
 
     /**
@@ -71,15 +44,9 @@ final class Settings
     /** The default value of one setting of a component or profile (the core words unknown names). */
     public static function get(string $componentOrProfile, string $name): mixed
     {
-        return WithSettings::make($componentOrProfile, [], static function ($raw) use ($name): mixed {
-            $info = respite_setting_find(respite_settings_component($raw), $name);
-            $type = $info === null ? 'number' : (self::TYPES[$info->type] ?? 'number');
-            return match ($type) {
-                'integer' => (int) respite_settings_get_number($raw, $name),
-                'boolean' => respite_settings_get_number($raw, $name) != 0,
-                'choice', 'string', 'list' => respite_settings_get_text($raw, $name),
-                default => respite_settings_get_number($raw, $name),
-            };
+        return self::with($componentOrProfile, [], static function ($raw) use ($name): mixed {
+            $rows = array_column(self::table((string) respite_settings_component($raw)), 'type', 'name');
+            return self::value($raw, $name, $rows[$name] ?? null);
         });
     }
 
@@ -91,11 +58,7 @@ final class Settings
      */
     public static function make(string $componentOrProfile, array $values)
     {
-        try {
-            $raw = respite_settings_new($componentOrProfile);
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        $raw = respite_settings_new($componentOrProfile);
         try {
             foreach ($values as $name => $value) {
                 if ($value !== null) {
@@ -105,9 +68,25 @@ final class Settings
             respite_settings_validate($raw);
         } catch (\Throwable $e) {
             respite_settings_free($raw);
-            throw Errors::translate($e);
+            throw $e;
         }
         return $raw;
+    }
+
+    /**
+     * $make($raw) with the raw settings of $componentOrProfile and $values,
+     * freed whatever happens.
+     * @internal
+     * @param array<string, mixed> $values
+     */
+    public static function with(string $componentOrProfile, array $values, callable $make): mixed
+    {
+        $raw = self::make($componentOrProfile, $values);
+        try {
+            return $make($raw);
+        } finally {
+            respite_settings_free($raw);
+        }
     }
 
     /**
@@ -118,16 +97,21 @@ final class Settings
     public static function read($raw, string $component): array
     {
         $out = [];
-        foreach (self::table($component) as $info) {
-            $name = $info['name'];
-            $out[$name] = match ($info['type']) {
-                'integer' => (int) respite_settings_get_number($raw, $name),
-                'number' => respite_settings_get_number($raw, $name),
-                'boolean' => respite_settings_get_number($raw, $name) != 0,
-                default => respite_settings_get_text($raw, $name),
-            };
+        foreach (self::table($component) as $row) {
+            $out[$row['name']] = self::value($raw, $row['name'], $row['type']);
         }
         return $out;
+    }
+
+    /** One value of raw settings by its type (null: unknown, which the core words). */
+    private static function value($raw, string $name, ?string $type): mixed
+    {
+        return match ($type) {
+            'integer' => (int) respite_settings_get_number($raw, $name),
+            'boolean' => respite_settings_get_number($raw, $name) != 0,
+            'choice', 'string', 'list' => respite_settings_get_text($raw, $name),
+            default => respite_settings_get_number($raw, $name),
+        };
     }
 
     /** @param mixed $value */

@@ -135,7 +135,7 @@ final class DeliveryTest extends TestCase
         $policy = Policy::fromJson(self::POLICY);
         $queue = new Queue($policy);
         $gate = new Gate(['failures_to_enter_recovery' => 1, 'recovery_seconds' => 5], logger: new MemoryLogger());
-        $engine = new Engine($queue, $gate, $policy, ['min_entries_per_message' => 1]);
+        $engine = new Engine($queue, $gate, ['min_entries_per_message' => 1]);
         $queue->enqueue('a', 0.0);
         $this->assertSame('send', $engine->next(0.0));
         $this->assertSame(['a'], $engine->take(0.0));
@@ -157,22 +157,37 @@ final class DeliveryTest extends TestCase
         $this->assertSame(1, $queue->stats()['delivered']);
     }
 
-    public function testClosingABorrowedObjectClosesTheEngineFirst(): void
+    public function testTheEngineHoldsItsQueueGateAndPolicy(): void
     {
-        $queue = new Queue();
+        $policy = Policy::fromJson('{"name": "p", "maximum_capacity": 10, "error_handlers": [{"on": "any_error", "strategy": "discard"}]}');
+        $queue = new Queue($policy);
         $gate = new Gate();
-        $engine = new Engine($queue, $gate);
+        $engine = new Engine($queue, $gate, ['min_entries_per_message' => 1]);
         $queue->enqueue('a', 0.0);
-        $engine->next(0.0);
+        // the core counts references: closing the objects here leaves the engine working
+        $policy->close();
         $gate->close();
-        $this->assertTrue($engine->isClosed());
+        $queue->close();
+        $this->assertFalse($engine->isClosed());
+        $this->assertSame('send', $engine->next(1.0));
+        $this->assertSame(['a'], $engine->take(1.0));
+        $engine->settle(200, null, 1.0);
+        $this->assertSame(1, $engine->stats()['events_sent']);
+        $engine->close();
         try {
-            $engine->next(1.0);
+            $engine->next(2.0);
             $this->fail('used a closed engine');
         } catch (ClosedException $e) {
             $this->assertSame('engine is closed', $e->getMessage());
         }
-        $this->assertSame(1, $queue->pending());
+        try {
+            new Engine($queue, new Gate());
+            $this->fail('an engine over a closed queue');
+        } catch (ClosedException $e) {
+            $this->assertSame('queue is closed', $e->getMessage());
+        }
+        $this->expectException(ClosedException::class);
+        new Queue($policy); // not the default policy in its place
     }
 
     public function testClosedPolicyAndBackoff(): void

@@ -54,9 +54,9 @@ final class GateTest extends TestCase
         $levels = array_map(fn ($l) => $l[0], $log->lines);
         $this->assertSame(['warning', 'info', 'info'], $levels);
         $this->assertSame([
-            'respite: recovery started: 2 failures within 60s; requests paused for 10s',
-            'respite: recovery period ended: the next request is a probe',
-            'respite: recovered: the service answered; requests resume',
+            'recovery started: 2 failures within 60s; requests paused for 10s',
+            'recovery period ended: the next request is a probe',
+            'recovered: the service answered; requests resume',
         ], array_map(fn ($l) => $l[1], $log->lines));
         $this->assertSame('recovery_started', $log->lines[0][2]['respite_event']['type']);
     }
@@ -65,16 +65,32 @@ final class GateTest extends TestCase
     {
         $log = new MemoryLogger();
         $gate = new Gate(['failures_to_enter_recovery' => 2, 'recovery_seconds' => 5, 'recover_never' => true],
-            logger: $log, name: 'ledger');
+            logger: $log);
         $gate->report('transport', now: 1.0);
         $gate->report('transport', now: 2.0);
         $gate->reset(3.0);
         $this->assertSame([
-            ['warning', 'respite: ledger: recovery started: 2 failures within 100s; requests paused until a reset'],
-            ['info', 'respite: ledger: gate reset: requests resume'],
+            ['warning', 'recovery started: 2 failures within 100s; requests paused until a reset'],
+            ['info', 'gate reset: requests resume'],
         ], array_map(fn ($l) => [$l[0], $l[1]], $log->lines));
-        $this->assertSame('recovery started: 2 failures within 100s; requests paused until a reset',
-            $gate->takeEvents()[0]->message);
+        $event = $gate->takeEvents()[0];
+        $this->assertSame('recovery started: 2 failures within 100s; requests paused until a reset', $event->message);
+        $this->assertSame('', $event->source);
+        $this->assertSame('', $gate->name());
+    }
+
+    /** The name is the core's setting; the core writes it into the line, which reaches the logger unchanged. */
+    public function testTheNameStartsEveryLine(): void
+    {
+        needs_name_setting('gate');
+        $log = new MemoryLogger();
+        $gate = new Gate(['failures_to_enter_recovery' => 1, 'name' => 'ledger'], logger: $log);
+        $gate->report('transport', now: 1.0);
+        $this->assertSame('ledger: recovery started: 1 failure within 100s; requests paused for 60s', $log->lines[0][1]);
+        $this->assertSame('ledger', $gate->takeEvents()[0]->source);
+        $this->assertSame('ledger', $gate->name());
+        $this->assertSame('ledger', $gate->settings()['name']);
+        $this->assertSame('billing', (new Gate(name: 'billing'))->name());
     }
 
     public function testRequestErrorsDoNotCount(): void
@@ -163,10 +179,10 @@ final class GateTest extends TestCase
         $seen = [];
         $gate = new Gate(['failures_to_enter_recovery' => 1], logger: function (string $level, string $message) use (&$seen) {
             $seen[] = [$level, $message];
-        }, name: 'billing');
+        });
         $gate->report('transport', now: 1.0);
         $this->assertSame('warning', $seen[0][0]);
-        $this->assertSame('respite: billing: recovery started: 1 failure within 100s; requests paused for 60s', $seen[0][1]);
+        $this->assertSame('recovery started: 1 failure within 100s; requests paused for 60s', $seen[0][1]);
     }
 
     public function testErrorLogByDefault(): void
@@ -179,7 +195,7 @@ final class GateTest extends TestCase
         } finally {
             ini_set('error_log', (string) $old);
         }
-        $this->assertStringContainsString('respite: recovery started: 1 failure within 100s; requests paused for 60s',
+        $this->assertStringContainsString('recovery started: 1 failure within 100s; requests paused for 60s',
             (string) file_get_contents($file));
         unlink($file);
     }

@@ -31,7 +31,6 @@ final class SenderTest extends TestCase
                 'max_recovery_seconds' => 0.3],
             policy: Policy::fromJson(self::RETRY_POLICY),
             logger: $logger,
-            name: 'usage',
         );
         $sender->enqueue('e0');
         $started = $this->waitFor($sender, 'recovery_started');
@@ -79,10 +78,10 @@ final class SenderTest extends TestCase
         $levels = array_column($logger->lines, 0);
         $messages = array_column($logger->lines, 1);
         self::assertSame('warning', $levels[0]);
-        self::assertSame('respite: usage: send failed: HTTP 503: 503', $messages[0]);
-        self::assertContains('respite: usage: recovery started: 3 failures within 100s; requests paused for 0.2s', $messages);
-        self::assertContains('respite: usage: recovery extended: the probe failed; requests paused for 0.3s', $messages);
-        $recovered = array_search('respite: usage: recovered: the service answered; requests resume', $messages, true);
+        self::assertSame('send failed: HTTP 503: 503', $messages[0]);
+        self::assertContains('recovery started: 3 failures within 100s; requests paused for 0.2s', $messages);
+        self::assertContains('recovery extended: the probe failed; requests paused for 0.3s', $messages);
+        $recovered = array_search('recovered: the service answered; requests resume', $messages, true);
         self::assertNotFalse($recovered);
         self::assertSame('info', $levels[$recovered]);
         self::assertSame(0, $sender->close());
@@ -111,7 +110,9 @@ final class SenderTest extends TestCase
             usleep(5000);
         }
         self::assertSame(1, self::$server->requests()); // one send hangs; the queue only grows
-        self::assertSame(1998, $sender->stats()['queue']['pending']); // a batch of two is in flight
+        $queue = $sender->stats()['queue'];
+        self::assertGreaterThan(0, $queue['in_flight']); // the first batch hangs; the rest waits
+        self::assertSame(2000, $queue['pending'] + $queue['in_flight']);
 
         // healthy gate: close drains until close_timeout_seconds, then abandons the hung send
         $t = hrtime(true);
@@ -161,7 +162,7 @@ final class SenderTest extends TestCase
         $stats = $sender->stats();
         self::assertTrue($stats['closed']);
         self::assertSame(8, $stats['queue']['pending']);
-        self::assertSame(['warning', 'respite: closed with 8 events not sent'], array_slice(end($logger->lines), 0, 2));
+        self::assertSame(['warning', 'closed with 8 events not sent'], array_slice(end($logger->lines), 0, 2));
 
         self::assertSame(8, $sender->close());
         self::assertSame(8, $sender->close());
@@ -292,6 +293,19 @@ final class SenderTest extends TestCase
     }
 
     /** Polls the sender's events until one of $type arrives (2 s at most). */
+    public function testTheSendersNameStartsItsLines(): void
+    {
+        needs_name_setting('sender');
+        self::$server->script('down');
+        $logger = new MemoryLogger();
+        $sender = new Sender(['url' => self::$server->url, 'min_entries_per_message' => 1, 'timeout_seconds' => 0.2],
+            policy: Policy::fromJson(self::RETRY_POLICY), logger: $logger, name: 'usage');
+        $sender->enqueue('e0');
+        self::assertSame('usage', $this->waitFor($sender, 'send_failed')->source);
+        self::assertSame(['warning', 'usage: send failed: HTTP 503: 503'], array_slice($logger->lines[0], 0, 2));
+        $sender->close();
+    }
+
     private function waitFor(Sender $sender, string $type): Event
     {
         $deadline = microtime(true) + 2.0;

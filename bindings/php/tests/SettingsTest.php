@@ -74,6 +74,24 @@ final class SettingsTest extends TestCase
         }
     }
 
+    /** An exclusive bound is shown as such, and the bound itself is refused (failures_window_seconds > 0). */
+    public function testExclusiveBoundsAreShownAndRefused(): void
+    {
+        $exclusive = array_filter(Settings::table('gate'), fn ($row) => $row['min_exclusive']);
+        $this->assertNotEmpty($exclusive);
+        foreach ($exclusive as $row) {
+            try {
+                new Gate([$row['name'] => $row['min']]);
+                $this->fail("{$row['name']} = {$row['min']} accepted");
+            } catch (InvalidSettingException $e) {
+                $this->assertSame($row['name'], $e->getSetting());
+                $this->assertStringContainsString('greater than', $row['accepted']);
+            }
+        }
+        $this->assertContains('failures_window_seconds', array_column($exclusive, 'name'));
+        $this->assertSame(Settings::get('gate', 'failures_window_seconds'), 100.0);
+    }
+
     public function testUnknownSettingListsTheAcceptedNames(): void
     {
         try {

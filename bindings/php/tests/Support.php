@@ -49,13 +49,25 @@ final class HttpError extends \RuntimeException
     }
 }
 
-/** The raw extension's message for a call, split as "<status>: <message>". */
+/**
+ * The `name` setting of every component (issue 13, item 3) must be in the
+ * core's table for a test of names in log lines: until it is, the test is
+ * reported as incomplete (visibly), not failed.
+ */
+function needs_name_setting(string $component): void
+{
+    if (respite_setting_find($component, 'name') === null) {
+        \PHPUnit\Framework\Assert::markTestIncomplete("the core's table has no $component setting 'name' yet");
+    }
+}
+
+/** The status name and message the raw extension throws for a call. */
 function raw_error(callable $fn): array
 {
     try {
         $fn();
-    } catch (\Exception $e) {
-        return explode(': ', $e->getMessage(), 2);
+    } catch (\Respite\RespiteException $e) {
+        return [$e->getStatus(), $e->getMessage()];
     }
     throw new \LogicException('the raw call did not fail');
 }

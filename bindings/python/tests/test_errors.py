@@ -1,5 +1,6 @@
 """The exception hierarchy comes from the core's status table, and every
-message is the core's, unchanged."""
+exception is built from the core's respite_error fields (status, message,
+setting, retry_after), unchanged: the raw module raises the same."""
 import math
 
 import pytest
@@ -8,11 +9,16 @@ import respite
 from respite import respite_swig as raw
 
 
-def core_message(fn, *args):
-    """What the raw module says: "<status>: <message>"."""
-    with pytest.raises(RuntimeError) as info:
+def raw_error(fn, *args):
+    """What the raw module raises for a call the core refuses."""
+    with pytest.raises(respite.RespiteError) as info:
         fn(*args)
-    return str(info.value)
+    return info.value
+
+
+def same_error(a, b):
+    assert type(a) is type(b) and str(a) == str(b) and a.status == b.status
+    assert getattr(a, "setting", None) == getattr(b, "setting", None)
 
 
 def test_every_status_has_a_class_named_after_it():
@@ -44,12 +50,12 @@ def test_invalid_setting_message_is_the_cores(name, value):
     settings = raw.respite_settings_new("gate")
     try:
         setter = raw.respite_settings_set_integer if isinstance(value, int) else raw.respite_settings_set_number
-        expected = core_message(setter, settings, name, value)
+        expected = raw_error(setter, settings, name, value)
     finally:
         raw.respite_settings_free(settings)
     with pytest.raises(respite.InvalidSettingError) as info:
         respite.Gate(**{name: value})
-    assert f"invalid_setting: {info.value}" == expected
+    same_error(info.value, expected)
     assert info.value.setting == name
     assert str(info.value).startswith(name + " ")
 
@@ -67,7 +73,15 @@ def test_unknown_setting_and_profile():
     assert "failures_to_enter_recovery" in str(info.value)  # says what is accepted
     with pytest.raises(respite.InvalidSettingError) as info:
         respite.Gate(profile="fast")
-    assert core_message(raw.respite_settings_new, "fast") == f"invalid_setting: {info.value}"
+    same_error(info.value, raw_error(raw.respite_settings_new, "fast"))
+
+
+def test_the_setting_is_the_cores_field_not_read_from_the_message():
+    # "probes" is a real setting; the unknown key is the whole "probes:x"
+    with pytest.raises(respite.InvalidSettingError) as info:
+        respite.Gate(**{"probes:x": 1})
+    assert info.value.setting == "probes:x" and info.value.code == 2
+    assert str(info.value).startswith("probes:x is not a gate setting (accepted: ")
 
 
 def test_rules_between_settings_are_checked():
@@ -95,6 +109,10 @@ def test_refusal_message_and_retry_after(gate):
     assert str(info.value) == raw.respite_refusal_message(48.0)
     assert str(info.value) == ("sending requests to the service is temporarily restricted due to recent "
                                "failures; recovery resumes in 48.0s")
+    # admit answers a refusal in one call: the raw module raises it with retry_after
+    raw_refusal = raw_error(raw.respite_gate_admit, gate._own.ptr, 14.0)
+    same_error(raw_refusal, info.value)
+    assert raw_refusal.retry_after == info.value.retry_after
 
 
 def test_recover_never_refusal_is_infinite():
@@ -113,6 +131,15 @@ def test_invalid_time_and_outcome():
     assert "now" in str(info.value)
     with pytest.raises(respite.InvalidArgumentError) as info:
         g.report("fine")
-    assert core_message(raw.respite_outcome_from_name, "fine") == f"invalid_argument: {info.value}"
+    same_error(info.value, raw_error(raw.respite_outcome_from_name, "fine"))
     with pytest.raises(respite.InvalidArgumentError):
         respite.classify(700)
+
+
+def test_settings_table_shows_exclusive_bounds():
+    (row,) = [i for i in respite.settings_table("gate") if i.name == "failures_window_seconds"]
+    assert (row.min, row.min_exclusive, row.max_exclusive) == (0.0, True, False)
+    with pytest.raises(respite.InvalidSettingError) as info:
+        respite.Gate(failures_window_seconds=row.min)  # the bound itself is excluded
+    assert info.value.setting == "failures_window_seconds"
+    assert respite.Gate(failures_window_seconds=row.max).settings["failures_window_seconds"] == row.max

@@ -128,9 +128,9 @@ def test_call_and_protect(gate):
     assert stats.admitted == 5 and stats.reported == 5 and stats.counted_failures == 3 and stats.trips == 1
 
 
-def test_events_are_logged(gate, caplog):
+def test_events_are_logged(caplog):
     caplog.set_level(logging.INFO, logger="respite")
-    gate.name = "billing"
+    gate = respite.Gate(failures_to_enter_recovery=3, failures_window_seconds=10, recovery_seconds=60, name="billing")
     trip(gate)
     permit = gate.acquire(now=70.0)
     gate.report(permit=permit, now=70.5)

@@ -207,13 +207,30 @@ def test_a_timing_out_request_releases_the_gil(server):
     assert ticker.within(start, end) > 50
 
 
-def test_python_i_keeps_the_gil_only_for_quick_calls():
-    """The HTTP calls that wait must not be %nothread in swig/python.i."""
+def test_python_i_releases_the_gil_in_every_http_call_that_waits():
+    """The HTTP calls that wait must be %thread in swig/python.i."""
     from conftest import _REPO
     text = (_REPO / "swig/python.i").read_text()
-    kept = {line.split()[1].rstrip(";") for line in text.splitlines() if line.startswith("%nothread ")}
+    released = {line.split()[1].rstrip(";") for line in text.splitlines() if line.startswith("%thread ")}
     waiting = {"respite_client_request", "respite_client_report_unusable", "respite_client_new",
                "respite_client_free", "respite_sender_new", "respite_sender_free", "respite_sender_enqueue",
                "respite_sender_flush", "respite_sender_close", "respite_sender_stats_get",
                "respite_sender_next_event", "respite_sender_add_header"}
-    assert kept and not kept & waiting, kept & waiting
+    assert "%nothread;" in text and waiting <= released, waiting - released
+
+
+def test_the_client_holds_its_gate_and_backoff_in_the_core(server, caplog):
+    gate = respite.Gate(failures_to_enter_recovery=2, recovery_seconds=30, name="held")
+    backoff = respite.Backoff(max_attempts=2, initial_delay_seconds=0.01, max_delay_seconds=0.01)
+    client = respite.Client(gate=gate, backoff=backoff)
+    gate.close()
+    backoff.close()  # the caller's references only
+    server.script("503")
+    with caplog.at_level(logging.WARNING, logger="respite"):
+        response = client.get(server.url)
+    assert response.status == 503 and response.attempts == 2
+    assert [r.getMessage() for r in caplog.records] == [
+        "held: recovery started: 2 failures within 100s; requests paused for 30s"]
+    with pytest.raises(respite.TemporarilyUnavailableError):
+        client.get(server.url)
+    client.close()

@@ -1,4 +1,5 @@
 import json
+import logging
 
 import pytest
 
@@ -34,9 +35,9 @@ def test_every_problem_is_reported_with_the_cores_messages():
         respite.Policy.from_dict(doc)
     problems = info.value.problems
     assert [p.pointer for p in problems] == ["/name", "/maximum_capacity", "/error_handlers", "/colour"]
-    with pytest.raises(RuntimeError) as raw_info:
+    with pytest.raises(respite.InvalidPolicyError) as raw_info:
         raw.respite_policy_from_json(json.dumps(doc), None)
-    assert str(raw_info.value) == f"invalid_policy: {info.value}"
+    assert str(raw_info.value) == str(info.value)
     assert str(info.value).endswith("(and 3 more problems)")
 
 
@@ -48,6 +49,17 @@ def test_overlapping_handlers_and_missing_retry_times():
     messages = [p.message for p in info.value.problems]
     assert "must all handle distinct errors." in messages
     assert "must be set if some events are to be retried." in messages
+
+
+def test_a_document_is_str_or_utf8_bytes_with_its_length():
+    text = json.dumps(EDGEHOG)
+    assert respite.Policy.from_json(text.encode()) == respite.Policy.from_json(text)
+    for bad, says in (('{"name": "\x00"}', "control character 0x0"), (b'{"name": "\xff"}', "not valid UTF-8")):
+        with pytest.raises(respite.InvalidPolicyError) as info:
+            respite.Policy.from_json(bad)  # the core's syntax errors, not an end of text or a codec error
+        assert says in str(info.value) and info.value.problems[0].column == 10
+    with pytest.raises(TypeError):
+        respite.Policy.from_json(5)
 
 
 def test_syntax_error_has_line_and_column():
@@ -107,7 +119,7 @@ def test_engine_delivers_pauses_and_drains():
     policy = respite.Policy.from_dict(EDGEHOG)
     queue = respite.Queue(policy)
     gate = respite.Gate(failures_to_enter_recovery=1, recovery_seconds=5)
-    engine = respite.Engine(queue, gate, policy, min_entries_per_message=1, max_entries_per_message=1)
+    engine = respite.Engine(queue, gate, min_entries_per_message=1, max_entries_per_message=1)
     queue.enqueue("a", now=0.0)
     assert engine.next(now=0.0) == "send"
     batch = engine.take(now=0.0)
@@ -127,3 +139,38 @@ def test_engine_delivers_pauses_and_drains():
     engine.close()
     with pytest.raises(respite.ClosedError):
         engine.next()
+
+
+def test_handles_may_be_closed_in_any_order():
+    """The engine holds its queue and gate in the core (and the queue its
+    policy): closing the caller's objects first leaves the engine working."""
+    policy = respite.Policy.from_dict(EDGEHOG)
+    queue = respite.Queue(policy)
+    gate = respite.Gate(failures_to_enter_recovery=1, recovery_seconds=5)
+    engine = respite.Engine(queue, gate, min_entries_per_message=1)
+    queue.enqueue("a", now=0.0)
+    policy.close()
+    gate.close()
+    queue.close()
+    assert engine.next(now=0.0) == "send"
+    batch = engine.take(now=0.0)
+    engine.settle(batch, status=503, now=0.0)  # settled by the queue's policy: retry
+    assert engine.next(now=1.0) == "wait"
+    assert engine.stats().sends_failed == 1
+    engine.close()
+
+
+def test_engine_events_carry_its_name(caplog):
+    caplog.set_level(logging.WARNING, logger="respite")
+    queue = respite.Queue()
+    gate = respite.Gate(failures_to_enter_recovery=1, recovery_seconds=60, name="collector")
+    engine = respite.Engine(queue, gate, name="usage", min_entries_per_message=1)
+    queue.enqueue("a", now=0.0)
+    gate.report("transport", now=0.0)  # paused: closing sends nothing
+    engine.shutdown(now=1.0)
+    assert engine.next(now=1.0) == "done" and engine.unsent() == 1
+    (event,) = engine.events()
+    assert (event.type, event.source, event.message) == ("unsent_at_close", "usage", "usage: closed with 1 event not sent")
+    assert [r.getMessage() for r in caplog.records] == [
+        "collector: recovery started: 1 failure within 100s; requests paused for 60s",
+        "usage: closed with 1 event not sent"]

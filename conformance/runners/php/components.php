@@ -259,7 +259,7 @@ final class GateComponent
                 $observed = ['allowed' => $d->allowed, 'probe' => $d->probe,
                     'retry_after' => Observe::numberOrNull($d->retryAfter)];
                 if (!$d->allowed) {
-                    $observed['message'] = TemporarilyUnavailableException::forRetryAfter($d->retryAfter)->getMessage();
+                    $observed['message'] = respite_refusal_message($d->retryAfter);
                 }
                 return $observed;
             case 'record':
@@ -293,7 +293,7 @@ final class GateComponent
                 return Observe::ok();
             case 'refusal_message':
                 $retryAfter = $arg === null ? INF : (float) $arg;
-                return ['message' => TemporarilyUnavailableException::forRetryAfter($retryAfter)->getMessage()];
+                return ['message' => respite_refusal_message($retryAfter)];
             case 'close':
                 $g->close();
                 return Observe::ok();
@@ -544,7 +544,7 @@ final class DeliveryComponent
         $this->queue = new Queue($this->policy, scalar_settings($scenario['queue'] ?? null));
         $profile = $scenario['profile'] ?? null;
         $this->gate = new Gate(scalar_settings($scenario['gate'] ?? null), is_string($profile) ? $profile : null, $quiet);
-        $this->engine = new Engine($this->queue, $this->gate, $this->policy, scalar_settings($scenario['engine'] ?? null),
+        $this->engine = new Engine($this->queue, $this->gate, scalar_settings($scenario['engine'] ?? null),
             $quiet);
     }
 

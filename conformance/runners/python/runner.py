@@ -371,7 +371,7 @@ class DeliveryComponent:
             self.gate = respite.Gate(profile=profile if isinstance(profile, str) else None,
                                      **scalar_settings(scenario.get("gate")))
             self.parts.append(self.gate)
-            self.engine = respite.Engine(self.queue, self.gate, self.policy,
+            self.engine = respite.Engine(self.queue, self.gate,
                                          **scalar_settings(scenario.get("engine")))
             self.parts.append(self.engine)
         except BaseException:

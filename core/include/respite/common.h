@@ -183,10 +183,13 @@ typedef void (*respite_event_callback)(const respite_event *event, void *user_da
 /* ------------------------------------------------------- settings by name */
 
 /* Every setting of every component is defined once, in a table in the core
- * (core/src/settings_table.c): name, type, default, accepted range, doc.
+ * (core/src/settings_table.h): name, type, default, accepted range, doc.
  * Components: "gate", "backoff", "queue", "sender", "client".
  * Profiles (component + other defaults): "cloud_request" and "usage_sharing"
- * (gate). */
+ * (gate). Every component has a setting `name`: the handle's name in its log
+ * lines and errors, UTF-8 without control characters, at most
+ * RESPITE_NAME_MAX - 1 bytes (so it fits a RESPITE_NAME_MAX buffer). */
+#define RESPITE_NAME_MAX 64
 
 typedef enum respite_setting_type {
     RESPITE_SETTING_INTEGER = 0, /* whole number; doubles with no fraction accepted */

@@ -68,8 +68,8 @@ respite_client *respite_client_new(const respite_settings *settings, respite_gat
     }
     c->gate = respite_gate_retain(gate);
     c->backoff = respite_backoff_retain(backoff);
-    c->timeout = respite_settings_get_number(settings, "timeout_seconds", NULL);
-    c->user_agent = strdup(respite_settings_get_text(settings, "user_agent", NULL));
+    c->timeout = respite_setting_number(settings, RESPITE_SETTING_CLIENT_TIMEOUT_SECONDS);
+    c->user_agent = strdup(respite_setting_text(settings, RESPITE_SETTING_CLIENT_USER_AGENT));
     respite_settings_free(own);
     for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
         pthread_mutex_init(&c->share_locks[i], NULL);

@@ -111,10 +111,9 @@ static void forward_engine_events(respite_sender *s)
 
 /* ------------------------------------------------------------ lifecycle */
 
-static char *copy_setting(const respite_settings *settings, const char *name, int *failed)
+static char *copy_setting(const respite_settings *settings, respite_setting_id id, int *failed)
 {
-    const char *value = respite_settings_get_text(settings, name, NULL);
-    char *copy = strdup(value ? value : "");
+    char *copy = strdup(respite_setting_text(settings, id));
     if (!copy)
         *failed = 1;
     return copy;
@@ -152,12 +151,12 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
     if (respite_settings_validate(sender_settings, err) != RESPITE_OK)
         goto fail;
     int failed = 0;
-    respite_copy_text(s->name, sizeof s->name, respite_settings_get_text(sender_settings, "name", NULL));
-    s->url = copy_setting(sender_settings, "url", &failed);
-    s->content_type = copy_setting(sender_settings, "content_type", &failed);
-    s->prefix = copy_setting(sender_settings, "prefix", &failed);
-    s->separator = copy_setting(sender_settings, "separator", &failed);
-    s->suffix = copy_setting(sender_settings, "suffix", &failed);
+    respite_copy_text(s->name, sizeof s->name, respite_setting_text(sender_settings, RESPITE_SETTING_SENDER_NAME));
+    s->url = copy_setting(sender_settings, RESPITE_SETTING_SENDER_URL, &failed);
+    s->content_type = copy_setting(sender_settings, RESPITE_SETTING_SENDER_CONTENT_TYPE, &failed);
+    s->prefix = copy_setting(sender_settings, RESPITE_SETTING_SENDER_PREFIX, &failed);
+    s->separator = copy_setting(sender_settings, RESPITE_SETTING_SENDER_SEPARATOR, &failed);
+    s->suffix = copy_setting(sender_settings, RESPITE_SETTING_SENDER_SUFFIX, &failed);
     if (failed) {
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a sender");
         goto fail;
@@ -166,9 +165,9 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
         respite_fail_setting(err, "url", "url must be an http:// or https:// URL (got '%.200s')", s->url);
         goto fail;
     }
-    s->timeout = respite_settings_get_number(sender_settings, "timeout_seconds", NULL);
-    s->gzip = respite_settings_get_number(sender_settings, "gzip", NULL) != 0;
-    s->min_entries = (int)respite_settings_get_number(sender_settings, "min_entries_per_message", NULL);
+    s->timeout = respite_setting_number(sender_settings, RESPITE_SETTING_SENDER_TIMEOUT_SECONDS);
+    s->gzip = respite_setting_flag(sender_settings, RESPITE_SETTING_SENDER_GZIP);
+    s->min_entries = (int)respite_setting_integer(sender_settings, RESPITE_SETTING_SENDER_MIN_ENTRIES_PER_MESSAGE);
 
     if (!gate_settings && !(gate_settings = own_gate = respite_settings_new("usage_sharing", err)))
         goto fail;

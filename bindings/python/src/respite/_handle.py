@@ -9,7 +9,7 @@ running call still uses, and never crashes.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, TypeVar
+from typing import Any, Callable, Dict, Optional, TypeVar
 
 
 class Owned:
@@ -37,14 +37,22 @@ _H = TypeVar("_H", bound="OwnsHandle")
 
 
 class OwnsHandle:
-    """What every object that owns a handle in ``self._own`` shares: ``closed``
-    and ``with`` (which closes it on the way out)."""
+    """What every object that owns a handle in ``self._own`` shares:
+    ``close()``, ``closed``, ``with`` (which closes it on the way out) and,
+    for one made from settings (``self._settings``), ``settings``."""
 
     __slots__ = ()
     _own: Owned
+    _settings: Dict[str, Any]
 
     def close(self) -> Any:
-        raise NotImplementedError
+        """Frees the handle (once no call is running); later use raises ClosedError."""
+        self._own = CLOSED
+
+    @property
+    def settings(self) -> Dict[str, Any]:
+        """Every setting's value, defaults and profile included."""
+        return dict(self._settings)
 
     @property
     def closed(self) -> bool:

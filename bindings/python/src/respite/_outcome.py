@@ -1,36 +1,14 @@
 """Outcomes of one call (spec section 1) and how Python failures map to them."""
 from __future__ import annotations
 
-import enum
 import math
 from typing import Optional, Tuple, Union
 
 from . import _respite_swig as _c
-from ._errors import translate
+from .generated.tables import OUTCOMES, Outcome
 
-
-class Outcome(str, enum.Enum):
-    """What happened to one call; the values are the core's names."""
-
-    SUCCESS = "success"
-    REQUEST_ERROR = "request_error"
-    THROTTLED = "throttled"
-    SERVER_ERROR = "server_error"
-    UNUSABLE = "unusable"
-    TRANSPORT = "transport"
-
-    @property
-    def code(self) -> int:
-        return _CODES[self.value]
-
-    @property
-    def counts(self) -> bool:
-        """Whether this outcome counts against the service (by default)."""
-        return _c.respite_outcome_counts(self.code, 0) == 1
-
-
-# name -> the core's number, from the core itself
-_CODES = {_c.respite_outcome_name(i): i for i in range(_c.RESPITE_OUTCOME_COUNT)}
+# name -> the core's number
+_CODES = {name: code for code, name in enumerate(OUTCOMES)}
 _BY_CODE = {code: Outcome(name) for name, code in _CODES.items()}
 
 OutcomeLike = Union[Outcome, str, int]
@@ -38,24 +16,12 @@ OutcomeLike = Union[Outcome, str, int]
 
 def outcome_code(outcome: OutcomeLike) -> int:
     """The core's number for an Outcome, a name or a number (the core checks names)."""
-    if isinstance(outcome, Outcome):
-        return _CODES[outcome.value]
-    if isinstance(outcome, str):
+    if isinstance(outcome, str):  # an Outcome too
         code = _CODES.get(outcome)
-        if code is not None:
-            return code
-        try:
-            return _c.respite_outcome_from_name(outcome)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return code if code is not None else _c.respite_outcome_from_name(outcome)
     if isinstance(outcome, int) and not isinstance(outcome, bool):
-        if outcome in _BY_CODE:
-            return outcome
-        # let the core name what is accepted
-        try:
-            return _c.respite_outcome_from_name(str(outcome))
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        # an unknown number: the core names what is accepted
+        return outcome if outcome in _BY_CODE else _c.respite_outcome_from_name(str(outcome))
     raise TypeError(f"outcome must be an Outcome, an outcome name or a number (got {type(outcome).__name__})")
 
 
@@ -70,12 +36,8 @@ def outcome_from_code(code: int) -> Outcome:
 
 def classify(status: Optional[int] = None, *, transport_failed: bool = False, body_usable: bool = True) -> Outcome:
     """Classifies one call (spec section 1) with the core's rules."""
-    try:
-        code = _c.respite_classify(1 if transport_failed else 0, 0 if status is None else int(status),
-                                   1 if body_usable else 0)
-    except RuntimeError as exc:
-        raise translate(exc) from None
-    return _BY_CODE[code]
+    return _BY_CODE[_c.respite_classify(1 if transport_failed else 0, 0 if status is None else int(status),
+                                        1 if body_usable else 0)]
 
 
 def _number(value: object) -> Optional[float]:

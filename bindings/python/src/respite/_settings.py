@@ -5,68 +5,28 @@ bad value raises InvalidSettingError worded exactly as in every language.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterator, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Tuple
 
 from . import _respite_swig as _c
-from ._errors import translate
+from .generated.tables import SETTINGS, SettingInfo
 
-_TYPE_NAMES = {0: "integer", 1: "number", 2: "boolean", 3: "choice", 4: "string", 5: "list"}
-
-SettingValue = Union[bool, int, float, str, Sequence[Union[str, int]]]
-
-
-class SettingInfo(NamedTuple):
-    """One row of the core's settings table."""
-
-    component: str
-    name: str
-    type: str
-    default: Any
-    min: Optional[float]
-    max: Optional[float]
-    accepted: str
-    doc: str
-
-
-def _info_from_row(row: Any) -> SettingInfo:
-    kind = _TYPE_NAMES.get(row.type, "unknown")
-    if kind == "integer":
-        default: Any = int(row.default_number)
-    elif kind == "number":
-        default = row.default_number
-    elif kind == "boolean":
-        default = bool(row.default_number)
-    else:
-        default = row.default_text
-    bounded = kind in ("integer", "number")
-    return SettingInfo(row.component, row.name, kind, default,
-                       row.min if bounded else None, row.max if bounded else None,
-                       row.accepted, row.doc)
+_TEXT_TYPES = ("choice", "string", "list")
 
 
 def settings_table(component: Optional[str] = None) -> Iterator[SettingInfo]:
     """Every setting of the core (of one component when given)."""
-    for i in range(_c.respite_setting_count()):
-        info = _info_from_row(_c.respite_setting_at(i))
-        if component is None or info.component == component:
-            yield info
+    return (info for info in SETTINGS if component is None or info.component == component)
 
 
 def make_settings(component_or_profile: str, values: Mapping[str, Any]) -> Any:
     """A raw respite_settings for a component or profile with the given
     overrides applied (None values mean "the default"). Caller frees it."""
-    try:
-        raw = _c.respite_settings_new(component_or_profile)
-    except RuntimeError as exc:
-        raise translate(exc) from None
+    raw = _c.respite_settings_new(component_or_profile)
     try:
         for name, value in values.items():
             if value is not None:
                 _set(raw, name, value)
         _c.respite_settings_validate(raw)
-    except RuntimeError as exc:
-        _c.respite_settings_free(raw)
-        raise translate(exc) from None
     except BaseException:
         _c.respite_settings_free(raw)
         raise
@@ -93,17 +53,16 @@ def _set(raw: Any, name: str, value: Any) -> None:
                         f"(got {type(value).__name__})")
 
 
+def _get(raw: Any, name: str, kind: Optional[str]) -> Any:
+    if kind in _TEXT_TYPES:
+        return _c.respite_settings_get_text(raw, name)
+    number = _c.respite_settings_get_number(raw, name)  # the core's error for an unknown name
+    return int(number) if kind == "integer" else bool(number) if kind == "boolean" else number
+
+
 def read_settings(raw: Any, component: str) -> Dict[str, Any]:
     """The current value of every setting of a component in raw settings."""
-    out: Dict[str, Any] = {}
-    for info in settings_table(component):
-        if info.type in ("integer", "number", "boolean"):
-            number = _c.respite_settings_get_number(raw, info.name)
-            out[info.name] = (int(number) if info.type == "integer"
-                              else bool(number) if info.type == "boolean" else number)
-        else:
-            out[info.name] = _c.respite_settings_get_text(raw, info.name)
-    return out
+    return {info.name: _get(raw, info.name, info.type) for info in settings_table(component)}
 
 
 class Settings:
@@ -122,18 +81,8 @@ class Settings:
 
     def get(self, name: str) -> Any:
         """A setting's value (the core's error for an unknown name)."""
-        row = _c.respite_setting_find(self.component, name)
-        try:
-            if row is not None and row.type in (3, 4, 5):
-                return _c.respite_settings_get_text(self._raw, name)
-            number = _c.respite_settings_get_number(self._raw, name)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        if row is not None and row.type == 2:
-            return number != 0.0
-        if row is not None and row.type == 0:
-            return int(number)
-        return number
+        kind = next((info.type for info in settings_table(self.component) if info.name == name), None)
+        return _get(self._raw, name, kind)
 
     def to_dict(self) -> Dict[str, Any]:
         return read_settings(self._raw, self.component)
@@ -151,7 +100,5 @@ def new_with_settings(component_or_profile: str, values: Mapping[str, Any], comp
     raw = make_settings(component_or_profile, values)
     try:
         return read_settings(raw, component), new(raw)
-    except RuntimeError as exc:
-        raise translate(exc) from None
     finally:
         _c.respite_settings_free(raw)

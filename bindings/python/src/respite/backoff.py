@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import functools
 import time
-from typing import Any, Callable, Dict, List, Optional, TypeVar, Union, cast, overload
+from typing import Any, Callable, List, Optional, TypeVar, Union, cast, overload
 
 from . import _respite_swig as _c
-from ._errors import RespiteError, translate
+from .generated.errors import RespiteError, TransportError
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import OutcomeLike, classify, failure_of, outcome_code, outcome_from_code
 from ._settings import new_with_settings
@@ -14,7 +14,7 @@ from ._settings import new_with_settings
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 
-_SUCCESS = 0
+_SUCCESS = _c.RESPITE_OUTCOME_SUCCESS
 
 
 class Backoff(OwnsHandle):
@@ -34,36 +34,22 @@ class Backoff(OwnsHandle):
         self._settings, ptr = new_with_settings("backoff", settings, "backoff", _c.respite_backoff_new)
         self._own = Owned(ptr, _c.respite_backoff_free)
 
-    def close(self) -> None:
-        """Frees the back-off. Further use raises ClosedError."""
-        self._own = CLOSED
-
     def __repr__(self) -> str:
         return f"<respite.Backoff {'closed' if self.closed else self._settings}>"
-
-    @property
-    def settings(self) -> Dict[str, Any]:
-        return dict(self._settings)
 
     @property
     def max_attempts(self) -> int:
         if self._own is CLOSED:
             self.start()  # raises ClosedError with the core's message
-        return int(self._settings["max_attempts"])
+        return _c.respite_backoff_max_attempts(self._own.ptr)
 
     def start(self) -> int:
         """A new sequence number for one retried call."""
-        try:
-            return _c.respite_backoff_start(self._own.ptr)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_backoff_start(self._own.ptr)
 
     def delay(self, retry: int, *, sequence: int = 0, retry_after: Optional[float] = None) -> float:
         """Seconds before retry ``retry`` (1 = the first retry) of ``sequence``."""
-        try:
-            return _c.respite_backoff_delay(self._own.ptr, sequence, retry, retry_after or 0.0)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_backoff_delay(self._own.ptr, sequence, retry, retry_after or 0.0)
 
     def delays(self, *, sequence: int = 0) -> List[float]:
         """Every delay of a full schedule (max_attempts - 1 of them)."""
@@ -71,20 +57,14 @@ class Backoff(OwnsHandle):
 
     def retries_on(self, outcome: OutcomeLike, status: int = 0) -> bool:
         """Whether retry_on lists this outcome or HTTP status."""
-        try:
-            return _c.respite_backoff_retries_on(self._own.ptr, outcome_code(outcome), status) == 1
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_backoff_retries_on(self._own.ptr, outcome_code(outcome), status) == 1
 
     def next(self, sequence: int, attempt: int, outcome: OutcomeLike, *, status: int = 0,
              retry_after: Optional[float] = None) -> Optional[float]:
         """After attempt ``attempt`` (1 = the first) ended with ``outcome``:
         the delay before the next attempt, or None when no retry should be made."""
-        try:
-            delay = _c.respite_backoff_next(self._own.ptr, sequence, attempt, outcome_code(outcome), status,
-                                            retry_after or 0.0)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        delay = _c.respite_backoff_next(self._own.ptr, sequence, attempt, outcome_code(outcome), status,
+                                        retry_after or 0.0)
         return None if delay < 0 else delay
 
     def gave_up_error(self, attempts: int, outcome: OutcomeLike, status: int = 0) -> RespiteError:
@@ -92,10 +72,10 @@ class Backoff(OwnsHandle):
         ``attempts`` attempts whose last ended with ``outcome`` (a failure):
         a TransportError with the core's message, for your own loops."""
         try:
-            _c.respite_retry_gave_up((own := self._own).ptr, attempts, outcome_code(outcome), status)
-        except RuntimeError as exc:
-            return cast(RespiteError, translate(exc))
-        raise RuntimeError("respite_retry_gave_up did not fail")  # pragma: no cover
+            _c.respite_retry_gave_up(self._own.ptr, attempts, outcome_code(outcome), status)
+        except RespiteError as exc:
+            return exc
+        raise AssertionError("respite_retry_gave_up always fills its error")
 
     def run(self, fn: Callable[[], T], *, gate: Any = None, sleep: Callable[[float], Any] = time.sleep,
             status_of: Optional[Callable[[T], Optional[int]]] = None) -> T:
@@ -103,47 +83,39 @@ class Backoff(OwnsHandle):
         return _run(self, fn, gate, sleep, status_of)
 
 
-def _tag(exc: BaseException, attempts: int, last: Optional[int]) -> BaseException:
-    # What the loop did, for the caller: attempts made and the last outcome.
-    setattr(exc, "attempts", attempts)
-    setattr(exc, "last_outcome", None if last is None else outcome_from_code(last).value)
-    return exc
-
-
 def _run(backoff: Backoff, fn: Callable[[], T], gate: Any, sleep: Callable[[float], Any],
          status_of: Optional[Callable[[T], Optional[int]]]) -> T:
-    """The retry loop of spec section 3 (the same as the core's respite_retry_run)."""
+    """Calls fn until it succeeds; the core decides each retry and its delay
+    (respite_retry_decide) and words the give-up, this loop only sleeps."""
     sequence = backoff.start()
-    last: Optional[int] = None
-    attempt = 0
-    while True:
-        if gate is not None:
+    attempt, code = 0, None
+    try:
+        while True:
+            permit = gate.acquire() if gate is not None else 0  # refused: no attempt is made
+            attempt += 1
+            failure: Optional[BaseException] = None
             try:
-                permit = gate.acquire()  # refused: no attempt is made
-            except RespiteError as exc:
-                raise _tag(exc, attempt, last) from None
-        else:
-            permit = 0
-        attempt += 1
-        failure: Optional[BaseException] = None
-        try:
-            result = fn()
-        except Exception as exc:
-            failure = exc
-            code, status, hint = failure_of(exc)
-        else:
-            status = (status_of(result) if status_of is not None else None) or 0
-            code = classify(status).code if status else _SUCCESS
-            hint = 0.0
-        last = code
-        if gate is not None:
-            gate._report(gate._own, permit, code, hint, None)
-        if code == _SUCCESS:
-            return result
-        delay = backoff.next(sequence, attempt, code, status=status, retry_after=hint)
-        if delay is None:
-            raise _tag(backoff.gave_up_error(attempt, code, status), attempt, last) from failure
-        sleep(delay)
+                result = fn()
+            except Exception as exc:
+                failure = exc
+                code, status, hint = failure_of(exc)
+            else:
+                status = (status_of(result) if status_of is not None else None) or 0
+                code, hint = (classify(status).code if status else _SUCCESS), 0.0
+            if gate is not None:
+                gate._report(gate._own, permit, code, hint, None)
+            if code == _SUCCESS:
+                return result
+            try:
+                delay = _c.respite_retry_decide(backoff._own.ptr, sequence, attempt, code, status, hint)
+            except TransportError as gave_up:
+                raise gave_up from failure
+            sleep(delay)
+    except RespiteError as exc:
+        # what the loop did, for the caller: attempts made and the last outcome
+        exc.attempts = attempt  # type: ignore[attr-defined]
+        exc.last_outcome = None if code is None else outcome_from_code(code).value  # type: ignore[attr-defined]
+        raise
 
 
 @overload
@@ -192,9 +164,4 @@ def retry_call(fn: Callable[[], T], *, backoff: Optional[Backoff] = None, gate: 
                sleep: Callable[[float], Any] = time.sleep, status_of: Optional[Callable[[T], Optional[int]]] = None,
                **settings: Any) -> T:
     """Calls ``fn()`` with retries now (the function form of :func:`retry`)."""
-    if backoff is not None and settings:
-        raise TypeError("give either backoff= or back-off settings, not both")
-    if backoff is not None:
-        return _run(backoff, fn, gate, sleep, status_of)
-    with Backoff(**settings) as schedule:
-        return _run(schedule, fn, gate, sleep, status_of)
+    return retry(backoff=backoff, gate=gate, sleep=sleep, status_of=status_of, **settings)(fn)()

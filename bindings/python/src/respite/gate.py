@@ -1,18 +1,17 @@
 """The recovery gate (spec section 2): decides when a service may be called."""
 from __future__ import annotations
 
-import collections
 import functools
-import math
-from typing import Any, Callable, Deque, Dict, List, NamedTuple, Optional, Type, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Type, TypeVar, cast
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
 from . import _events
-from ._errors import TemporarilyUnavailableError, refusal, translate
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, OutcomeLike, classify, failure_of, outcome_code, outcome_from_code
 from ._settings import new_with_settings
+from ._structs import struct_tuple
+from .generated.tables import GATE_STATES
 
 _now = _c.respite_now
 _admit = _c.respite_gate_admit
@@ -20,47 +19,26 @@ _report = _c.respite_gate_report
 # As admit/report at the core's clock, read only when the answer needs it.
 _admit_now = _c.respite_gate_admit_now
 _report_now = _c.respite_gate_report_now
-_retry_after = _c.respite_gate_retry_after
-_next_event = _c.respite_gate_next_event
-_SUCCESS = 0  # RESPITE_OUTCOME_SUCCESS
+_pending = _c.respite_gate_events_pending
+_SUCCESS = _c.RESPITE_OUTCOME_SUCCESS
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class Decision(NamedTuple):
-    """The result of :meth:`Gate.check`."""
-
-    allowed: bool
-    probe: bool        #: admitted as a probe (G7)
-    permit: int        #: > 0 when admitted: report the outcome with it
-    retry_after: float  #: refused: seconds until a call may be admitted (inf under recover_never)
-
-
-class GateStats(NamedTuple):
-    """Statistics since the gate was made (reset does not clear them)."""
-
-    admitted: int
-    refused: int
-    reported: int
-    counted_failures: int
-    late: int
-    trips: int
-    probes: int
-    probe_timeouts: int
-    events_dropped: int
-    generation: int
-    window_failures: int
-    state: str
-    delay: float
-    until: float
+Decision = struct_tuple("Decision", _raw.respite_decision,
+                        """The result of Gate.check: allowed, probe (admitted as a probe, G7), permit
+                        (> 0 when admitted: report with it), retry_after (refused: seconds; inf under
+                        recover_never).""",
+                        allowed=lambda out: bool(out.allowed), probe=lambda out: bool(out.probe))
+GateStats = struct_tuple("GateStats", _raw.respite_gate_stats,
+                         "Statistics since the gate was made (respite_gate_stats); reset does not clear them.",
+                         state=lambda out: GATE_STATES[out.state])
 
 
-def gate_stats_from(out: Any) -> GateStats:
-    """GateStats from a raw respite_gate_stats."""
-    return GateStats(out.admitted, out.refused, out.reported, out.counted_failures, out.late, out.trips,
-                     out.probes, out.probe_timeouts, out.events_dropped, out.generation, out.window_failures,
-                     _c.respite_gate_state_name(out.state), out.delay, out.until)
+def refusal_message(retry_after: float) -> str:
+    """The G17 refusal message for a retry_after (inf: "only after a reset")."""
+    return _c.respite_refusal_message(retry_after)
 
 
 class Gate(OwnsHandle):
@@ -72,77 +50,56 @@ class Gate(OwnsHandle):
         gate = Gate(failures_to_enter_recovery=5, recovery_seconds=30)
         gate = Gate(profile="usage_sharing", max_recovery_seconds=600)
 
-    ``name`` appears in log lines. Methods take an optional ``now`` (seconds
-    on a monotonic clock, for tests); by default the core's clock is read.
+    ``name`` (the core's ``name`` setting) starts its log lines. Methods take
+    an optional ``now`` (seconds on a monotonic clock, for tests); by default
+    the core's clock is read.
     """
 
-    __slots__ = ("_own", "_watch", "_recent", "name", "_settings", "__weakref__")
+    __slots__ = ("_own", "_log", "_settings", "__weakref__")
 
-    def __init__(self, profile: Optional[str] = None, *, name: Optional[str] = None, **settings: Any) -> None:
+    def __init__(self, profile: Optional[str] = None, **settings: Any) -> None:
         self._own = CLOSED
-        self.name = name
         self._settings, ptr = new_with_settings(profile or "gate", settings, "gate", _c.respite_gate_new)
         self._own = Owned(ptr, _c.respite_gate_free)
-        self._watch = False  # True while a transition may be pending: poll events after calls
-        self._recent: Deque[_events.Event] = collections.deque(maxlen=64)
+        self._log = _events.Log(64)
 
-    # ------------------------------------------------------------ lifetime
+    @property
+    def name(self) -> str:
+        """The gate's ``name`` setting ("" when unnamed)."""
+        return self._settings["name"]
 
     def close(self) -> None:
         """Frees the gate (once no call is running). Further use raises ClosedError."""
         own = self._own
-        if own is CLOSED:
-            return
-        self._poll(own)
-        self._own = CLOSED
+        if own is not CLOSED:
+            self._poll(own)
+            self._own = CLOSED
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
         return f"<respite.Gate{label} {'closed' if self.closed else 'open'}>"
-
-    @property
-    def settings(self) -> Dict[str, Any]:
-        """Every gate setting's value, defaults and profile included."""
-        return dict(self._settings)
-
-    # ------------------------------------------------------------ checking
 
     def acquire(self, now: Optional[float] = None) -> int:
         """Asks to make a call: returns a permit to report the outcome with,
         or raises TemporarilyUnavailableError (with ``retry_after``)."""
         own = self._own
         try:
-            permit = _admit_now(own.ptr) if now is None else _admit(own.ptr, now)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        if permit <= 0:
-            raise self._refusal(own, now)
-        if self._watch:
-            self._poll(own)
-        return permit
+            return _admit_now(own.ptr) if now is None else _admit(own.ptr, now)
+        finally:
+            if _pending(own.ptr) > 0:  # checked here too: no Python frame when nothing is pending
+                self._poll(own)
 
     def check(self, now: Optional[float] = None) -> Decision:
         """Asks to make a call without raising on a refusal."""
         own = self._own
         out = _raw.respite_decision()
-        try:
-            _c.respite_gate_check(own.ptr, _now() if now is None else now, out)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        if not out.allowed:
-            self._watch = True
-        if self._watch:
-            self._poll(own)
-        return Decision(bool(out.allowed), bool(out.probe), out.permit, out.retry_after)
+        _c.respite_gate_check(own.ptr, _now() if now is None else now, out)
+        self._poll(own)
+        return Decision.of(out)
 
     def retry_after(self, now: Optional[float] = None) -> float:
         """Seconds until a call may be admitted: 0 when one would be, inf under recover_never."""
-        try:
-            return _retry_after(self._own.ptr, _now() if now is None else now)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-
-    # ----------------------------------------------------------- reporting
+        return _c.respite_gate_retry_after(self._own.ptr, _now() if now is None else now)
 
     def report(self, outcome: OutcomeLike = Outcome.SUCCESS, *, permit: int = 0,
                retry_after: Optional[float] = None, now: Optional[float] = None) -> None:
@@ -165,29 +122,18 @@ class Gate(OwnsHandle):
         return outcome_from_code(code)
 
     def _report(self, own: Owned, permit: int, code: int, hint: Optional[float], now: Optional[float]) -> None:
-        try:
-            if now is None:
-                _report_now(own.ptr, permit, code, 0.0 if hint is None else hint)
-            else:
-                _report(own.ptr, permit, code, 0.0 if hint is None else hint, now)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        if code != _SUCCESS:
-            self._watch = True
-        if self._watch:
+        if now is None:
+            _report_now(own.ptr, permit, code, hint or 0.0)
+        else:
+            _report(own.ptr, permit, code, hint or 0.0, now)
+        if _pending(own.ptr) > 0:
             self._poll(own)
 
     def reset(self, now: Optional[float] = None) -> None:
         """G14: closed again, with the first pause, an empty window and a new generation."""
         own = self._own
-        try:
-            _c.respite_gate_reset(own.ptr, _now() if now is None else now)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        self._watch = True
+        _c.respite_gate_reset(own.ptr, _now() if now is None else now)
         self._poll(own)
-
-    # -------------------------------------------------------- protected calls
 
     def attempt(self, now: Optional[float] = None) -> "Attempt":
         """A context manager around one call::
@@ -204,27 +150,11 @@ class Gate(OwnsHandle):
         """
         return Attempt(self, now)
 
-    def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-        """Calls ``fn(*args, **kwargs)`` through the gate (the lean path):
-        refused -> TemporarilyUnavailableError and fn is not called; fn
-        returning -> success; fn raising -> a failure of its kind, re-raised."""
-        own = self._own
-        try:
-            permit = _admit_now(own.ptr)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        if permit <= 0:
-            raise self._refusal(own, None)
-        try:
-            result = fn(*args, **kwargs)
-        except Exception as exc:
-            code, _status, hint = failure_of(exc)
-            self._report(own, permit, code, hint, None)
-            raise
-        _report_now(own.ptr, permit, _SUCCESS, 0.0)
-        if self._watch:
-            self._poll(own)
-        return result
+    if TYPE_CHECKING:  # Gate.call is C (ext/gate_call.c), installed below
+        def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+            """Calls ``fn(*args, **kwargs)`` through the gate: refused ->
+            TemporarilyUnavailableError and fn is not called; fn returning ->
+            success; fn raising -> a failure of its kind, re-raised."""
 
     def protect(self, fn: F) -> F:
         """Decorator: every call of ``fn`` goes through :meth:`call`."""
@@ -232,72 +162,37 @@ class Gate(OwnsHandle):
         functools.update_wrapper(protected, fn)
         return cast(F, protected)
 
-    # The C path of call() (ext/gate_call.c) comes back here for rare cases.
-    def _call_refused(self, own: Owned, t: Optional[float]) -> None:
-        raise self._refusal(own, t)
-
     def _call_failed(self, own: Owned, permit: int, exc: BaseException) -> None:
+        # KeyboardInterrupt, SystemExit: the call did not end, nothing to report (G10)
         if isinstance(exc, Exception):
             code, _status, hint = failure_of(exc)
             self._report(own, permit, code, hint, None)
 
-    # ------------------------------------------------------------ insight
-
     def state(self, now: Optional[float] = None) -> str:
         """``"closed"``, ``"open"`` or ``"probing"`` at ``now``."""
-        try:
-            return _c.respite_gate_state_name(_c.respite_gate_get_state(self._own.ptr, _now() if now is None else now))
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return GATE_STATES[_c.respite_gate_get_state(self._own.ptr, _now() if now is None else now)]
 
     def stats(self) -> GateStats:
         out = _raw.respite_gate_stats()
-        try:
-            _c.respite_gate_stats_get(self._own.ptr, out)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        return gate_stats_from(out)
+        _c.respite_gate_stats_get(self._own.ptr, out)
+        return GateStats.of(out)
 
     def events(self) -> List[_events.Event]:
         """The events (G18) seen since the last call of events(), oldest
         first (at most the last 64). They are also logged as they are seen."""
-        own = self._own
-        if own is CLOSED:
-            self._poll(own)  # raises ClosedError
-        self._poll(own)
-        out = list(self._recent)
-        self._recent.clear()
-        return out
-
-    # ------------------------------------------------------------ internals
-
-    def _refusal(self, own: Owned, now: Optional[float]) -> TemporarilyUnavailableError:
-        t = _now() if now is None else now
-        try:
-            retry_after = _retry_after(own.ptr, t)
-        except RuntimeError as exc:
-            return cast(TemporarilyUnavailableError, translate(exc))
-        self._watch = True
-        self._poll(own)
-        # A refusal is always for a time > 0; a race with a transition may
-        # read 0 here, which still means "try again now".
-        return refusal(retry_after if retry_after >= 0 else math.nan)
+        self._log.take(_c.respite_gate_next_event, self._own.ptr)  # closed: the core's ClosedError
+        return self._log.pop_all()
 
     def _poll(self, own: Owned) -> None:
-        try:
-            events = _events.drain(_next_event, own.ptr)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        if events:
-            self._recent.extend(events)
-            _events.log(events, self.name)
-            if events[-1].type in ("recovered", "reset"):
-                self._watch = False
+        """The one rule, after every call into the gate: when events are
+        pending, take and log them (``own``: this gate's handle, or the one an
+        engine or client holds)."""
+        if _pending(own.ptr) > 0:
+            self._log.take(_c.respite_gate_next_event, own.ptr)
 
 
-# Gate.call in C: the same behaviour as the Python definition above, with
-# no Python frame on the success path.
-_c._gate_call_install(Gate, translate)
+# Gate.call in C: admit, call and report with no Python frame on the success path.
+_c._gate_call_install(Gate)
 
 
 class Attempt:
@@ -340,20 +235,8 @@ class Attempt:
 
     def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException], tb: Any) -> None:
         # Returns None: an exception from the block always propagates.
-        gate = self.gate
-        if exc is None and self._outcome is None and self._status is None:
-            # the common case, kept short: success
-            own = gate._own
-            try:
-                if self.now is None:
-                    _report_now(own.ptr, self.permit, _SUCCESS, 0.0)
-                else:
-                    _report(own.ptr, self.permit, _SUCCESS, 0.0, self.now)
-            except RuntimeError as err:
-                raise translate(err) from None
-            if gate._watch:
-                gate._poll(own)
-            return
+        if exc is None and self._outcome is None and self._status is None:  # success, the common case
+            return self.gate._report(self.gate._own, self.permit, _SUCCESS, self._retry_after, self.now)
         if exc is not None and not isinstance(exc, Exception):
             # KeyboardInterrupt, SystemExit, cancellation: the call did not
             # end, so there is nothing to report (a probe times out, G10).
@@ -366,4 +249,4 @@ class Attempt:
         else:
             code, _status, exc_hint = failure_of(cast(BaseException, exc))
             hint = hint if hint is not None else exc_hint
-        gate._report(gate._own, self.permit, code, hint, self.now)
+        self.gate._report(self.gate._own, self.permit, code, hint, self.now)

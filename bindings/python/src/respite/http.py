@@ -6,35 +6,27 @@ run during a slow request, a flush or a close.
 """
 from __future__ import annotations
 
-import collections
 import json as _json
 import threading
 import weakref
-from typing import Any, Deque, Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
 from . import _events
-from ._errors import ERRORS_BY_STATUS, translate
+from .generated.errors import ClosedError
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, outcome_from_code
 from ._settings import make_settings, new_with_settings, read_settings, settings_table
+from ._structs import struct_tuple
 from .backoff import Backoff
-from .engine import EngineStats, engine_stats_from
-from .gate import Gate, GateStats, gate_stats_from
+from .engine import EngineStats
+from .gate import Gate, GateStats
 from .policy import Policy
-from .queue import QueueStats, queue_stats_from
+from .queue import QueueStats
 
 Body = Union[bytes, bytearray, memoryview, str, None]
 Headers = Union[Mapping[str, str], Iterable[Tuple[str, str]], str, None]
-
-_SUCCESS = Outcome.SUCCESS
-
-
-def _body_bytes(body: Body) -> Any:
-    if body is None:
-        return b""
-    return body.encode("utf-8") if isinstance(body, str) else body
 
 
 def _header_text(headers: Headers) -> Optional[str]:
@@ -50,14 +42,6 @@ def _header_text(headers: Headers) -> Optional[str]:
     return "\n".join(f"{name}: {value}".replace("\n", "\r\r") for name, value in pairs)
 
 
-def _closed_error() -> BaseException:
-    code = next(cls.code for cls in ERRORS_BY_STATUS.values() if cls.status == "closed")
-    return ERRORS_BY_STATUS["closed"](_c.respite_strerror(code))
-
-
-# ----------------------------------------------------------------- response
-
-
 class ResponseHeaders:
     """The final answer's headers, looked up by name (case-insensitive; the
     last one wins when repeated). The core keeps no list, so a lookup is by
@@ -70,8 +54,8 @@ class ResponseHeaders:
 
     def get(self, name: str, default: Optional[str] = None) -> Optional[str]:
         own = self._response._own
-        if own is CLOSED:
-            raise _closed_error()
+        if own is CLOSED:  # the core's words for a closed handle
+            raise ClosedError(_c.respite_strerror(ClosedError.code))
         value = _c.respite_response_header(own.ptr, name)
         return default if value is None else value
 
@@ -85,10 +69,11 @@ class ResponseHeaders:
         return isinstance(name, str) and self.get(name) is not None
 
 
-class Response:
+class Response(OwnsHandle):
     """One HTTP call's result (C8): also a failed call (``outcome`` says
     how; ``status`` is 0 when the transport failed and ``error`` says why).
-    A call the gate refused raises TemporarilyUnavailableError instead."""
+    A call the gate refused raises TemporarilyUnavailableError instead.
+    ``close()`` frees its headers; the other fields stay readable."""
 
     __slots__ = ("_own", "status", "body", "error", "retry_after", "attempts", "elapsed", "_outcome",
                  "__weakref__")
@@ -115,7 +100,7 @@ class Response:
     @property
     def ok(self) -> bool:
         """The call succeeded (a 2xx/3xx answer not reported unusable)."""
-        return self.outcome is _SUCCESS
+        return self.outcome is Outcome.SUCCESS
 
     @property
     def headers(self) -> ResponseHeaders:
@@ -128,22 +113,9 @@ class Response:
     def json(self) -> Any:
         return _json.loads(self.body)
 
-    def close(self) -> None:
-        """Frees the response's headers (the other fields stay readable)."""
-        self._own = CLOSED
-
-    def __enter__(self) -> "Response":
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
-
     def __repr__(self) -> str:
         what = f"status {self.status}" if self.status else f"transport failure: {self.error}"
         return f"<respite.Response {what}, {self.outcome.value}, {self.attempts} attempt(s)>"
-
-
-# ------------------------------------------------------------------- client
 
 
 class Client(OwnsHandle):
@@ -156,30 +128,21 @@ class Client(OwnsHandle):
 
     Settings: ``timeout_seconds`` (per attempt) and ``user_agent``. The gate
     and back-off are optional (none: every call admitted; one attempt); the
-    client keeps their handles alive. Safe to share between threads.
+    client holds its own references to them in the core, so they may be
+    closed in any order. Safe to share between threads.
     """
 
-    __slots__ = ("_own", "_parts", "gate", "backoff", "_settings", "__weakref__")
+    __slots__ = ("_own", "_gate", "gate", "backoff", "_settings", "__weakref__")
 
     def __init__(self, *, gate: Optional[Gate] = None, backoff: Optional[Backoff] = None, **settings: Any) -> None:
         self._own = CLOSED
         self.gate, self.backoff = gate, backoff
-
-        def new(raw: Any) -> Any:
-            self._parts = (gate._own if gate is not None else CLOSED, backoff._own if backoff is not None else CLOSED)
-            parts = self._parts  # the borrowed gate and back-off outlive the client
-            return _c.respite_client_new(raw, parts[0].ptr, parts[1].ptr)
-
-        self._settings, ptr = new_with_settings("client", settings, "client", new)
+        gate_own = gate._own if gate is not None else CLOSED  # alive for the call
+        backoff_own = backoff._own if backoff is not None else CLOSED
+        self._settings, ptr = new_with_settings("client", settings, "client",
+                                                lambda raw: _c.respite_client_new(raw, gate_own.ptr, backoff_own.ptr))
         self._own = Owned(ptr, _c.respite_client_free)
-
-    def close(self) -> None:
-        """Frees the client and its connections. Further use raises ClosedError."""
-        self._own = CLOSED
-
-    @property
-    def settings(self) -> Dict[str, Any]:
-        return dict(self._settings)
+        self._gate = Owned(gate_own.ptr, None)  # the client's reference keeps it valid
 
     def request(self, method: str, url: str, headers: Headers = None, body: Body = None) -> Response:
         """One call: ``method`` ("GET", "POST", ...), ``headers`` as a mapping,
@@ -187,14 +150,10 @@ class Client(OwnsHandle):
         Returns the last attempt's Response, also for an error status or a
         transport failure. Raises TemporarilyUnavailableError (with
         ``retry_after``) when the gate refuses, without any network I/O."""
-        own = self._own
         try:
-            ptr = _c.respite_client_request(own.ptr, method, url, _header_text(headers), _body_bytes(body))
-        except RuntimeError as exc:
-            self._poll_gate()
-            raise translate(exc) from None
-        self._poll_gate()
-        return Response(ptr)
+            return Response(_c.respite_client_request((own := self._own).ptr, method, url, _header_text(headers), body))
+        finally:
+            self._poll_gate(own)
 
     def get(self, url: str, headers: Headers = None) -> Response:
         return self.request("GET", url, headers)
@@ -213,32 +172,25 @@ class Client(OwnsHandle):
         counts one ``unusable`` failure and ``response.outcome`` becomes
         ``unusable``. Only a success can be reported so; twice is a no-op."""
         try:
-            _c.respite_client_report_unusable(self._own.ptr, response._own.ptr)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+            _c.respite_client_report_unusable((own := self._own).ptr, response._own.ptr)
+        finally:
+            self._poll_gate(own)
         response.outcome  # refresh the cached outcome
-        self._poll_gate()
 
-    def _poll_gate(self) -> None:
-        # The core reports to the gate; its events go to the gate's log.
-        gate, gate_own = self.gate, self._parts[0] if self._own is not CLOSED else CLOSED
-        if gate is not None and gate_own is not CLOSED:
-            gate._poll(gate_own)
+    def _poll_gate(self, own: Owned) -> None:
+        if self.gate is not None and own is not CLOSED:  # the client calls into the gate: the one rule holds
+            self.gate._poll(self._gate)
 
 
-# ------------------------------------------------------------------- sender
+class SenderStats(struct_tuple("SenderStats", _raw.respite_sender_stats, "",
+                               queue=lambda out: QueueStats.of(out.queue),
+                               engine=lambda out: EngineStats.of(out.engine), gate=lambda out: GateStats.of(out.gate),
+                               paused=lambda out: bool(out.paused), closed=lambda out: bool(out.closed))):
+    """S13 (respite_sender_stats): the queue's D9 figures, the engine's and
+    the gate's, and the sender's own (requests, bytes_sent after gzip,
+    paused, closed)."""
 
-
-class SenderStats(NamedTuple):
-    """S13: the queue's D9 figures, the engine's and the gate's, and the sender's own."""
-
-    queue: QueueStats
-    engine: EngineStats
-    gate: GateStats
-    requests: int    #: HTTP requests made, probes included
-    bytes_sent: int  #: request body bytes, after gzip
-    paused: bool     #: the gate would refuse a send now
-    closed: bool
+    __slots__ = ()
 
     @property
     def accepted(self) -> int:
@@ -255,7 +207,8 @@ class SenderStats(NamedTuple):
         return self.queue.balanced
 
 
-_COMPONENT_OF = {info.name: info.component for c in ("sender", "gate", "queue") for info in settings_table(c)}
+# a name that several components have (``name``) goes to the sender, which names its events
+_COMPONENT_OF = {info.name: info.component for c in ("queue", "gate", "sender") for info in settings_table(c)}
 
 #: seconds between looks at the sender's events (they are logged as they come)
 EVENT_POLL_SECONDS = 0.1
@@ -272,7 +225,7 @@ class Sender(OwnsHandle):
             sender.enqueue('{"event": "started"}')
 
     Settings by the spec's names, each routed to its component: sender
-    (``url``, ``timeout_seconds``, ``gzip``, ``min_entries_per_message``,
+    (``url``, ``name``, ``timeout_seconds``, ``gzip``, ``min_entries_per_message``,
     ``close_timeout_seconds``, ...), gate (``failures_to_enter_recovery``,
     ``recovery_seconds``, ``max_recovery_seconds``, ...; over the
     ``gate_profile``, ``usage_sharing`` by default) and queue (``overflow``,
@@ -282,70 +235,54 @@ class Sender(OwnsHandle):
     or events are left unsent at close; information when sending resumes.
     """
 
-    __slots__ = ("_own", "name", "policy", "_settings", "_recent", "_events_lock", "_stop", "_poller",
-                 "_unsent", "final_stats", "__weakref__")
+    __slots__ = ("_own", "policy", "_settings", "_log", "_stop", "_poller", "_unsent", "final_stats", "__weakref__")
 
     def __init__(self, url: Optional[str] = None, *, policy: Optional[Policy] = None, headers: Headers = None,
-                 gate_profile: str = "usage_sharing", name: Optional[str] = None, **settings: Any) -> None:
+                 gate_profile: str = "usage_sharing", **settings: Any) -> None:
         self._own = CLOSED
-        self.name, self.policy = name, policy
+        self.policy = policy
         self._unsent: Optional[int] = None
         self.final_stats: Optional[SenderStats] = None  #: the statistics when close() finished
-        self._recent: Deque[_events.Event] = collections.deque(maxlen=256)
-        self._events_lock = threading.Lock()
+        self._log = _events.Log(256)
         if url is not None:
             settings["url"] = url
         parts: Dict[str, Dict[str, Any]] = {"sender": {}, "gate": {}, "queue": {}}
         for key, value in settings.items():
             # an unknown name goes to the sender, whose settings name it in the core's error
             parts[_COMPONENT_OF.get(key, "sender")][key] = value
-        raws: List[Any] = []
+        policy_own = policy._handle() if policy is not None else CLOSED  # the sender takes its own reference
+        raws: Dict[str, Any] = {}
+        self._settings: Dict[str, Any] = {}
         try:
-            raws.append(make_settings("sender", parts["sender"]))
-            raws.append(make_settings(gate_profile, parts["gate"]))
-            raws.append(make_settings("queue", parts["queue"]))
-            self._settings = {**read_settings(raws[0], "sender"), **read_settings(raws[1], "gate"),
-                              **read_settings(raws[2], "queue")}
-            ptr = _c.respite_sender_new(raws[0], raws[1], raws[2], policy._ptr() if policy is not None else None)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+            for component, profile in (("queue", "queue"), ("gate", gate_profile), ("sender", "sender")):
+                raws[component] = make_settings(profile, parts[component])
+                self._settings.update(read_settings(raws[component], component))  # the sender's name last
+            own = Owned(_c.respite_sender_new(raws["sender"], raws["gate"], raws["queue"], policy_own.ptr),
+                        _c.respite_sender_free)
         finally:
-            for raw in raws:
+            for raw in raws.values():
                 _c.respite_settings_free(raw)
-        own = Owned(ptr, _c.respite_sender_free)
         if headers is not None:
             pairs = headers.items() if isinstance(headers, Mapping) else headers
             if isinstance(pairs, str):
                 raise TypeError("headers must be a mapping or (name, value) pairs")
-            try:
-                for header_name, value in pairs:
-                    _c.respite_sender_add_header(own.ptr, header_name, value)
-            except RuntimeError as exc:
-                raise translate(exc) from None  # own is dropped: the sender is freed
+            for header_name, value in pairs:
+                _c.respite_sender_add_header(own.ptr, header_name, value)  # raising drops own: freed
         self._own = own
         self._stop = threading.Event()
         self._poller = threading.Thread(target=_poll_events, args=(weakref.ref(self), self._stop),
-                                        name=f"respite-sender-events{'-' + name if name else ''}", daemon=True)
+                                        name=f"respite-sender-events-{self.name}".rstrip("-"), daemon=True)
         self._poller.start()
-
-    # ------------------------------------------------------------ producing
 
     def enqueue(self, event: Union[bytes, bytearray, memoryview, str]) -> None:
         """Queues one event (bytes, or str as UTF-8) and returns at once,
         whatever the service does (S1). Raises QueueFullError (capacity under
         drop_newest), TooLargeError, ClosedError after close."""
-        try:
-            _c.respite_sender_enqueue((own := self._own).ptr,
-                                      event.encode("utf-8") if isinstance(event, str) else event)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        _c.respite_sender_enqueue((own := self._own).ptr, event)  # str: its UTF-8
 
     def add_header(self, name: str, value: str) -> None:
         """A header for every later request (from the next batch)."""
-        try:
-            _c.respite_sender_add_header((own := self._own).ptr, name, value)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        _c.respite_sender_add_header((own := self._own).ptr, name, value)
 
     def flush(self, timeout: float = 5.0) -> None:
         """S11: sends what is queued, even below min_entries_per_message, and
@@ -355,10 +292,8 @@ class Sender(OwnsHandle):
         time runs out, ClosedError after close."""
         try:
             _c.respite_sender_flush((own := self._own).ptr, timeout)
-        except RuntimeError as exc:
+        finally:
             self._poll()
-            raise translate(exc) from None
-        self._poll()
 
     def close(self) -> int:
         """S12: stops the sender and returns the number of events not sent.
@@ -366,69 +301,44 @@ class Sender(OwnsHandle):
         drains within close_timeout_seconds. Frees the sender; a second
         close returns the same number; any other use raises ClosedError."""
         own = self._own
-        if own is CLOSED:
-            if self._unsent is None:  # never opened
-                raise _closed_error()
+        if own is CLOSED and self._unsent is not None:
             return self._unsent
-        try:
-            unsent = _c.respite_sender_close(own.ptr)
-            self.final_stats = self._stats(own)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        self._unsent = int(unsent)
+        self._unsent = _c.respite_sender_close(own.ptr)
+        self.final_stats = self._stats(own)
         self._stop.set()
         self._poll()
         self._own = CLOSED  # freed once no other thread is inside a call
         return self._unsent
 
+    @property
+    def name(self) -> str:
+        """The sender's ``name`` setting, the source of its events ("" when unnamed)."""
+        return self._settings["name"]
+
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
         return f"<respite.Sender{label} to {self._settings.get('url')!r} {'closed' if self.closed else 'open'}>"
 
-    # --------------------------------------------------------------- insight
-
-    @property
-    def settings(self) -> Dict[str, Any]:
-        """Every sender, gate and queue setting's value."""
-        return dict(self._settings)
-
     def stats(self) -> SenderStats:
         """S13 statistics (after close: ClosedError; see ``final_stats``)."""
-        try:
-            return self._stats(self._own)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return self._stats(self._own)
 
     @staticmethod
     def _stats(own: Owned) -> SenderStats:
         out = _raw.respite_sender_stats()
         _c.respite_sender_stats_get(own.ptr, out)
-        return SenderStats(queue_stats_from(out.queue), engine_stats_from(out.engine), gate_stats_from(out.gate),
-                           out.requests, out.bytes_sent, bool(out.paused), bool(out.closed))
+        return SenderStats.of(out)
 
     def events(self) -> List[_events.Event]:
         """The events seen since the last call (at most the last 256), oldest
         first. They are also logged as they are seen."""
-        if self._own is CLOSED and self._unsent is None:
-            raise _closed_error()
         self._poll()
-        with self._events_lock:
-            out = list(self._recent)
-            self._recent.clear()
-        return out
+        return self._log.pop_all()
 
     def _poll(self) -> None:
         own = self._own
-        if own is CLOSED:
-            return
-        with self._events_lock:  # one reader at a time keeps the log in order
-            try:
-                events = _events.drain(_c.respite_sender_next_event, own.ptr)
-            except RuntimeError as exc:
-                raise translate(exc) from None
-            if events:
-                self._recent.extend(events)
-                _events.log(events, self.name)
+        if own is not CLOSED:
+            self._log.take(_c.respite_sender_next_event, own.ptr)
 
 
 def _poll_events(ref: "weakref.ReferenceType[Sender]", stop: threading.Event) -> None:

@@ -3,14 +3,13 @@ delivery failed. Immutable once made; safe to share between threads."""
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _respite_swig as _c
-from ._errors import InvalidPolicyError, Problem, translate
+from .generated.errors import InvalidPolicyError, Problem
 from ._handle import CLOSED, Owned, OwnsHandle
+from .generated.tables import STRATEGIES
 
-# `(own := self._own).ptr` keeps the handle alive for the whole call, which
-# runs without the GIL: a close() in another thread meanwhile cannot free it.
 Handler = Tuple[str, str]  # (on, strategy): ("server_error", "retry"), ("404,410", "discard")
 
 
@@ -24,13 +23,10 @@ def _make(build: Any) -> Any:
     """Runs a core constructor that reports problems; raises InvalidPolicyError with all of them."""
     problems = _c.respite_problems_new()
     try:
-        try:
-            return build(problems)
-        except RuntimeError as exc:
-            err = translate(exc)
-            if isinstance(err, InvalidPolicyError):
-                err.problems = _problems(problems)
-            raise err from None
+        return build(problems)
+    except InvalidPolicyError as err:
+        err.problems = _problems(problems)
+        raise
     finally:
         _c.respite_problems_free(problems)
 
@@ -53,13 +49,9 @@ class Policy(OwnsHandle):
 
     @classmethod
     def from_json(cls, document: Union[str, bytes]) -> "Policy":
-        """Parses and validates a JSON document (the GIL is released meanwhile)."""
-        text = document.decode("utf-8", "surrogateescape") if isinstance(document, (bytes, bytearray)) else document
-        if not isinstance(text, str):
-            raise TypeError(f"a policy document is str or bytes (got {type(document).__name__})")
-        # with its length: a NUL inside the text is the core's syntax error, not an end
-        size = len(text.encode("utf-8", "surrogateescape"))
-        return cls(_make(lambda problems: _c.respite_policy_from_json_n(text, size, problems)))
+        """Parses and validates a JSON document, str or UTF-8 bytes (the GIL
+        is released meanwhile)."""
+        return cls(_make(lambda problems: _c.respite_policy_from_json_n(document, problems)))
 
     @classmethod
     def from_dict(cls, document: Mapping[str, Any]) -> "Policy":
@@ -70,93 +62,74 @@ class Policy(OwnsHandle):
               *, retry_times: Optional[int] = None, event_ttl: Optional[int] = None,
               prefetch_count: Optional[int] = None) -> "Policy":
         """A policy without JSON; validated with the same rules and messages."""
-        try:
-            builder = _c.respite_policy_builder_new(name, maximum_capacity)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        builder = _c.respite_policy_builder_new(name, maximum_capacity)
         try:
             for handler in handlers:
                 on, strategy = ((handler["on"], handler["strategy"]) if isinstance(handler, Mapping) else handler)
                 if isinstance(on, (list, tuple)):
                     on = ",".join(str(code) for code in on)
                 _c.respite_policy_builder_add_handler(builder, on, strategy)
-            if retry_times is not None:
-                _c.respite_policy_builder_set_retry_times(builder, retry_times)
-            if event_ttl is not None:
-                _c.respite_policy_builder_set_event_ttl(builder, event_ttl)
-            if prefetch_count is not None:
-                _c.respite_policy_builder_set_prefetch_count(builder, prefetch_count)
+            for value, setter in ((retry_times, _c.respite_policy_builder_set_retry_times),
+                                  (event_ttl, _c.respite_policy_builder_set_event_ttl),
+                                  (prefetch_count, _c.respite_policy_builder_set_prefetch_count)):
+                if value is not None:
+                    setter(builder, value)
             return cls(_make(lambda problems: _c.respite_policy_builder_build(builder, problems)))
-        except RuntimeError as exc:
-            raise translate(exc) from None
         finally:
             _c.respite_policy_builder_free(builder)
 
     @classmethod
     def default(cls) -> "Policy":
         """The built-in ``@default`` policy: discard on any error, capacity 1000 (D8)."""
-        try:
-            return cls(_c.respite_policy_default())
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return cls(_c.respite_policy_default())
 
-    def close(self) -> None:
-        self._own = CLOSED
-
-    def _ptr(self) -> Any:
+    def _handle(self) -> Owned:
+        """The live handle (closed: the core's ClosedError); a caller keeps it
+        in a local while a call that releases the GIL uses it."""
         own = self._own
         if own is CLOSED:
-            try:  # the core words the error
-                _c.respite_policy_to_json(None)
-            except RuntimeError as exc:
-                raise translate(exc) from None
-        return own.ptr
+            _c.respite_policy_to_json(None)  # raises "policy is closed"
+        return own
 
     @property
     def name(self) -> str:
-        return _c.respite_policy_name(self._ptr())
+        return _c.respite_policy_name(self._handle().ptr)
 
     @property
     def maximum_capacity(self) -> int:
-        return _c.respite_policy_maximum_capacity(self._ptr())
+        return _c.respite_policy_maximum_capacity(self._handle().ptr)
 
     @property
     def retry_times(self) -> int:
         """Resends after the first attempt (0 when nothing retries)."""
-        return _c.respite_policy_retry_times(self._ptr())
+        return _c.respite_policy_retry_times(self._handle().ptr)
 
     @property
     def event_ttl(self) -> int:
         """Seconds; 0 when unset."""
-        return _c.respite_policy_event_ttl(self._ptr())
+        return _c.respite_policy_event_ttl(self._handle().ptr)
 
     @property
     def prefetch_count(self) -> int:
-        return _c.respite_policy_prefetch_count(self._ptr())
+        return _c.respite_policy_prefetch_count(self._handle().ptr)
 
     @property
     def handlers(self) -> List[Handler]:
-        ptr = self._ptr()
+        ptr = (own := self._handle()).ptr  # `own` keeps the handle alive meanwhile
         return [(_c.respite_policy_handler_on(ptr, i),
-                 _c.respite_strategy_name(_c.respite_policy_handler_strategy(ptr, i)))
+                 STRATEGIES[_c.respite_policy_handler_strategy(ptr, i)])
                 for i in range(_c.respite_policy_handler_count(ptr))]
 
     def strategy_for(self, status: Optional[int] = None, *, transport: bool = False) -> str:
         """``"retry"`` or ``"discard"`` for a failed attempt (D2); a
         transport failure matches as 503."""
-        try:
-            code = _c.respite_policy_strategy_for((own := self._own).ptr, 1 if transport else 0,
-                                                  0 if status is None else status)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        return _c.respite_strategy_name(code)
+        code = _c.respite_policy_strategy_for(self._own.ptr, 1 if transport else 0,
+                                              0 if status is None else status)
+        return STRATEGIES[code]
 
     def to_json(self) -> str:
         """Canonical compact JSON; reads back as an equal policy."""
-        try:
-            return _c.respite_policy_to_json((own := self._own).ptr)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_policy_to_json(self._own.ptr)
 
     def to_dict(self) -> Dict[str, Any]:
         return json.loads(self.to_json())

@@ -6,13 +6,14 @@ may wait on the queue's lock release the GIL.
 """
 from __future__ import annotations
 
-from typing import Any, List, NamedTuple, Optional, Union
+from typing import Any, List, Optional, Union
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
-from ._errors import translate
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._settings import new_with_settings
+from ._structs import struct_tuple
+from .generated.tables import DISPOSITIONS, OVERFLOWS
 from .policy import Policy
 
 # `(own := self._own).ptr` keeps the handle alive for the whole call, which
@@ -21,40 +22,11 @@ _now = _c.respite_now
 
 Payload = Union[bytes, bytearray, memoryview, str]
 
-#: how a taken event is settled
-DISPOSITIONS = tuple(_c.respite_disposition_name(i) for i in range(_c.RESPITE_DISPOSITION_COUNT))
-
-
-class QueueStats(NamedTuple):
-    """D9 figures: accepted = delivered + dropped_capacity + expired +
-    retries_exhausted + discarded + pending + in_flight (see ``balanced``)."""
-
-    accepted: int
-    delivered: int
-    dropped_capacity: int
-    expired: int
-    retries_exhausted: int
-    discarded: int
-    pending: int
-    in_flight: int
-    refused_full: int
-    refused_too_large: int
-    refused_closed: int
-    retried: int
-    pending_bytes: int
-    in_flight_bytes: int
-    live_bytes: int
-    capacity: int
-    max_bytes: int
-    overflow: str
-    retry_times: int
-    event_ttl: float
-    closed: bool
-    balanced: bool
-
-
-def _bytes(payload: Payload) -> Any:
-    return payload.encode("utf-8") if isinstance(payload, str) else payload
+QueueStats = struct_tuple("QueueStats", _raw.respite_queue_stats,
+                          """D9 figures (respite_queue_stats): accepted = delivered + dropped_capacity
+                          + expired + retries_exhausted + discarded + pending + in_flight (``balanced``).""",
+                          overflow=lambda out: OVERFLOWS[out.overflow], closed=lambda out: bool(out.closed),
+                          balanced=lambda out: _c.respite_queue_stats_balanced(out) == 1)
 
 
 class Queue(OwnsHandle):
@@ -69,43 +41,23 @@ class Queue(OwnsHandle):
     def __init__(self, policy: Optional[Policy] = None, **settings: Any) -> None:
         self._own = CLOSED
         self.policy = policy
-
-        def new(raw: Any) -> Any:
-            policy_own = policy._own if policy is not None else None  # alive for the call
-            return _c.respite_queue_new(policy._ptr() if policy is not None else None, raw)
-
-        self._settings, ptr = new_with_settings("queue", settings, "queue", new)
+        policy_own = policy._handle() if policy is not None else CLOSED  # the queue takes its own reference
+        self._settings, ptr = new_with_settings("queue", settings, "queue",
+                                                lambda raw: _c.respite_queue_new(policy_own.ptr, raw))
         self._own = Owned(ptr, _c.respite_queue_free)
-
-    def close(self) -> None:
-        """Frees the queue and every pending event. Further use raises ClosedError."""
-        self._own = CLOSED
-
-    @property
-    def settings(self) -> dict:
-        return dict(self._settings)
 
     def enqueue(self, payload: Payload, now: Optional[float] = None) -> None:
         """Queues one event (bytes, or str as UTF-8). Raises QueueFullError
         (drop_newest at capacity), TooLargeError, ClosedError after shutdown."""
-        try:
-            _c.respite_queue_enqueue((own := self._own).ptr, _bytes(payload), _now() if now is None else now)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        _c.respite_queue_enqueue((own := self._own).ptr, payload, _now() if now is None else now)  # str: its UTF-8
 
     def shutdown(self) -> None:
         """Refuses every later enqueue; taking and settling still work (drain)."""
-        try:
-            _c.respite_queue_close((own := self._own).ptr)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        _c.respite_queue_close((own := self._own).ptr)
 
     @property
     def is_shut_down(self) -> bool:
-        try:
-            return _c.respite_queue_is_closed((own := self._own).ptr) == 1
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_queue_is_closed((own := self._own).ptr) == 1
 
     def __len__(self) -> int:
         return self.pending
@@ -113,85 +65,53 @@ class Queue(OwnsHandle):
     @property
     def pending(self) -> int:
         """Events queued and not taken."""
-        try:
-            return _c.respite_queue_pending((own := self._own).ptr)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_queue_pending((own := self._own).ptr)
 
     def expire(self, now: Optional[float] = None) -> int:
         """Drops pending events whose age reached event_ttl (D6); returns how many."""
-        try:
-            return _c.respite_queue_expire((own := self._own).ptr, _now() if now is None else now)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_queue_expire((own := self._own).ptr, _now() if now is None else now)
 
     def take(self, max_events: int = 1, now: Optional[float] = None) -> Optional["Batch"]:
         """Takes up to max_events from the head as an in-flight batch, or None."""
-        own = self._own
-        try:
-            ptr = _c.respite_queue_take(own.ptr, max_events, _now() if now is None else now)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        return None if ptr is None else Batch(ptr, owned=True)
+        ptr = _c.respite_queue_take((own := self._own).ptr, max_events, _now() if now is None else now)
+        return None if ptr is None else Batch(Owned(ptr, _c.respite_batch_free))
 
     def wait(self, min_pending: int = 1, timeout: float = 0.0) -> bool:
         """Blocks (without the GIL) until min_pending events are pending or the
         queue shuts down (True), or timeout seconds pass (False)."""
-        try:
-            return _c.respite_queue_wait((own := self._own).ptr, min_pending, timeout) == 1
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_queue_wait((own := self._own).ptr, min_pending, timeout) == 1
 
     def stats(self) -> QueueStats:
         out = _raw.respite_queue_stats()
-        try:
-            _c.respite_queue_stats_get((own := self._own).ptr, out)
-        except RuntimeError as exc:
-            raise translate(exc) from None
-        return queue_stats_from(out)
-
-
-def queue_stats_from(out: Any) -> QueueStats:
-    """QueueStats from a raw respite_queue_stats."""
-    return QueueStats(out.accepted, out.delivered, out.dropped_capacity, out.expired, out.retries_exhausted,
-                      out.discarded, out.pending, out.in_flight, out.refused_full, out.refused_too_large,
-                      out.refused_closed, out.retried, out.pending_bytes, out.in_flight_bytes, out.live_bytes,
-                      out.capacity, out.max_bytes, ("drop_oldest", "drop_newest")[out.overflow],
-                      out.retry_times, out.event_ttl, bool(out.closed),
-                      _c.respite_queue_stats_balanced(out) == 1)
+        _c.respite_queue_stats_get((own := self._own).ptr, out)
+        return QueueStats.of(out)
 
 
 class Batch(OwnsHandle):
     """Events taken together. Settle each (or all) with a disposition:
     ``"delivered"``, ``"retry"``, ``"discarded"``, ``"retries_exhausted"``.
     A batch from :meth:`Queue.take` is freed by :meth:`close` (or ``with``),
-    which puts retried and unsettled events back at the head (D4)."""
+    which puts retried and unsettled events back at the head (D4); one from
+    :meth:`Engine.take` belongs to the engine, which frees it."""
 
-    __slots__ = ("_own", "_keep", "__weakref__")
+    __slots__ = ("_own", "_engine", "__weakref__")
 
-    def __init__(self, ptr: Any, *, owned: bool, keep: Any = None) -> None:
-        self._own = Owned(ptr, _c.respite_batch_free if owned else None)
-        self._keep = keep  # what must outlive the batch (its queue)
+    def __init__(self, own: Owned, engine: Owned = CLOSED) -> None:
+        self._own = own
+        self._engine = engine  # the engine that frees this batch lives as long
 
     def close(self) -> None:
-        self._own = CLOSED
-        self._keep = None
+        self._own = self._engine = CLOSED
 
     def __len__(self) -> int:
-        return _c.respite_batch_count((own := self._own).ptr)
+        return _c.respite_batch_count(self._own.ptr)
 
     @property
     def unsettled(self) -> int:
-        return _c.respite_batch_unsettled((own := self._own).ptr)
-
-    def _index(self, fn: Any, index: int, *more: Any) -> Any:
-        try:
-            return fn((own := self._own).ptr, index, *more)
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_batch_unsettled(self._own.ptr)
 
     def payload(self, index: int) -> bytes:
-        return self._index(_c.respite_batch_event_text, index)
+        return _c.respite_batch_event_text(self._own.ptr, index)
 
     @property
     def payloads(self) -> List[bytes]:
@@ -199,25 +119,22 @@ class Batch(OwnsHandle):
 
     def attempts(self, index: int) -> int:
         """Attempts including this one (1 on the first take)."""
-        return self._index(_c.respite_batch_event_attempts, index)
+        return _c.respite_batch_event_attempts(self._own.ptr, index)
 
     def age(self, index: int, now: Optional[float] = None) -> float:
-        return self._index(_c.respite_batch_event_age, index, _now() if now is None else now)
+        return _c.respite_batch_event_age(self._own.ptr, index, _now() if now is None else now)
 
     def disposition(self, index: int) -> Optional[str]:
-        code = self._index(_c.respite_batch_event_disposition, index)
-        return None if code < 0 else _c.respite_disposition_name(code)
+        code = _c.respite_batch_event_disposition(self._own.ptr, index)
+        return None if code < 0 else DISPOSITIONS[code]
 
     def settle(self, index: int, disposition: str) -> str:
         """Settles one event; returns the disposition applied (retry may
         become retries_exhausted, D3)."""
-        return _c.respite_disposition_name(self._index(_c.respite_batch_settle, index, _disposition(disposition)))
+        return DISPOSITIONS[_c.respite_batch_settle((own := self._own).ptr, index, _disposition(disposition))]
 
     def settle_all(self, disposition: str) -> int:
-        try:
-            return _c.respite_batch_settle_all((own := self._own).ptr, _disposition(disposition))
-        except RuntimeError as exc:
-            raise translate(exc) from None
+        return _c.respite_batch_settle_all((own := self._own).ptr, _disposition(disposition))
 
 
 def _disposition(name: str) -> int:

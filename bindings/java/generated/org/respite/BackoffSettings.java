@@ -67,4 +67,12 @@ public interface BackoffSettings<B> {
     default B seed(long value) {
         return backoffSetting("seed", value);
     }
+
+    /**
+     * Name of this backoff in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without
+     * control characters. Default: "".
+     */
+    default B name(String value) {
+        return backoffSetting("name", value);
+    }
 }

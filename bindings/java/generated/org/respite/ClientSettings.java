@@ -21,4 +21,12 @@ public interface ClientSettings<B> {
     default B userAgent(String value) {
         return clientSetting("user_agent", value);
     }
+
+    /**
+     * Name of this client in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control
+     * characters. Default: "".
+     */
+    default B name(String value) {
+        return clientSetting("name", value);
+    }
 }

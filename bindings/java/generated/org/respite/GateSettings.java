@@ -92,4 +92,12 @@ public interface GateSettings<B> {
     default B seed(long value) {
         return gateSetting("seed", value);
     }
+
+    /**
+     * Name of this gate in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control
+     * characters. Default: "".
+     */
+    default B name(String value) {
+        return gateSetting("name", value);
+    }
 }

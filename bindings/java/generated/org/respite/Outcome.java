@@ -48,20 +48,12 @@ public enum Outcome {
 
     /** The outcome with the spec's name; InvalidArgumentException (the core's message) otherwise. */
     public static Outcome fromName(String name) {
-        try {
-            return ofCode(org.respite.swig.RespiteNative.respite_outcome_from_name(name));
-        } catch (RuntimeException e) {
-            throw org.respite.internal.Errors.translate(e);
-        }
+        return ofCode(org.respite.swig.RespiteNative.respite_outcome_from_name(name));
     }
 
     /** Classifies one call: an HTTP status (100-599) and whether its body could be used. */
     public static Outcome classify(int httpStatus, boolean bodyUsable) {
-        try {
-            return ofCode(org.respite.swig.RespiteNative.respite_classify(0, httpStatus, bodyUsable ? 1 : 0));
-        } catch (RuntimeException e) {
-            throw org.respite.internal.Errors.translate(e);
-        }
+        return ofCode(org.respite.swig.RespiteNative.respite_classify(0, httpStatus, bodyUsable ? 1 : 0));
     }
 
     /** Whether this outcome counts against the service (count_all_failures counts every non-success). */

@@ -27,4 +27,12 @@ public interface QueueSettings<B> {
     default B maxBytes(long value) {
         return queueSetting("max_bytes", value);
     }
+
+    /**
+     * Name of this queue in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control
+     * characters. Default: "".
+     */
+    default B name(String value) {
+        return queueSetting("name", value);
+    }
 }

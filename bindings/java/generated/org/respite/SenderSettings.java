@@ -64,4 +64,12 @@ public interface SenderSettings<B> {
     default B closeTimeoutSeconds(double value) {
         return senderSetting("close_timeout_seconds", value);
     }
+
+    /**
+     * Name of this sender in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control
+     * characters. Default: "".
+     */
+    default B name(String value) {
+        return senderSetting("name", value);
+    }
 }

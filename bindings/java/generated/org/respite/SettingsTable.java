@@ -22,6 +22,7 @@ public final class SettingsTable {
             new SettingInfo("gate", "honour_retry_after", "boolean", Boolean.TRUE, null, null, false, false, List.of(), "true or false", "a Retry-After hint on the failure that opens the gate lengthens the pause"),
             new SettingInfo("gate", "jitter", "number", 0.0, 0.0, 1.0, false, false, List.of(), "a number from 0 to 1", "shortens each pause by up to this fraction, at random"),
             new SettingInfo("gate", "seed", "integer", 0L, 0.0, 9007199254740991.0, false, false, List.of(), "an integer from 0 to 9007199254740991", "seeds the jitter generator; 0 seeds from the operating system"),
+            new SettingInfo("gate", "name", "string", "", null, null, false, false, List.of(), "UTF-8 text of at most 63 bytes, without control characters", "name of this gate in log lines and errors"),
             new SettingInfo("backoff", "max_attempts", "integer", 3L, 1.0, 100.0, false, false, List.of(), "an integer from 1 to 100", "attempts in total, the first included"),
             new SettingInfo("backoff", "initial_delay_seconds", "number", 0.5, 0.0, 86400.0, true, false, List.of(), "a number greater than 0 and at most 86400", "the delay before the first retry"),
             new SettingInfo("backoff", "multiplier", "number", 2.0, 1.0, 100.0, false, false, List.of(), "a number from 1 to 100", "each retry multiplies the delay by this"),
@@ -29,8 +30,10 @@ public final class SettingsTable {
             new SettingInfo("backoff", "jitter", "choice", "none", null, null, false, false, List.of("none", "full", "equal", "decorrelated"), "one of none, full, equal, decorrelated", "how delays are randomised"),
             new SettingInfo("backoff", "retry_on", "list", "transport,408,429,500,502,503,504", null, null, false, false, List.of(), "a comma-separated list of outcome names (request_error, throttled, server_error, unusable, transport) and HTTP status codes from 400 to 599", "which failures are retried"),
             new SettingInfo("backoff", "seed", "integer", 0L, 0.0, 9007199254740991.0, false, false, List.of(), "an integer from 0 to 9007199254740991", "seeds the jitter generator; 0 seeds from the operating system"),
+            new SettingInfo("backoff", "name", "string", "", null, null, false, false, List.of(), "UTF-8 text of at most 63 bytes, without control characters", "name of this backoff in log lines and errors"),
             new SettingInfo("queue", "overflow", "choice", "drop_oldest", null, null, false, false, List.of("drop_oldest", "drop_newest"), "one of drop_oldest, drop_newest", "at capacity, evict the oldest queued event or refuse the new one"),
             new SettingInfo("queue", "max_bytes", "integer", 0L, 0.0, 9007199254740991.0, false, false, List.of(), "an integer from 0 to 9007199254740991", "the most payload bytes queued at once; 0 for no byte limit"),
+            new SettingInfo("queue", "name", "string", "", null, null, false, false, List.of(), "UTF-8 text of at most 63 bytes, without control characters", "name of this queue in log lines and errors"),
             new SettingInfo("sender", "url", "string", "", null, null, false, false, List.of(), "an http:// or https:// URL", "where batches are sent"),
             new SettingInfo("sender", "timeout_seconds", "number", 5.0, 0.0, 86400.0, true, false, List.of(), "a number greater than 0 and at most 86400", "the most one send may take"),
             new SettingInfo("sender", "content_type", "string", "application/json", null, null, false, false, List.of(), "any text", "Content-Type of a batch"),
@@ -41,8 +44,10 @@ public final class SettingsTable {
             new SettingInfo("sender", "min_entries_per_message", "integer", 50L, 1.0, 1000000.0, false, false, List.of(), "an integer from 1 to 1000000", "events queued before a batch is sent"),
             new SettingInfo("sender", "max_entries_per_message", "integer", 0L, 0.0, 1000000.0, false, false, List.of(), "an integer from 0 to 1000000", "the most events in one batch; 0 for twice the minimum, or the policy's prefetch_count"),
             new SettingInfo("sender", "close_timeout_seconds", "number", 5.0, 0.0, 86400.0, false, false, List.of(), "a number from 0 to 86400", "how long close may spend draining the queue"),
+            new SettingInfo("sender", "name", "string", "", null, null, false, false, List.of(), "UTF-8 text of at most 63 bytes, without control characters", "name of this sender in log lines and errors"),
             new SettingInfo("client", "timeout_seconds", "number", 2.0, 0.0, 86400.0, true, false, List.of(), "a number greater than 0 and at most 86400", "the most one request may take"),
-            new SettingInfo("client", "user_agent", "string", "respite", null, null, false, false, List.of(), "any text", "User-Agent of every request"));
+            new SettingInfo("client", "user_agent", "string", "respite", null, null, false, false, List.of(), "any text", "User-Agent of every request"),
+            new SettingInfo("client", "name", "string", "", null, null, false, false, List.of(), "UTF-8 text of at most 63 bytes, without control characters", "name of this client in log lines and errors"));
 
     /** The rows of one component, in the core's order. */
     public static List<SettingInfo> of(String component) {

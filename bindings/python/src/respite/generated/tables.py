@@ -90,6 +90,7 @@ SETTINGS: Tuple[SettingInfo, ...] = (
     SettingInfo('gate', 'honour_retry_after', 'boolean', True, None, None, False, False, None, 'true or false', 'a Retry-After hint on the failure that opens the gate lengthens the pause'),
     SettingInfo('gate', 'jitter', 'number', 0.0, 0.0, 1.0, False, False, None, 'a number from 0 to 1', 'shortens each pause by up to this fraction, at random'),
     SettingInfo('gate', 'seed', 'integer', 0, 0, 9007199254740991, False, False, None, 'an integer from 0 to 9007199254740991', 'seeds the jitter generator; 0 seeds from the operating system'),
+    SettingInfo('gate', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this gate in log lines and errors'),
     SettingInfo('backoff', 'max_attempts', 'integer', 3, 1, 100, False, False, None, 'an integer from 1 to 100', 'attempts in total, the first included'),
     SettingInfo('backoff', 'initial_delay_seconds', 'number', 0.5, 0.0, 86400.0, True, False, None, 'a number greater than 0 and at most 86400', 'the delay before the first retry'),
     SettingInfo('backoff', 'multiplier', 'number', 2.0, 1.0, 100.0, False, False, None, 'a number from 1 to 100', 'each retry multiplies the delay by this'),
@@ -97,8 +98,10 @@ SETTINGS: Tuple[SettingInfo, ...] = (
     SettingInfo('backoff', 'jitter', 'choice', 'none', None, None, False, False, ('none', 'full', 'equal', 'decorrelated',), 'one of none, full, equal, decorrelated', 'how delays are randomised'),
     SettingInfo('backoff', 'retry_on', 'list', 'transport,408,429,500,502,503,504', None, None, False, False, None, 'a comma-separated list of outcome names (request_error, throttled, server_error, unusable, transport) and HTTP status codes from 400 to 599', 'which failures are retried'),
     SettingInfo('backoff', 'seed', 'integer', 0, 0, 9007199254740991, False, False, None, 'an integer from 0 to 9007199254740991', 'seeds the jitter generator; 0 seeds from the operating system'),
+    SettingInfo('backoff', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this backoff in log lines and errors'),
     SettingInfo('queue', 'overflow', 'choice', 'drop_oldest', None, None, False, False, ('drop_oldest', 'drop_newest',), 'one of drop_oldest, drop_newest', 'at capacity, evict the oldest queued event or refuse the new one'),
     SettingInfo('queue', 'max_bytes', 'integer', 0, 0, 9007199254740991, False, False, None, 'an integer from 0 to 9007199254740991', 'the most payload bytes queued at once; 0 for no byte limit'),
+    SettingInfo('queue', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this queue in log lines and errors'),
     SettingInfo('sender', 'url', 'string', '', None, None, False, False, None, 'an http:// or https:// URL', 'where batches are sent'),
     SettingInfo('sender', 'timeout_seconds', 'number', 5.0, 0.0, 86400.0, True, False, None, 'a number greater than 0 and at most 86400', 'the most one send may take'),
     SettingInfo('sender', 'content_type', 'string', 'application/json', None, None, False, False, None, 'any text', 'Content-Type of a batch'),
@@ -109,8 +112,10 @@ SETTINGS: Tuple[SettingInfo, ...] = (
     SettingInfo('sender', 'min_entries_per_message', 'integer', 50, 1, 1000000, False, False, None, 'an integer from 1 to 1000000', 'events queued before a batch is sent'),
     SettingInfo('sender', 'max_entries_per_message', 'integer', 0, 0, 1000000, False, False, None, 'an integer from 0 to 1000000', "the most events in one batch; 0 for twice the minimum, or the policy's prefetch_count"),
     SettingInfo('sender', 'close_timeout_seconds', 'number', 5.0, 0.0, 86400.0, False, False, None, 'a number from 0 to 86400', 'how long close may spend draining the queue'),
+    SettingInfo('sender', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this sender in log lines and errors'),
     SettingInfo('client', 'timeout_seconds', 'number', 2.0, 0.0, 86400.0, True, False, None, 'a number greater than 0 and at most 86400', 'the most one request may take'),
     SettingInfo('client', 'user_agent', 'string', 'respite', None, None, False, False, None, 'any text', 'User-Agent of every request'),
+    SettingInfo('client', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this client in log lines and errors'),
 )
 
 #: profile name -> (component, {setting: value it changes from the component's default})

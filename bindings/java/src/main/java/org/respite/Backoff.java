@@ -1,27 +1,16 @@
 package org.respite;
 
-import java.lang.ref.Reference;
-import java.util.Arrays;
-import java.util.Collection;
-import java.util.List;
 import java.util.function.Supplier;
 
-import org.respite.internal.Errors;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
-import org.respite.swig.RespiteNativeJNI;
+import org.respite.swig.RespiteNative;
 
 /**
  * A retry schedule (spec section 3). Immutable and safe to share: each
  * retried call takes its own sequence number with {@link #start()}, and the
  * delays of a sequence are a pure function of (seed, sequence, retry), the same
  * in every language.
- *
- * <pre>{@code
- * try (Backoff backoff = Backoff.builder().maxAttempts(4).initialDelaySeconds(0.2).jitter(Jitter.FULL).build()) {
- *     Reply reply = backoff.call(gate, () -> client.send(request));
- * }
- * }</pre>
  */
 public final class Backoff implements AutoCloseable {
     /** Returned by {@link #next} when no further attempt should be made. */
@@ -30,49 +19,30 @@ public final class Backoff implements AutoCloseable {
     private final NativeHandle handle;
 
     private Backoff(long pointer) {
-        this.handle = new NativeHandle(this, pointer, RespiteNativeJNI::respite_backoff_free);
+        this.handle = new NativeHandle(pointer, RespiteNative::respite_backoff_free);
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Raw pointer for the HTTP client of this package (0 once closed). */
-    long pointerForClient() {
-        return handle.get();
+    NativeHandle handle() {
+        return handle;
     }
 
     /** A new sequence number for one retried call (0, 1, 2, ...). */
     public long start() {
-        try {
-            return RespiteNativeJNI.respite_backoff_start(handle.get());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(RespiteNative::respite_backoff_start);
     }
 
     /** Delay in seconds before retry {@code retry} (1 = the first) of {@code sequence}, raised to a hint (0: none). */
     public double delay(long sequence, int retry, double retryAfterHint) {
-        try {
-            return RespiteNativeJNI.respite_backoff_delay(handle.get(), sequence, retry, retryAfterHint);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(p -> RespiteNative.respite_backoff_delay(p, sequence, retry, retryAfterHint));
     }
 
     /** Whether retry_on lists this outcome or HTTP status (0: none). */
     public boolean retriesOn(Outcome outcome, int httpStatus) {
-        try {
-            return RespiteNativeJNI.respite_backoff_retries_on(handle.get(), outcome.code(), httpStatus) == 1;
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(p -> RespiteNative.respite_backoff_retries_on(p, outcome.code(), httpStatus)) == 1;
     }
 
     /**
@@ -80,27 +50,17 @@ public final class Backoff implements AutoCloseable {
      * this outcome: the delay before the next attempt, or {@link #STOP}.
      */
     public double next(long sequence, int attempt, Outcome outcome, int httpStatus, double retryAfterHint) {
-        try {
-            return RespiteNativeJNI.respite_backoff_next(handle.get(), sequence, attempt, outcome.code(), httpStatus,
-                    retryAfterHint);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(p -> RespiteNative.respite_backoff_next(p, sequence, attempt, outcome.code(), httpStatus,
+                retryAfterHint));
     }
 
     /** The max_attempts setting. */
     public int maxAttempts() {
-        long pointer = handle.get();
-        if (pointer == 0) {
-            throw NativeHandle.closed("backoff");
+        int value = handle.apply(RespiteNative::respite_backoff_max_attempts);
+        if (value < 0) {
+            throw new ClosedException("backoff is closed");
         }
-        try {
-            return RespiteNativeJNI.respite_backoff_max_attempts(pointer);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return value;
     }
 
     /** Runs {@code work} with retries and no gate; see {@link #call(Gate, Supplier)}. */
@@ -109,15 +69,11 @@ public final class Backoff implements AutoCloseable {
     }
 
     /**
-     * Runs {@code work} with retries: before every attempt the gate (may be null)
-     * is asked, and a refusal is thrown at once ({@link TemporarilyUnavailableException},
-     * no attempt made); each attempt's outcome is reported to the gate. A thrown
-     * exception is a failure of its {@link CarriesOutcome} outcome, else
-     * {@code transport}; it is retried when retry_on lists it, after the
-     * back-off's delay (the thread sleeps). When the back-off stops (attempts run
-     * out, or retry_on does not list the failure) a {@link TransportException}
-     * is thrown with the core's message ("the call failed after 3 attempts: last
-     * outcome server_error (status 503)"), caused by the last failure.
+     * Runs {@code work} with retries, each attempt through the gate (may be null;
+     * a refusal is thrown at once). A thrown exception is a failure of its
+     * {@link CarriesOutcome} outcome, else transport. The core decides whether and
+     * when to retry (respite_retry_decide); this only sleeps. Giving up throws the
+     * core's {@link TransportException}, caused by the last failure.
      */
     public <T> T call(Gate gate, Supplier<T> work) {
         long sequence = start();
@@ -133,55 +89,33 @@ public final class Backoff implements AutoCloseable {
             } catch (RuntimeException e) {
                 failure = e;
             }
-            Outcome outcome = Outcome.TRANSPORT;
-            int httpStatus = 0;
-            double hint = 0;
-            if (failure instanceof CarriesOutcome carrier) {
-                outcome = carrier.outcome();
-                hint = carrier.retryAfterHint();
-            }
-            if (failure instanceof OutcomeException withStatus) {
-                httpStatus = withStatus.httpStatus();
-            }
+            CarriesOutcome carrier = failure instanceof CarriesOutcome c ? c : () -> Outcome.TRANSPORT;
+            int httpStatus = failure instanceof OutcomeException withStatus ? withStatus.httpStatus() : 0;
             if (gate != null) {
-                gate.report(permit, outcome, hint, Respite.now());
+                gate.report(permit, carrier.outcome(), carrier.retryAfterHint());
             }
-            double delay = next(sequence, attempt, outcome, httpStatus, hint);
-            if (delay < 0) {
-                throw gaveUp(attempt, outcome, httpStatus, failure);
+            int tried = attempt;
+            try {
+                sleep(handle.apply(p -> RespiteNative.respite_retry_decide(p, sequence, tried,
+                        carrier.outcome().code(), httpStatus, carrier.retryAfterHint())));
+            } catch (TransportException gaveUp) {
+                gaveUp.initCause(failure);
+                throw gaveUp;
             }
-            sleep(delay);
         }
     }
 
     /**
-     * The error a retry loop ends with when it gives up (B14) after {@code attempts}
-     * attempts whose last ended with {@code outcome} (a failure; {@code httpStatus}
-     * 0 if none): a {@link TransportException} with the core's message, the same
-     * in every language ("the call failed after 3 attempts: last outcome
-     * server_error (status 503)", or "... which retry_on does not retry"). For
-     * loops of your own; {@link #call} uses it. A success is an
-     * {@link InvalidArgumentException} (thrown).
+     * The core's give-up error (B14) after {@code attempts} attempts whose last ended
+     * with {@code outcome} ({@code httpStatus} 0 if none), for loops of your own.
      */
     public TransportException gaveUpError(int attempts, Outcome outcome, int httpStatus) {
         try {
-            RespiteNativeJNI.respite_retry_gave_up(handle.get(), attempts, outcome.code(), httpStatus);
-        } catch (RuntimeException e) {
-            RuntimeException error = Errors.translate(e);
-            if (error instanceof TransportException transport) {
-                return transport;
-            }
-            throw error;
-        } finally {
-            Reference.reachabilityFence(this);
+            handle.run(p -> RespiteNative.respite_retry_gave_up(p, attempts, outcome.code(), httpStatus));
+        } catch (TransportException gaveUp) {
+            return gaveUp;
         }
         throw new IllegalStateException("respite_retry_gave_up did not fail");
-    }
-
-    private TransportException gaveUp(int attempts, Outcome outcome, int httpStatus, RuntimeException last) {
-        TransportException error = gaveUpError(attempts, outcome, httpStatus);
-        error.initCause(last);
-        return error;
     }
 
     private static void sleep(double seconds) {
@@ -198,64 +132,23 @@ public final class Backoff implements AutoCloseable {
         return handle.isClosed();
     }
 
-    /** Every later call throws {@link ClosedException} ("backoff is closed"). Idempotent. */
+    /** Frees the back-off once no call is inside it (a client keeps its own reference); later calls: closed. */
     @Override
     public void close() {
         handle.close();
     }
 
-    /** Builds a back-off; methods are the spec's setting names in camel case. */
-    public static final class Builder extends SettingsBuilder<Builder> {
+    /** Builds a back-off: one method per "backoff" setting of the core's table ({@link BackoffSettings}). */
+    public static final class Builder extends SettingsBuilder<Builder> implements BackoffSettings<Builder> {
         private Builder() {}
 
-        /** Attempts in total, the first included (1-100, default 3). */
-        public Builder maxAttempts(int value) {
-            return set("max_attempts", value);
-        }
-
-        /** The delay before the first retry, seconds (default 0.5). */
-        public Builder initialDelaySeconds(double value) {
-            return set("initial_delay_seconds", value);
-        }
-
-        /** Each retry multiplies the delay by this (1-100, default 2). */
-        public Builder multiplier(double value) {
-            return set("multiplier", value);
-        }
-
-        /** The longest delay, seconds; at least initialDelaySeconds (default 30). */
-        public Builder maxDelaySeconds(double value) {
-            return set("max_delay_seconds", value);
-        }
-
-        /** How delays are randomised (default none). */
-        public Builder jitter(Jitter value) {
-            return set("jitter", value);
-        }
-
-        /** Which failures are retried: outcome names and HTTP status codes, e.g. "transport", 429, 503. */
-        public Builder retryOn(Object... outcomesAndStatuses) {
-            return retryOn(Arrays.asList(outcomesAndStatuses));
-        }
-
-        public Builder retryOn(Collection<?> outcomesAndStatuses) {
-            return set("retry_on", List.copyOf(outcomesAndStatuses));
-        }
-
-        /** Seeds the jitter generator; 0 seeds from the operating system. */
-        public Builder seed(long value) {
-            return set("seed", value);
+        @Override
+        public Builder backoffSetting(String name, Object value) {
+            return set(name, value);
         }
 
         public Backoff build() {
-            long settings = NativeSettings.make("backoff", values);
-            try {
-                return new Backoff(RespiteNativeJNI.respite_backoff_new(settings));
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                NativeSettings.free(settings);
-            }
+            return NativeSettings.with("backoff", values, s -> new Backoff(RespiteNative.respite_backoff_new(s)));
         }
     }
 }

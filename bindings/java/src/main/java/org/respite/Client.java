@@ -1,42 +1,25 @@
 package org.respite;
 
-import java.lang.ref.Reference;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-import org.respite.internal.Errors;
-import org.respite.internal.FastNative;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
-import org.respite.swig.RespiteNativeJNI;
+import org.respite.internal.Utf8;
+import org.respite.swig.RespiteNative;
 
 /**
- * An HTTP request client through a {@link Gate} (spec section 6): before
- * every attempt the gate is asked; a refusal throws
- * {@link TemporarilyUnavailableException} with its retry_after and makes no
- * network call. Retries follow the {@link Backoff}. Safe to share between
- * threads; connections are reused.
- *
- * <pre>{@code
- * try (Gate gate = Gate.builder().build();
- *      Client client = Client.builder().gate(gate).timeoutSeconds(2).build()) {
- *     Response r = client.get("https://api.example.com/items");
- * }
- * }</pre>
- *
- * The gate and back-off are held by the client (they stay allocated while it
- * lives): close them only after the client. Gate transitions are logged by
- * the gate ({@code System.Logger} "org.respite.Gate").
+ * An HTTP request client through a {@link Gate} (spec section 6): a refusal
+ * throws {@link TemporarilyUnavailableException} and makes no network call;
+ * retries follow the {@link Backoff}. Safe to share between threads. It holds
+ * its own references to the gate and back-off (close them in any order).
  */
 public final class Client implements AutoCloseable {
     private final NativeHandle handle;
     private final Gate gate;
-    private final Backoff backoff;
 
-    private Client(long pointer, Gate gate, Backoff backoff) {
-        this.handle = new NativeHandle(this, pointer, RespiteNativeJNI::respite_client_free);
+    private Client(long pointer, Gate gate) {
+        this.handle = new NativeHandle(pointer, RespiteNative::respite_client_free);
         this.gate = gate;
-        this.backoff = backoff;
     }
 
     /** A builder starting from the "client" defaults (timeout_seconds 2, user_agent "respite"). */
@@ -59,21 +42,19 @@ public final class Client implements AutoCloseable {
      * @throws ClosedException after {@link #close()}
      */
     public Response request(String method, String url, Map<String, String> headers, byte[] body) {
-        long response;
         try {
-            response = FastNative.clientRequest(handle.get(), method, url, headerLines(headers), body);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
+            return new Response(handle.apply(p -> RespiteNative.respite_client_request(p, method, url,
+                    headerLines(headers), body)));
         } finally {
-            Reference.reachabilityFence(this);
-            pollGateEvents();
+            if (gate != null) {
+                gate.pollIfPending();
+            }
         }
-        return new Response(response);
     }
 
     /** As {@link #request(String, String, Map, byte[])} with a UTF-8 text body. */
     public Response request(String method, String url, Map<String, String> headers, String body) {
-        return request(method, url, headers, body == null ? null : body.getBytes(StandardCharsets.UTF_8));
+        return request(method, url, headers, Utf8.bytes(body));
     }
 
     public Response get(String url) {
@@ -104,25 +85,13 @@ public final class Client implements AutoCloseable {
      * {@link InvalidArgumentException}.
      */
     public void reportUnusable(Response response) {
-        long pointer = response.pointer();
-        if (pointer == 0) {
-            throw NativeHandle.closed("response");
-        }
         try {
-            RespiteNativeJNI.respite_client_report_unusable(handle.get(), pointer);
+            handle.run(p -> response.use(r -> RespiteNative.respite_client_report_unusable(p, r)));
             response.markUnusable();
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
         } finally {
-            Reference.reachabilityFence(this);
-            Reference.reachabilityFence(response);
-            pollGateEvents();
-        }
-    }
-
-    private void pollGateEvents() {
-        if (gate != null && !gate.isClosed()) {
-            gate.pollEvents();
+            if (gate != null) {
+                gate.pollIfPending();
+            }
         }
     }
 
@@ -145,27 +114,25 @@ public final class Client implements AutoCloseable {
         return handle.isClosed();
     }
 
-    /** Closes the client: later calls throw {@link ClosedException} ("client is closed"). Idempotent. */
+    /**
+     * Frees the client as soon as no call is inside it (its gate and back-off
+     * stay open): later calls throw {@link ClosedException} ("client is closed"). Idempotent.
+     */
     @Override
     public void close() {
         handle.close();
     }
 
-    /** Builds a client; methods are the spec's "client" setting names in camel case. */
-    public static final class Builder extends SettingsBuilder<Builder> {
+    /** Builds a client: one method per "client" setting of the core's table ({@link ClientSettings}). */
+    public static final class Builder extends SettingsBuilder<Builder> implements ClientSettings<Builder> {
         private Gate gate;
         private Backoff backoff;
 
         private Builder() {}
 
-        /** One attempt from connecting to the last byte, seconds (greater than 0, at most 86400; default 2). */
-        public Builder timeoutSeconds(double value) {
-            return set("timeout_seconds", value);
-        }
-
-        /** User-Agent of every request (default "respite"). */
-        public Builder userAgent(String value) {
-            return set("user_agent", value);
+        @Override
+        public Builder clientSetting(String name, Object value) {
+            return set(name, value);
         }
 
         /** The gate asked before every attempt (default none). */
@@ -182,25 +149,10 @@ public final class Client implements AutoCloseable {
 
         /** The client; {@link InvalidSettingException} names a setting the core does not accept. */
         public Client build() {
-            long settings = NativeSettings.make("client", values);
-            try {
-                long gatePointer = gate == null ? 0 : gate.pointerForEngine();
-                long backoffPointer = backoff == null ? 0 : backoff.pointerForClient();
-                if (gate != null && gatePointer == 0) {
-                    throw NativeHandle.closed("gate");
-                }
-                if (backoff != null && backoffPointer == 0) {
-                    throw NativeHandle.closed("backoff");
-                }
-                return new Client(RespiteNativeJNI.respite_client_new(settings, gatePointer, backoffPointer), gate,
-                        backoff);
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                NativeSettings.free(settings);
-                Reference.reachabilityFence(gate);
-                Reference.reachabilityFence(backoff);
-            }
+            return NativeSettings.with("client", values, s -> new Client(
+                    NativeHandle.use(gate == null ? null : gate.handle(), "gate",
+                            g -> NativeHandle.use(backoff == null ? null : backoff.handle(), "backoff",
+                                    b -> RespiteNative.respite_client_new(s, g, b))), gate));
         }
     }
 }

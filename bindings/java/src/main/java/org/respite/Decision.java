@@ -1,8 +1,4 @@
 package org.respite;
 
-/**
- * The answer of {@link Gate#check}: admitted (with a permit to report the
- * outcome with, maybe as a probe) or refused (with the seconds until a call
- * may be admitted, infinite under recover_never).
- */
+/** The answer of {@link Gate#check}: admitted with a permit (maybe a probe), or refused with retry_after. */
 public record Decision(boolean allowed, boolean probe, long permit, double retryAfter) {}

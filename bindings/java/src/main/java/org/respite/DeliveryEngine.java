@@ -1,76 +1,37 @@
 package org.respite;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 
-import org.respite.internal.Errors;
 import org.respite.internal.EventLog;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
-import org.respite.swig.RespiteNativeJNI;
+import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_engine_stats;
-import org.respite.swig.respite_event;
 
 /**
- * The delivery engine (spec section 5, S1-S5): a sender's decisions on the
- * caller's clock, joining a {@link Queue}, its {@link Policy} and a
- * {@link Gate}, without threads, network or sleeping. One thread drives it
- * (its methods are synchronized, so misuse from several threads is safe but
- * serialised); producers only touch the queue.
- *
- * <pre>{@code
- * for (;;) {
- *     switch (engine.next()) {
- *         case SEND -> {
- *             Batch batch = engine.take();
- *             int status = post(batch.texts());          // your HTTP call
- *             engine.settle(batch, status);              // or settleTransportFailure(batch)
- *         }
- *         case WAIT -> Thread.sleep((long) (engine.waitSeconds() * 1000));
- *         case IDLE -> queue.awaitPending(engine.minEntries(), 1.0);
- *         case DONE -> { return; }
- *     }
- * }
- * }</pre>
- *
- * Engine events (unsent_at_close) go to System.Logger "org.respite.Engine" and
- * the listener; the gate's own events go to the gate's logger and listener.
+ * The delivery engine (spec section 5): a sender's decisions over a
+ * {@link Queue} (settling by its policy) and a {@link Gate} on the caller's
+ * clock, without threads, network or sleeping; one thread drives it. Its events
+ * go to System.Logger "org.respite.Engine", the gate's to the gate's logger.
  */
 public final class DeliveryEngine implements AutoCloseable {
     private final NativeHandle handle;
     private final Queue queue;
     private final Gate gate;
-    private final Policy policy;
-    private final Consumer<Event> listener;
-    private final respite_event eventBuffer = new respite_event();
+    private final EventLog events;
     private Batch inFlight;
 
-    private DeliveryEngine(long pointer, Queue queue, Gate gate, Policy policy, Consumer<Event> listener) {
-        this.handle = new NativeHandle(this, pointer, freeKeeping(new Object[] {queue, gate, policy}));
+    private DeliveryEngine(long pointer, Queue queue, Gate gate, Consumer<Event> listener) {
+        this.handle = new NativeHandle(pointer, RespiteNative::respite_engine_free);
         this.queue = queue;
         this.gate = gate;
-        this.policy = policy;
-        this.listener = listener;
+        this.events = new EventLog("org.respite.Engine", listener);
     }
 
-    /*
-     * The engine borrows the queue, gate and policy: their Java owners must stay
-     * reachable (so their cleaners wait) until the engine itself is freed. The
-     * action is made here so that it cannot capture the engine.
-     */
-    private static java.util.function.LongConsumer freeKeeping(Object[] parts) {
-        return pointer -> {
-            RespiteNativeJNI.respite_engine_free(pointer);
-            java.lang.ref.Reference.reachabilityFence(parts);
-        };
-    }
-
-    /**
-     * A builder for an engine over {@code queue} and {@code gate}; give the queue's
-     * policy with {@link Builder#policy} (none: "@default").
-     */
+    /** A builder for an engine over {@code queue} and {@code gate}; it settles by the queue's policy. */
     public static Builder builder(Queue queue, Gate gate) {
         return new Builder(Objects.requireNonNull(queue, "queue"), Objects.requireNonNull(gate, "gate"));
     }
@@ -83,12 +44,14 @@ public final class DeliveryEngine implements AutoCloseable {
         return gate;
     }
 
-    /** The policy given to the builder, or null for "@default". */
-    public Policy policy() {
-        return policy;
+    /** A call into the engine (under its lock), then its events and the gate's waiting ones. */
+    private synchronized <T> T step(LongFunction<T> call) {
+        try {
+            return handle.apply(call);
+        } finally {
+            pollEvents();
+        }
     }
-
-    // --------------------------------------------------------------- the loop
 
     /** What to do next, now. */
     public Action next() {
@@ -96,21 +59,13 @@ public final class DeliveryEngine implements AutoCloseable {
     }
 
     /** S2, S4, S5: what to do next at {@code now}; expired events are dropped first (D6). */
-    public synchronized Action next(double now) {
-        int action;
-        try {
-            action = RespiteNativeJNI.respite_engine_next(handle.get(), now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            pollEvents();
-        }
-        return Action.values()[action];
+    public Action next(double now) {
+        return Action.ofCode(step(p -> RespiteNative.respite_engine_next(p, now)));
     }
 
     /** After {@link Action#WAIT}: seconds until the gate admits again (infinite under recover_never); else 0. */
     public synchronized double waitSeconds() {
-        return RespiteNativeJNI.respite_engine_wait_seconds(handle.get());
+        return handle.apply(RespiteNative::respite_engine_wait_seconds);
     }
 
     /** Takes the next batch now; see {@link #take(double)}. */
@@ -119,29 +74,15 @@ public final class DeliveryEngine implements AutoCloseable {
     }
 
     /**
-     * Takes the next batch (up to {@link #maxEntries()} events) and admits it
-     * through the gate; null when nothing is pending. Refused by the gate:
-     * {@link TemporarilyUnavailableException} with retry_after, the events stay
-     * queued. Send the batch, then {@link #settle} it.
+     * Takes the next batch and admits it through the gate (refused: the core's
+     * {@link TemporarilyUnavailableException}); null when nothing is pending.
      */
     public synchronized Batch take(double now) {
-        long batch;
-        try {
-            batch = RespiteNativeJNI.respite_engine_take(handle.get(), now);
-        } catch (RuntimeException e) {
-            RuntimeException error = Errors.translate(e);
-            if (error instanceof TemporarilyUnavailableException) {
-                // The same message, with the gate's retry_after at that time (G17).
-                error = Errors.refusal(gate.retryAfter(now));
-            }
-            throw error;
-        } finally {
-            pollEvents();
-        }
+        long batch = step(p -> RespiteNative.respite_engine_take(p, now));
         if (batch == 0) {
             return null;
         }
-        inFlight = Batch.ofEngine(batch, this);
+        inFlight = new Batch(batch, this);
         return inFlight;
     }
 
@@ -165,22 +106,19 @@ public final class DeliveryEngine implements AutoCloseable {
     }
 
     /**
-     * S3: reports how sending {@code batch} (the one {@link #take} returned) ended:
-     * the outcome goes to the gate with the batch's permit, and every event is
-     * settled by the policy (delivered, retried to the head, discarded or
-     * retries_exhausted). The batch is closed afterwards. An invalid status, hint
-     * or time is refused before anything is reported; the batch stays in flight.
+     * S3: how sending {@code batch} ended: the outcome goes to the gate, every event
+     * is settled by the policy, and the batch is closed (unless the core refuses the input).
      */
     public synchronized void settle(Batch batch, boolean transportFailed, int httpStatus, double retryAfterHint,
                                     double now) {
-        long pointer = batch == null ? 0 : batch.pointer();
+        long pointer = batch == null ? 0 : batch.handle().enter();
         try {
-            RespiteNativeJNI.respite_engine_settle(handle.get(), pointer, transportFailed ? 1 : 0, httpStatus,
-                    retryAfterHint, now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
+            step(p -> RespiteNative.respite_engine_settle(p, pointer, transportFailed ? 1 : 0, httpStatus,
+                    retryAfterHint, now));
         } finally {
-            pollEvents();
+            if (batch != null) {
+                batch.handle().exit();
+            }
         }
         // Settled: the engine freed it.
         if (batch != null) {
@@ -196,50 +134,35 @@ public final class DeliveryEngine implements AutoCloseable {
         shutdown(Respite.now());
     }
 
-    /**
-     * S5: starts closing at {@code now}: the queue refuses new events; if the gate
-     * refuses now, {@link #next} answers DONE at once and pending events are
-     * unsent; otherwise it drains, sending final batches even below the minimum,
-     * until the queue is empty, close_timeout_seconds pass or the gate refuses.
-     * Idempotent (the first call's time sets the deadline).
-     */
-    public synchronized void shutdown(double now) {
-        try {
-            RespiteNativeJNI.respite_engine_close(handle.get(), now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            pollEvents();
-        }
+    /** S5: starts closing at {@code now} (drains within close_timeout_seconds, or DONE at once while paused). */
+    public void shutdown(double now) {
+        step(p -> RespiteNative.respite_engine_close(p, now));
     }
 
     /** Whether {@link #shutdown} was called. */
     public synchronized boolean isShuttingDown() {
-        return RespiteNativeJNI.respite_engine_is_closing(handle.get()) == 1;
+        return handle.apply(RespiteNative::respite_engine_is_closing) == 1;
     }
 
     /** Events left unsent when DONE was reached; -1 before. */
     public synchronized long unsent() {
-        try {
-            return RespiteNativeJNI.respite_engine_unsent(handle.get());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        }
+        return handle.apply(RespiteNative::respite_engine_unsent);
     }
 
     /** min_entries_per_message: fewer pending events than this and {@link #next} answers IDLE. */
-    public synchronized int minEntries() {
-        return checkedBound(RespiteNativeJNI.respite_engine_min_entries(handle.get()));
+    public int minEntries() {
+        return bound(RespiteNative::respite_engine_min_entries);
     }
 
     /** The most events in one batch (S2: max_entries_per_message, else prefetch_count, else 2 x min). */
-    public synchronized int maxEntries() {
-        return checkedBound(RespiteNativeJNI.respite_engine_max_entries(handle.get()));
+    public int maxEntries() {
+        return bound(RespiteNative::respite_engine_max_entries);
     }
 
-    private int checkedBound(int value) {
+    private synchronized int bound(LongFunction<Integer> accessor) {
+        int value = handle.apply(accessor);
         if (handle.isClosed()) {
-            throw NativeHandle.closed("engine");
+            throw new ClosedException("engine is closed");
         }
         return value;
     }
@@ -248,94 +171,65 @@ public final class DeliveryEngine implements AutoCloseable {
     public synchronized EngineStats stats() {
         respite_engine_stats s = new respite_engine_stats();
         try {
-            RespiteNativeJNI.respite_engine_stats_get(handle.get(), respite_engine_stats.getCPtr(s), s);
+            handle.run(p -> RespiteNative.respite_engine_stats_get(p, s));
             return NativeStats.engine(s);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
         } finally {
             s.delete();
         }
     }
 
-    /**
-     * Takes the engine's waiting events (unsent_at_close), logs them and gives
-     * them to the listener, and returns them; the gate's waiting events are
-     * polled too (they go to the gate's logger and listener). Called after every
-     * step of the loop; public to see events at a precise moment.
-     */
+    /** Takes, logs and returns the engine's waiting events (and the gate's, for the gate's logger); done after every step. */
     public synchronized List<Event> pollEvents() {
-        List<Event> taken = new ArrayList<>(1);
-        long pointer = handle.get();
-        if (pointer != 0) {
-            long events = respite_event.getCPtr(eventBuffer);
-            try {
-                while (RespiteNativeJNI.respite_engine_next_event(pointer, events, eventBuffer) == 1) {
-                    taken.add(EventLog.toEvent(eventBuffer));
-                }
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            }
-        }
-        EventLog.ENGINE.forward(taken, listener);
-        if (!gate.isClosed()) {
-            gate.pollEvents();
-        }
+        List<Event> taken = handle.isClosed() ? List.of()
+                : handle.apply(p -> events.drain(e -> RespiteNative.respite_engine_next_event(p, e)));
+        gate.pollIfPending();
         return taken;
     }
-
-    // --------------------------------------------------------------- lifetime
 
     public boolean isClosed() {
         return handle.isClosed();
     }
 
-    /**
-     * Frees the engine now: a batch still in flight goes back to the head of the
-     * queue, its attempt not counted. Later calls throw {@link ClosedException}
-     * ("engine is closed"). The queue, gate and policy stay open. Idempotent.
-     */
+    /** Frees the engine now (a batch in flight goes back to the queue's head); the queue and gate stay open. */
     @Override
     public synchronized void close() {
         if (inFlight != null) {
             inFlight.detach();
             inFlight = null;
         }
-        // Every method holds the engine's lock, so no thread is inside the core with it.
-        handle.closeAndFree();
+        // Every method holds the engine's lock, so no call is inside the core: freed at once.
+        handle.close();
     }
 
-    /** Builds an engine; methods are the spec's "sender" setting names in camel case. */
+    /** Builds an engine: the three "sender" settings it uses, and any by name with {@link #set}. */
     public static final class Builder extends SettingsBuilder<Builder> {
         private final Queue queue;
         private final Gate gate;
-        private Policy policy;
         private Consumer<Event> listener;
 
         private Builder(Queue queue, Gate gate) {
             this.queue = queue;
             this.gate = gate;
-            this.policy = queue.policy();
         }
 
-        /** The queue's policy (by default the one the queue was built with; null: "@default"). */
-        public Builder policy(Policy value) {
-            policy = value;
-            return this;
-        }
-
-        /** S2: fewer pending events than this and the sender idles (1-1000000, default 50). */
+        /** S2: fewer pending events than this and the engine idles (the "sender" setting; see {@link SenderSettings}). */
         public Builder minEntriesPerMessage(int value) {
             return set("min_entries_per_message", value);
         }
 
-        /** S2: the most events in one batch; 0 derives it (default 0). */
+        /** S2: the most events in one batch; 0 derives it. */
         public Builder maxEntriesPerMessage(int value) {
             return set("max_entries_per_message", value);
         }
 
-        /** S5: how long closing may drain, seconds (0-86400, default 5). */
+        /** S5: how long closing may drain, seconds. */
         public Builder closeTimeoutSeconds(double value) {
             return set("close_timeout_seconds", value);
+        }
+
+        /** The engine's name (the "sender" setting {@code name}): it starts the lines of the engine's events. */
+        public Builder name(String value) {
+            return set("name", value);
         }
 
         /** Also gives every engine event to this listener. */
@@ -344,23 +238,10 @@ public final class DeliveryEngine implements AutoCloseable {
             return this;
         }
 
-        /** The engine; {@link InvalidSettingException}, or {@link InvalidArgumentException} for a policy that is not the queue's. */
+        /** The engine; {@link InvalidSettingException} names a setting the core does not accept. */
         public DeliveryEngine build() {
-            if (policy != null && policy.isClosed()) {
-                throw NativeHandle.closed("policy");
-            }
-            long settings = NativeSettings.make("sender", values);
-            try {
-                long pointer = RespiteNativeJNI.respite_engine_new(queue.pointer(), gate.pointerForEngine(), settings);
-                return new DeliveryEngine(pointer, queue, gate, policy, listener);
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                NativeSettings.free(settings);
-                java.lang.ref.Reference.reachabilityFence(queue);
-                java.lang.ref.Reference.reachabilityFence(gate);
-                java.lang.ref.Reference.reachabilityFence(policy);
-            }
+            return NativeSettings.with("sender", values, s -> queue.handle().apply(q -> gate.handle().apply(
+                    g -> new DeliveryEngine(RespiteNative.respite_engine_new(q, g, s), queue, gate, listener))));
         }
     }
 }

@@ -13,7 +13,8 @@ package org.respite;
  * @param count      unsent_at_close: events not sent
  * @param detail     send_failed: the start of the body or the error
  * @param warning    whether loggers show it as a warning (sending paused or a pause grew)
- * @param message    the core's words for it (respite_event_message), the line every binding logs (G18)
+ * @param message    the core's line for it (respite_event_message), logged unchanged by every binding (G18)
+ * @param source     the name of the gate, engine or sender it came from; "" when that has none
  */
 public record Event(String type, double at, long failures, double window, double pause, int httpStatus, long count,
-                    String detail, boolean warning, String message) {}
+                    String detail, boolean warning, String message, String source) {}

@@ -1,7 +1,5 @@
 package org.respite;
 
-import java.lang.ref.Reference;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -9,51 +7,32 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import org.respite.internal.Errors;
 import org.respite.internal.EventLog;
-import org.respite.internal.FastNative;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
-import org.respite.swig.RespiteNativeJNI;
+import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_decision;
-import org.respite.swig.respite_event;
 import org.respite.swig.respite_gate_stats;
 
 /**
  * A recovery gate (spec section 2): shared by every thread that calls one
  * service, it refuses calls for a while after recent failures.
  *
- * <pre>{@code
- * try (Gate gate = Gate.builder().failuresToEnterRecovery(5).recoverySeconds(30).build()) {
- *     String body = gate.call(() -> http.get(url));   // refused: TemporarilyUnavailableException
- * }
- * }</pre>
- *
- * Methods without {@code now} read {@link Respite#now()}; the {@code now}
- * forms take seconds on that clock (tests, simulations). Transitions are
- * logged to {@code System.Logger} "org.respite.Gate" (warning when sending
- * pauses or a pause grows, info when it resumes) and given to the listener.
+ * Methods without {@code now} use the core's clock (admit, acquire and report
+ * read it in C, only when the gate is not closed); the {@code now} forms take
+ * seconds on it ({@link Respite#now()}; tests, simulations). After every call,
+ * waiting events are logged to {@code System.Logger} "org.respite.Gate" with
+ * the core's line (warning when sending pauses or a pause grows, info when it
+ * resumes) and given to the listener.
  */
 public final class Gate implements AutoCloseable {
-    private static final int CLOSED_STATE = 0;
-    private static final int EVENT_RECOVERY_STARTED = 0;
-    private static final int EVENT_RECOVERY_EXTENDED = 1;
-    private static final int EVENT_PROBING = 2;
-
     private final NativeHandle handle;
-    private final Consumer<Event> listener;
+    private final EventLog events;
     private final ThreadLocal<respite_decision> decisions = ThreadLocal.withInitial(respite_decision::new);
 
-    // Events are polled only while something may have happened: after a
-    // refusal or a failure, and until the recovery they announce is over.
-    private volatile boolean watching;
-    private final Object eventLock = new Object();
-    private final respite_event eventBuffer = new respite_event();
-    private boolean inRecovery;
-
     private Gate(long pointer, Consumer<Event> listener) {
-        this.handle = new NativeHandle(this, pointer, RespiteNativeJNI::respite_gate_free);
-        this.listener = listener;
+        this.handle = new NativeHandle(pointer, RespiteNative::respite_gate_free);
+        this.events = new EventLog("org.respite.Gate", listener);
     }
 
     /** A builder starting from the cloud_request defaults. */
@@ -77,69 +56,44 @@ public final class Gate implements AutoCloseable {
 
     /** The refusal message for retry_after seconds (G17), as the core words it. */
     public static String refusalMessage(double retryAfter) {
-        return Errors.refusal(retryAfter).getMessage();
+        return RespiteNative.respite_refusal_message(retryAfter);
     }
 
-    // ------------------------------------------------------------ checking
+    /** The gate's name (the {@code name} setting; "" when unset), which starts its log lines. */
+    public String name() {
+        return handle.apply(RespiteNative::respite_gate_name);
+    }
 
     /**
      * Admits a call now: the permit (&gt; 0) to report its outcome with, or 0 when
-     * refused. One native call, which reads the core's clock itself.
+     * refused. One native call, which reads the clock only when the gate is not closed.
      */
     public long admit() {
-        long permit;
-        try {
-            permit = FastNative.gateAdmitNow(handle.get());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
-        return afterAdmit(permit);
+        return admit(true, 0, false);
     }
 
     /** As {@link #admit()} at {@code now}. */
     public long admit(double now) {
-        long permit;
-        try {
-            permit = RespiteNativeJNI.respite_gate_admit(handle.get(), now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
-        return afterAdmit(permit);
-    }
-
-    private long afterAdmit(long permit) {
-        if (permit == 0) {
-            watching = true;
-        }
-        if (watching) {
-            pollEvents();
-        }
-        return permit;
+        return admit(false, now, false);
     }
 
     /** Admits a call now and returns its permit, or throws the refusal with its retry_after (G17). */
     public long acquire() {
-        long permit = admit();
-        return permit > 0 ? permit : acquireRefused(Respite.now());
+        return admit(true, 0, true);
     }
 
     /** As {@link #acquire()} at {@code now}. */
     public long acquire(double now) {
-        long permit = admit(now);
-        return permit > 0 ? permit : acquireRefused(now);
+        return admit(false, now, true);
     }
 
-    /** Admit refused: ask again for the full decision (it may admit by then) or throw the refusal. */
-    private long acquireRefused(double now) {
-        Decision decision = check(now);
-        if (decision.allowed()) {
-            return decision.permit();
+    private long admit(boolean clock, double now, boolean raise) {
+        long pointer = handle.enter();
+        try {
+            return admit0(pointer, clock, now, raise);
+        } finally {
+            handle.exit();
         }
-        throw Errors.refusal(decision.retryAfter());
     }
 
     /** The full decision now: allowed or not, probe or not, the permit, retry_after. */
@@ -150,22 +104,10 @@ public final class Gate implements AutoCloseable {
     /** As {@link #check()} at {@code now}. */
     public Decision check(double now) {
         respite_decision out = decisions.get();
-        Decision decision;
-        try {
-            RespiteNativeJNI.respite_gate_check(handle.get(), now, respite_decision.getCPtr(out), out);
-            decision = new Decision(out.getAllowed() != 0, out.getProbe() != 0, out.getPermit(), out.getRetry_after());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
-        if (!decision.allowed()) {
-            watching = true;
-        }
-        if (watching || decision.probe()) {
-            pollEvents();
-        }
-        return decision;
+        return withEvents(p -> {
+            RespiteNative.respite_gate_check(p, now, out);
+            return new Decision(out.getAllowed() != 0, out.getProbe() != 0, out.getPermit(), out.getRetry_after());
+        });
     }
 
     /** Seconds until a call may be admitted: 0 when one would be, infinite under recover_never. */
@@ -174,16 +116,8 @@ public final class Gate implements AutoCloseable {
     }
 
     public double retryAfter(double now) {
-        try {
-            return RespiteNativeJNI.respite_gate_retry_after(handle.get(), now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(p -> RespiteNative.respite_gate_retry_after(p, now));
     }
-
-    // ----------------------------------------------------------- reporting
 
     /** Reports a success for an admitted call. */
     public void success(long permit) {
@@ -192,39 +126,28 @@ public final class Gate implements AutoCloseable {
 
     /**
      * Reports an outcome for an admitted call now (permit 0: no permit, the current
-     * generation's). One native call, which reads the core's clock itself.
+     * generation's). One native call, which reads the clock only when the gate is not closed.
      */
     public void report(long permit, Outcome outcome) {
-        int code = outcome.code();
-        try {
-            FastNative.gateReportNow(handle.get(), permit, code);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
-        afterReport(code);
+        report(permit, outcome, 0, true, 0);
     }
 
     /** Reports an outcome with a Retry-After hint in seconds (0: none) at {@code now}. */
     public void report(long permit, Outcome outcome, double retryAfterHint, double now) {
-        int code = outcome.code();
-        try {
-            RespiteNativeJNI.respite_gate_report(handle.get(), permit, code, retryAfterHint, now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
-        afterReport(code);
+        report(permit, outcome, retryAfterHint, false, now);
     }
 
-    private void afterReport(int code) {
-        if (code != 0) {
-            watching = true;
-        }
-        if (watching) {
-            pollEvents();
+    /** Reports with a Retry-After hint now, on the core's clock (read only when the gate is not closed). */
+    void report(long permit, Outcome outcome, double retryAfterHint) {
+        report(permit, outcome, retryAfterHint, true, 0);
+    }
+
+    private void report(long permit, Outcome outcome, double retryAfterHint, boolean clock, double now) {
+        long pointer = handle.enter();
+        try {
+            report0(pointer, permit, outcome.code(), retryAfterHint, clock, now);
+        } finally {
+            handle.exit();
         }
     }
 
@@ -234,18 +157,34 @@ public final class Gate implements AutoCloseable {
     }
 
     public void reset(double now) {
-        try {
-            RespiteNativeJNI.respite_gate_reset(handle.get(), now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
-        watching = true;
-        pollEvents();
+        withEvents(p -> RespiteNative.respite_gate_reset(p, now));
     }
 
-    // --------------------------------------------------------- protected calls
+    /*
+     * The protected-call pair, one JNI crossing each (src/main/native/fast_native.c):
+     * clock reads the core's clock in C (else now); the events rule is applied in C too.
+     */
+    private native long admit0(long pointer, boolean clock, double now, boolean raise);
+
+    private native void report0(long pointer, long permit, int outcome, double hint, boolean clock, double now);
+
+    /** A call through SWIG, then the events rule. */
+    private <T> T withEvents(java.util.function.LongFunction<T> call) {
+        try {
+            return handle.apply(call);
+        } finally {
+            pollIfPending();
+        }
+    }
+
+    /** The events rule, also for the calls an engine or client makes into this gate: take them when any wait. */
+    void pollIfPending() {
+        handle.run(p -> {
+            if (RespiteNative.respite_gate_events_pending(p) > 0) {
+                pollEvents();
+            }
+        });
+    }
 
     /**
      * Runs {@code work} if the gate admits it and reports the outcome: success
@@ -263,33 +202,27 @@ public final class Gate implements AutoCloseable {
      * propagates after the outcome {@code unusable} is reported.
      */
     public <T> T call(Supplier<T> work, Function<? super T, Outcome> classifier) {
-        long permit = acquire();
-        T result;
-        try {
-            result = work.get();
-        } catch (RuntimeException | Error e) {
-            reportThrown(permit, e);
-            throw e;
-        }
-        reportResult(permit, result, classifier);
-        return result;
+        return protect(work::get, classifier);
     }
 
     /** As {@link #call(Supplier)} for work that throws checked exceptions. */
     public <T> T run(Callable<T> work) throws Exception {
+        return protect(work::call, null);
+    }
+
+    private interface Work<T, E extends Exception> {
+        T get() throws E;
+    }
+
+    private <T, E extends Exception> T protect(Work<T, E> work, Function<? super T, Outcome> classifier) throws E {
         long permit = acquire();
         T result;
         try {
-            result = work.call();
+            result = work.get();
         } catch (Exception | Error e) {
             reportThrown(permit, e);
             throw e;
         }
-        reportResult(permit, result, null);
-        return result;
-    }
-
-    private <T> void reportResult(long permit, T result, Function<? super T, Outcome> classifier) {
         Outcome outcome;
         try {
             outcome = classifier == null ? Outcome.SUCCESS : classifier.apply(result);
@@ -298,17 +231,16 @@ public final class Gate implements AutoCloseable {
             throw e;
         }
         report(permit, outcome == null ? Outcome.SUCCESS : outcome);
+        return result;
     }
 
     private void reportThrown(long permit, Throwable thrown) {
         if (thrown instanceof CarriesOutcome carrier) {
-            report(permit, carrier.outcome(), carrier.retryAfterHint(), Respite.now());
+            report(permit, carrier.outcome(), carrier.retryAfterHint());
         } else {
             report(permit, Outcome.TRANSPORT);
         }
     }
-
-    // ------------------------------------------------------- state and events
 
     /** The state now (a pause that has ended reads as probing, or closed when probes = 0). */
     public GateState state() {
@@ -316,62 +248,28 @@ public final class Gate implements AutoCloseable {
     }
 
     public GateState state(double now) {
-        try {
-            return GateState.values()[RespiteNativeJNI.respite_gate_get_state(handle.get(), now)];
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return GateState.ofCode(handle.apply(p -> RespiteNative.respite_gate_get_state(p, now)));
     }
 
     /** Statistics since the gate was made. */
     public GateStats stats() {
         respite_gate_stats s = new respite_gate_stats();
         try {
-            RespiteNativeJNI.respite_gate_stats_get(handle.get(), respite_gate_stats.getCPtr(s), s);
+            handle.run(p -> RespiteNative.respite_gate_stats_get(p, s));
             return NativeStats.gate(s);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
         } finally {
             s.delete();
-            Reference.reachabilityFence(this);
         }
     }
 
-    /**
-     * Takes the events waiting in the gate now, logs them and gives them to the
-     * listener, and returns them. Called by the gate itself after calls that may
-     * have made a transition; call it to see events at a precise moment.
-     */
+    /** Takes, logs and returns the events waiting now (done by every call that leaves some waiting). */
     public List<Event> pollEvents() {
-        List<Event> taken = new ArrayList<>(2);
-        synchronized (eventLock) {
-            try {
-                long events = respite_event.getCPtr(eventBuffer);
-                while (RespiteNativeJNI.respite_gate_next_event(handle.get(), events, eventBuffer) == 1) {
-                    Event event = EventLog.toEvent(eventBuffer);
-                    int type = eventBuffer.getType();
-                    inRecovery = type == EVENT_RECOVERY_STARTED || type == EVENT_RECOVERY_EXTENDED
-                            || type == EVENT_PROBING;
-                    taken.add(event);
-                }
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                Reference.reachabilityFence(this);
-            }
-            watching = inRecovery;
-            EventLog.GATE.forward(taken, listener);
-        }
-        return taken;
+        return handle.apply(p -> events.drain(e -> RespiteNative.respite_gate_next_event(p, e)));
     }
 
-    // --------------------------------------------------------------- lifetime
-
-    /** Raw pointer for the delivery engine of this package (0 once closed). */
-    long pointerForEngine() {
-        return handle.get();
+    /** The pointer for a call of this package (0 once closed), between enter and exit. */
+    NativeHandle handle() {
+        return handle;
     }
 
     /** Whether {@link #close()} was called. */
@@ -379,14 +277,14 @@ public final class Gate implements AutoCloseable {
         return handle.isClosed();
     }
 
-    /** Closes the gate: every later call throws {@link ClosedException} ("gate is closed"). Idempotent. */
+    /** Frees the gate once no call is inside it (users keep their own reference); later calls: closed. */
     @Override
     public void close() {
         handle.close();
     }
 
-    /** Builds a gate; methods are the spec's setting names in camel case. */
-    public static final class Builder extends SettingsBuilder<Builder> {
+    /** Builds a gate: one method per "gate" setting of the core's table ({@link GateSettings}). */
+    public static final class Builder extends SettingsBuilder<Builder> implements GateSettings<Builder> {
         private final String profile;
         private Consumer<Event> listener;
 
@@ -394,67 +292,12 @@ public final class Gate implements AutoCloseable {
             this.profile = profile;
         }
 
-        /** N: counted failures within the window that open the gate (integer 1-1000, default 10). */
-        public Builder failuresToEnterRecovery(int value) {
-            return set("failures_to_enter_recovery", value);
+        @Override
+        public Builder gateSetting(String name, Object value) {
+            return set(name, value);
         }
 
-        /** W: the sliding window failures are counted in, seconds (default 100). */
-        public Builder failuresWindowSeconds(double value) {
-            return set("failures_window_seconds", value);
-        }
-
-        /** R: the first pause, seconds (default 60; 0 or less: the gate never refuses). */
-        public Builder recoverySeconds(double value) {
-            return set("recovery_seconds", value);
-        }
-
-        /** M: each failed probe multiplies the pause by this (1-100, default 1). */
-        public Builder recoveryMultiplier(double value) {
-            return set("recovery_multiplier", value);
-        }
-
-        /** Rmax: the longest pause, seconds (default 300). */
-        public Builder maxRecoverySeconds(double value) {
-            return set("max_recovery_seconds", value);
-        }
-
-        /** P: calls admitted at once when a pause ends (0-1000, default 1; 0 admits every call). */
-        public Builder probes(int value) {
-            return set("probes", value);
-        }
-
-        /** A probe with no outcome by then counts as failed, seconds (default 30). */
-        public Builder probeTimeoutSeconds(double value) {
-            return set("probe_timeout_seconds", value);
-        }
-
-        /** Once open, refuse until reset (default false). */
-        public Builder recoverNever(boolean value) {
-            return set("recover_never", value);
-        }
-
-        /** Count every non-success, 4xx included (default false). */
-        public Builder countAllFailures(boolean value) {
-            return set("count_all_failures", value);
-        }
-
-        /** A Retry-After hint on the failure that opens the gate lengthens the pause (default true). */
-        public Builder honourRetryAfter(boolean value) {
-            return set("honour_retry_after", value);
-        }
-
-        /** Shortens each pause by up to this fraction, at random (0-1, default 0). */
-        public Builder jitter(double value) {
-            return set("jitter", value);
-        }
-
-        /** Seeds the jitter generator; 0 seeds from the operating system. */
-        public Builder seed(long value) {
-            return set("seed", value);
-        }
-
-        /** Also gives every event to this listener (called on the thread that polled it). */
+        /** Also gives every event to this listener (called on the thread that took it). */
         public Builder onEvent(Consumer<Event> listener) {
             this.listener = listener;
             return this;
@@ -462,14 +305,7 @@ public final class Gate implements AutoCloseable {
 
         /** The gate; {@link InvalidSettingException} names a setting the core does not accept. */
         public Gate build() {
-            long settings = NativeSettings.make(profile, values);
-            try {
-                return new Gate(RespiteNativeJNI.respite_gate_new(settings), listener);
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                NativeSettings.free(settings);
-            }
+            return NativeSettings.with(profile, values, s -> new Gate(RespiteNative.respite_gate_new(s), listener));
         }
     }
 }

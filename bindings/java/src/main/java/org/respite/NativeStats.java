@@ -1,6 +1,6 @@
 package org.respite;
 
-import org.respite.swig.RespiteNativeJNI;
+import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_engine_stats;
 import org.respite.swig.respite_gate_stats;
 import org.respite.swig.respite_queue_stats;
@@ -10,12 +10,12 @@ final class NativeStats {
     private NativeStats() {}
 
     static QueueStats queue(respite_queue_stats s) {
-        boolean balanced = RespiteNativeJNI.respite_queue_stats_balanced(respite_queue_stats.getCPtr(s), s) == 1;
+        boolean balanced = RespiteNative.respite_queue_stats_balanced(s) == 1;
         return new QueueStats(s.getAccepted(), s.getDelivered(), s.getDropped_capacity(), s.getExpired(),
                 s.getRetries_exhausted(), s.getDiscarded(), s.getPending(), s.getIn_flight(),
                 s.getRefused_full(), s.getRefused_too_large(), s.getRefused_closed(), s.getRetried(),
                 s.getPending_bytes(), s.getIn_flight_bytes(), s.getLive_bytes(), s.getCapacity(),
-                s.getMax_bytes(), Overflow.values()[s.getOverflow()], s.getRetry_times(), s.getEvent_ttl(),
+                s.getMax_bytes(), Overflow.ofCode(s.getOverflow()), s.getRetry_times(), s.getEvent_ttl(),
                 s.getClosed() != 0, balanced);
     }
 
@@ -28,7 +28,7 @@ final class NativeStats {
     static GateStats gate(respite_gate_stats s) {
         return new GateStats(s.getAdmitted(), s.getRefused(), s.getReported(), s.getCounted_failures(),
                 s.getLate(), s.getTrips(), s.getProbes(), s.getProbe_timeouts(), s.getEvents_dropped(),
-                s.getGeneration(), s.getWindow_failures(), GateState.values()[s.getState()], s.getDelay(),
+                s.getGeneration(), s.getWindow_failures(), GateState.ofCode(s.getState()), s.getDelay(),
                 s.getUntil());
     }
 }

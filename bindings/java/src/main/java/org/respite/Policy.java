@@ -1,52 +1,41 @@
 package org.respite;
 
-import java.lang.ref.Reference;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongUnaryOperator;
 
-import org.respite.internal.Errors;
 import org.respite.internal.NativeHandle;
-import org.respite.swig.RespiteNativeJNI;
+import org.respite.internal.Utf8;
+import org.respite.swig.RespiteNative;
 
 /**
  * A delivery policy (Astarte's trigger delivery policy, spec section 4):
  * validated once, immutable, safe to share. Invalid documents raise
  * {@link InvalidPolicyException} listing every problem with its JSON pointer.
- *
- * <pre>{@code
- * Policy policy = Policy.fromJson("""
- *     {"name": "edgehog", "maximum_capacity": 100, "retry_times": 3,
- *      "error_handlers": [{"on": "server_error", "strategy": "retry"}]}""");
- * }</pre>
  */
 public final class Policy implements AutoCloseable {
     private final NativeHandle handle;
 
     private Policy(long pointer) {
-        this.handle = new NativeHandle(this, pointer, RespiteNativeJNI::respite_policy_free);
+        this.handle = new NativeHandle(pointer, RespiteNative::respite_policy_free);
     }
 
     /** Parses and validates a JSON document. */
     public static Policy fromJson(String json) {
         if (json == null) {
-            return make(problems -> RespiteNativeJNI.respite_policy_from_json(null, problems));
+            return make(problems -> RespiteNative.respite_policy_from_json(null, problems));
         }
-        return fromJson(json.getBytes(StandardCharsets.UTF_8));
+        return fromJson(Utf8.bytes(json));
     }
 
     /** Parses and validates a JSON document given as UTF-8 bytes. */
     public static Policy fromJson(byte[] json) {
-        return make(problems -> RespiteNativeJNI.respite_policy_from_json_n(json, problems));
+        return make(problems -> RespiteNative.respite_policy_from_json_n(json, problems));
     }
 
     /** D8: the built-in "@default" policy: any error is discarded, capacity 1000. */
     public static Policy defaultPolicy() {
-        try {
-            return new Policy(RespiteNativeJNI.respite_policy_default());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        }
+        return new Policy(RespiteNative.respite_policy_default());
     }
 
     /** A policy without JSON; build() validates it with the JSON path's rules and messages. */
@@ -54,91 +43,51 @@ public final class Policy implements AutoCloseable {
         return new Builder(name, maximumCapacity);
     }
 
-    private interface Maker {
-        long make(long problems);
-    }
-
-    private static Policy make(Maker maker) {
-        long problems;
+    /** A policy from maker(problems); invalid: the core's error with every problem listed. */
+    private static Policy make(LongUnaryOperator maker) {
+        long problems = RespiteNative.respite_problems_new();
         try {
-            problems = RespiteNativeJNI.respite_problems_new();
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        }
-        try {
-            return new Policy(maker.make(problems));
-        } catch (RuntimeException e) {
-            RuntimeException translated = Errors.translate(e);
-            if (translated instanceof InvalidPolicyException invalid) {
-                throw new InvalidPolicyException(invalid.getMessage(), problems(problems));
+            return new Policy(maker.applyAsLong(problems));
+        } catch (InvalidPolicyException invalid) {
+            List<PolicyProblem> list = new ArrayList<>();
+            for (int i = 0; i < RespiteNative.respite_problems_count(problems); i++) {
+                list.add(new PolicyProblem(RespiteNative.respite_problems_pointer(problems, i),
+                        RespiteNative.respite_problems_message(problems, i),
+                        RespiteNative.respite_problems_line(problems, i),
+                        RespiteNative.respite_problems_column(problems, i)));
             }
-            throw translated;
+            throw new InvalidPolicyException(invalid.getMessage(), list);
         } finally {
-            RespiteNativeJNI.respite_problems_free(problems);
+            RespiteNative.respite_problems_free(problems);
         }
     }
 
-    private static List<PolicyProblem> problems(long problems) {
-        List<PolicyProblem> list = new ArrayList<>();
-        int count = RespiteNativeJNI.respite_problems_count(problems);
-        for (int i = 0; i < count; i++) {
-            list.add(new PolicyProblem(RespiteNativeJNI.respite_problems_pointer(problems, i),
-                    RespiteNativeJNI.respite_problems_message(problems, i),
-                    RespiteNativeJNI.respite_problems_line(problems, i),
-                    RespiteNativeJNI.respite_problems_column(problems, i)));
-        }
-        return list;
-    }
-
-    private long pointer() {
-        long pointer = handle.get();
-        if (pointer == 0) {
-            throw NativeHandle.closed("policy");
-        }
-        return pointer;
+    /** Runs call with the pointer; closed is refused here (accessors answer NULL/0, queue_new takes NULL as @default). */
+    <T> T use(java.util.function.LongFunction<T> call) {
+        return NativeHandle.use(handle, "policy", call);
     }
 
     public String name() {
-        try {
-            return RespiteNativeJNI.respite_policy_name(pointer());
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return use(RespiteNative::respite_policy_name);
     }
 
     public int maximumCapacity() {
-        try {
-            return RespiteNativeJNI.respite_policy_maximum_capacity(pointer());
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return use(RespiteNative::respite_policy_maximum_capacity);
     }
 
     /** Resends after the first attempt (D3); 0 when nothing retries. */
     public int retryTimes() {
-        try {
-            return RespiteNativeJNI.respite_policy_retry_times(pointer());
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return use(RespiteNative::respite_policy_retry_times);
     }
 
     /** Seconds; 0 when unset. */
     public int eventTtl() {
-        try {
-            return RespiteNativeJNI.respite_policy_event_ttl(pointer());
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return use(RespiteNative::respite_policy_event_ttl);
     }
 
     /** Events taken for one request (D7); 1 when unset. */
     public int prefetchCount() {
-        try {
-            return RespiteNativeJNI.respite_policy_prefetch_count(pointer());
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return use(RespiteNative::respite_policy_prefetch_count);
     }
 
     /** D2: the strategy for a failed attempt with this HTTP status (400-599). */
@@ -152,36 +101,20 @@ public final class Policy implements AutoCloseable {
     }
 
     private Strategy strategy(int transportFailed, int httpStatus) {
-        try {
-            return Strategy.values()[RespiteNativeJNI.respite_policy_strategy_for(handle.get(), transportFailed,
-                    httpStatus)];
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return Strategy.ofCode(handle.apply(p -> RespiteNative.respite_policy_strategy_for(p, transportFailed,
+                httpStatus)));
     }
 
     /** The canonical JSON of the policy (reads back as an equal policy). */
     public String toJson() {
-        try {
-            return RespiteNativeJNI.respite_policy_to_json(handle.get());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
-    }
-
-    /** Raw pointer for the queue and engine of this package. */
-    long pointerForQueue() {
-        return handle.get();
+        return handle.apply(RespiteNative::respite_policy_to_json);
     }
 
     public boolean isClosed() {
         return handle.isClosed();
     }
 
+    /** Drops this reference: a queue or sender using the policy keeps its own. Idempotent. */
     @Override
     public void close() {
         handle.close();
@@ -233,30 +166,23 @@ public final class Policy implements AutoCloseable {
         }
 
         public Policy build() {
-            long builder;
-            try {
-                builder = RespiteNativeJNI.respite_policy_builder_new(name, maximumCapacity);
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            }
+            long builder = RespiteNative.respite_policy_builder_new(name, maximumCapacity);
             try {
                 for (String[] handler : handlers) {
-                    RespiteNativeJNI.respite_policy_builder_add_handler(builder, handler[0], handler[1]);
+                    RespiteNative.respite_policy_builder_add_handler(builder, handler[0], handler[1]);
                 }
                 if (retryTimes != null) {
-                    RespiteNativeJNI.respite_policy_builder_set_retry_times(builder, retryTimes);
+                    RespiteNative.respite_policy_builder_set_retry_times(builder, retryTimes);
                 }
                 if (eventTtl != null) {
-                    RespiteNativeJNI.respite_policy_builder_set_event_ttl(builder, eventTtl);
+                    RespiteNative.respite_policy_builder_set_event_ttl(builder, eventTtl);
                 }
                 if (prefetchCount != null) {
-                    RespiteNativeJNI.respite_policy_builder_set_prefetch_count(builder, prefetchCount);
+                    RespiteNative.respite_policy_builder_set_prefetch_count(builder, prefetchCount);
                 }
-                return make(problems -> RespiteNativeJNI.respite_policy_builder_build(builder, problems));
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
+                return make(problems -> RespiteNative.respite_policy_builder_build(builder, problems));
             } finally {
-                RespiteNativeJNI.respite_policy_builder_free(builder);
+                RespiteNative.respite_policy_builder_free(builder);
             }
         }
     }

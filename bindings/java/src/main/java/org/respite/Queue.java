@@ -1,37 +1,24 @@
 package org.respite;
 
-import java.lang.ref.Reference;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
-import org.respite.internal.Errors;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
-import org.respite.swig.RespiteNativeJNI;
+import org.respite.internal.Utf8;
+import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_queue_stats;
 
 /**
- * The bounded delivery queue (spec section 4): events are byte payloads,
- * copied in. Safe to share: any number of threads may {@link #enqueue} while
- * one consumer takes batches ({@link #take}) or a {@link DeliveryEngine}
- * drives it.
- *
- * <pre>{@code
- * try (Queue queue = Queue.builder(policy).overflow(Overflow.DROP_NEWEST).maxBytes(1 << 20).build()) {
- *     queue.enqueue("{\"temperature\": 21.5}");        // QueueFullException, TooLargeException, ...
- * }
- * }</pre>
- *
- * {@link #shutdown()} refuses later events and lets the consumer drain;
- * {@link #close()} also shuts down, then releases the queue: every later call
- * throws {@link ClosedException} ("queue is closed").
+ * The bounded delivery queue (spec section 4) of byte payloads, copied in:
+ * any number of threads may {@link #enqueue} while one consumer takes batches
+ * or a {@link DeliveryEngine} drives it.
  */
 public final class Queue implements AutoCloseable {
     private final NativeHandle handle;
     private final Policy policy;
 
     private Queue(long pointer, Policy policy) {
-        this.handle = new NativeHandle(this, pointer, RespiteNativeJNI::respite_queue_free);
+        this.handle = new NativeHandle(pointer, RespiteNative::respite_queue_free);
         this.policy = policy;
     }
 
@@ -50,32 +37,18 @@ public final class Queue implements AutoCloseable {
         return policy;
     }
 
-    long pointer() {
-        return handle.get();
+    NativeHandle handle() {
+        return handle;
     }
-
-    // ------------------------------------------------------------- producers
 
     /** Queues a copy of {@code payload} now. */
     public void enqueue(byte[] payload) {
         enqueue(payload, Respite.now());
     }
 
-    /**
-     * Queues a copy of {@code payload} at {@code now}. Throws
-     * {@link QueueFullException} (overflow drop_newest at capacity),
-     * {@link TooLargeException} (larger than max_bytes), {@link ClosedException}
-     * (after shutdown), {@link InvalidArgumentException} (empty or null payload),
-     * with the core's message.
-     */
+    /** Queues a copy of {@code payload} at {@code now}; refusals are the core's (queue_full, too_large, closed). */
     public void enqueue(byte[] payload, double now) {
-        try {
-            RespiteNativeJNI.respite_queue_enqueue(handle.get(), payload, now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        handle.run(p -> RespiteNative.respite_queue_enqueue(p, payload, now));
     }
 
     /** Queues {@code text} as UTF-8 now. */
@@ -85,20 +58,12 @@ public final class Queue implements AutoCloseable {
 
     /** Queues {@code text} as UTF-8 at {@code now}. */
     public void enqueue(String text, double now) {
-        enqueue(text == null ? null : text.getBytes(StandardCharsets.UTF_8), now);
+        enqueue(Utf8.bytes(text), now);
     }
-
-    // -------------------------------------------------------------- consumer
 
     /** Events queued and not taken. */
     public long pending() {
-        try {
-            return RespiteNativeJNI.respite_queue_pending(handle.get());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(RespiteNative::respite_queue_pending);
     }
 
     /** D6: drops every pending event whose age reached event_ttl now; returns how many. */
@@ -107,13 +72,7 @@ public final class Queue implements AutoCloseable {
     }
 
     public long expire(double now) {
-        try {
-            return RespiteNativeJNI.respite_queue_expire(handle.get(), now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(p -> RespiteNative.respite_queue_expire(p, now));
     }
 
     /** Takes up to {@code maxEvents} events from the head now; null when nothing is pending. */
@@ -121,22 +80,10 @@ public final class Queue implements AutoCloseable {
         return take(maxEvents, Respite.now());
     }
 
-    /**
-     * Takes up to {@code maxEvents} (&ge; 1) events from the head as an in-flight
-     * batch (dropping expired events it meets); null when nothing is pending.
-     * Settle its events, then close it: retried and unsettled events go back to
-     * the head then (D4, Q5).
-     */
+    /** Takes up to {@code maxEvents} events as a batch to settle and close (D4, Q5); null when none is pending. */
     public Batch take(int maxEvents, double now) {
-        long batch;
-        try {
-            batch = RespiteNativeJNI.respite_queue_take(handle.get(), maxEvents, now);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
-        return batch == 0 ? null : Batch.owned(batch);
+        long batch = handle.apply(p -> RespiteNative.respite_queue_take(p, maxEvents, now));
+        return batch == 0 ? null : new Batch(batch, null);
     }
 
     /**
@@ -144,122 +91,66 @@ public final class Queue implements AutoCloseable {
      * is shut down (true), or {@code timeoutSeconds} pass (false).
      */
     public boolean awaitPending(long minPending, double timeoutSeconds) {
-        try {
-            return RespiteNativeJNI.respite_queue_wait(handle.get(), minPending, timeoutSeconds) == 1;
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(p -> RespiteNative.respite_queue_wait(p, minPending, timeoutSeconds)) == 1;
     }
-
-    // --------------------------------------------------------------- figures
 
     /** The D9 figures, one consistent snapshot. */
     public QueueStats stats() {
         respite_queue_stats s = new respite_queue_stats();
         try {
-            RespiteNativeJNI.respite_queue_stats_get(handle.get(), respite_queue_stats.getCPtr(s), s);
+            handle.run(p -> RespiteNative.respite_queue_stats_get(p, s));
             return NativeStats.queue(s);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
         } finally {
             s.delete();
-            Reference.reachabilityFence(this);
         }
     }
 
     /** D9 on a fresh snapshot: throws {@link InternalException} with every figure when it does not hold. */
     public void checkAccounting() {
-        try {
-            RespiteNativeJNI.respite_queue_check_accounting(handle.get());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        handle.run(RespiteNative::respite_queue_check_accounting);
     }
-
-    // -------------------------------------------------------------- lifetime
 
     /** Q1: refuses every later enqueue ({@link ClosedException}); taking and settling go on. Idempotent. */
     public void shutdown() {
-        try {
-            RespiteNativeJNI.respite_queue_close(handle.get());
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        handle.run(RespiteNative::respite_queue_close);
     }
 
     /** Whether {@link #shutdown()} was called (or an engine closed the queue). */
     public boolean isShutDown() {
-        try {
-            return RespiteNativeJNI.respite_queue_is_closed(handle.get()) == 1;
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return handle.apply(RespiteNative::respite_queue_is_closed) == 1;
     }
 
     public boolean isClosed() {
         return handle.isClosed();
     }
 
-    /**
-     * Shuts the queue down (waking threads in {@link #awaitPending}) and drops it:
-     * later calls throw {@link ClosedException}. Pending events are freed once no
-     * thread and no engine uses the queue any more. Batches already taken stay
-     * readable. Idempotent.
-     */
+    /** Shuts the queue down and frees it once no call is inside it (an engine keeps its own reference). */
     @Override
     public void close() {
-        long pointer = handle.get();
-        if (pointer != 0) {
-            try {
-                RespiteNativeJNI.respite_queue_close(pointer);
-            } finally {
-                Reference.reachabilityFence(this);
-            }
+        if (!handle.isClosed()) {
+            shutdown();
         }
         handle.close();
     }
 
-    /** Builds a queue; methods are the spec's "queue" setting names in camel case. */
-    public static final class Builder extends SettingsBuilder<Builder> {
+    /** Builds a queue: one method per "queue" setting of the core's table ({@link QueueSettings}). */
+    public static final class Builder extends SettingsBuilder<Builder> implements QueueSettings<Builder> {
         private final Policy policy;
 
         private Builder(Policy policy) {
             this.policy = policy;
         }
 
-        /** What enqueue does at capacity (default drop_oldest). */
-        public Builder overflow(Overflow value) {
-            return set("overflow", value);
-        }
-
-        /** The most payload bytes pending at once; 0: no byte limit (default 0). */
-        public Builder maxBytes(long value) {
-            return set("max_bytes", value);
+        @Override
+        public Builder queueSetting(String name, Object value) {
+            return set(name, value);
         }
 
         /** The queue; {@link InvalidSettingException} names a setting the core does not accept. */
         public Queue build() {
-            if (policy != null && policy.isClosed()) {
-                throw NativeHandle.closed("policy");
-            }
-            long settings = NativeSettings.make("queue", values);
-            try {
-                return new Queue(RespiteNativeJNI.respite_queue_new(policy == null ? 0 : policy.pointerForQueue(),
-                        settings), policy);
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                NativeSettings.free(settings);
-                Reference.reachabilityFence(policy);
-            }
+            return NativeSettings.with("queue", values, s -> new Queue(policy == null
+                    ? RespiteNative.respite_queue_new(0, s)
+                    : policy.use(p -> RespiteNative.respite_queue_new(p, s)), policy));
         }
     }
 }

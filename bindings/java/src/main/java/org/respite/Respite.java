@@ -2,13 +2,10 @@ package org.respite;
 
 import java.util.Map;
 
-import org.respite.internal.Errors;
 import org.respite.internal.NativeSettings;
 import org.respite.swig.RespiteNative;
-import org.respite.swig.RespiteNativeJNI;
-import org.respite.swig.respite_setting_info;
 
-/** Library-wide helpers: the clock and the status table. */
+/** Library-wide helpers: the clock, the status table and settings checks (the table itself: {@link SettingsTable}). */
 public final class Respite {
     /*
      * HotSpot's System.nanoTime reads CLOCK_MONOTONIC on Linux, the clock of
@@ -21,22 +18,22 @@ public final class Respite {
 
     /** Seconds on the monotonic clock the core uses (respite_now); never the wall clock. */
     public static double now() {
-        return NANO_TIME_IS_CORE_CLOCK ? System.nanoTime() * 1e-9 : RespiteNativeJNI.respite_now();
+        return NANO_TIME_IS_CORE_CLOCK ? System.nanoTime() * 1e-9 : RespiteNative.respite_now();
     }
 
     /** The number of status codes of the core (0 is "ok"). */
     public static int statusCount() {
-        return RespiteNativeJNI.respite_status_count();
+        return RespiteNative.respite_status_count();
     }
 
     /** The stable name of a status code, e.g. {@code "invalid_setting"}. */
     public static String statusName(int status) {
-        return RespiteNativeJNI.respite_status_name(status);
+        return RespiteNative.respite_status_name(status);
     }
 
     /** The core's one-line description of a status. */
     public static String statusDescription(int status) {
-        return RespiteNativeJNI.respite_strerror(status);
+        return RespiteNative.respite_strerror(status);
     }
 
     /**
@@ -46,9 +43,7 @@ public final class Respite {
      * {@link InvalidSettingException} as a builder's build() would.
      */
     public static void checkSettings(String componentOrProfile, Map<String, ?> values) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> ordered = (Map<String, Object>) values;
-        NativeSettings.free(NativeSettings.make(componentOrProfile, ordered));
+        NativeSettings.with(componentOrProfile, values, settings -> settings);
     }
 
     /**
@@ -56,29 +51,20 @@ public final class Respite {
      * Double or String by the setting's type.
      */
     public static Object defaultSetting(String componentOrProfile, String name) {
-        long settings = NativeSettings.make(componentOrProfile, Map.of());
-        try {
-            respite_setting_info info = RespiteNative.respite_setting_find(
-                    RespiteNativeJNI.respite_settings_component(settings), name);
-            int type = info == null ? -1 : info.getType();
-            if (type == 3 || type == 4 || type == 5) {
-                return RespiteNativeJNI.respite_settings_get_text(settings, name);
-            }
-            double number = RespiteNativeJNI.respite_settings_get_number(settings, name);
+        return NativeSettings.with(componentOrProfile, Map.of(), settings -> {
+            String type = SettingsTable.find(RespiteNative.respite_settings_component(settings), name)
+                    .map(SettingInfo::type).orElse("number"); // unknown: the core's error below
             return switch (type) {
-                case 2 -> number != 0;
-                case 0 -> (long) number;
-                default -> number;
+                case "choice", "string", "list" -> RespiteNative.respite_settings_get_text(settings, name);
+                case "boolean" -> RespiteNative.respite_settings_get_number(settings, name) != 0;
+                case "integer" -> (long) RespiteNative.respite_settings_get_number(settings, name);
+                default -> RespiteNative.respite_settings_get_number(settings, name);
             };
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            NativeSettings.free(settings);
-        }
+        });
     }
 
     private static boolean sameClock() {
-        double core = RespiteNativeJNI.respite_now();
+        double core = RespiteNative.respite_now();
         double java = System.nanoTime() * 1e-9;
         return Math.abs(core - java) < 0.05;
     }

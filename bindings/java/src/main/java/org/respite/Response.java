@@ -1,11 +1,10 @@
 package org.respite;
 
-import java.lang.ref.Reference;
-import java.nio.charset.StandardCharsets;
+import java.util.function.LongFunction;
 
-import org.respite.internal.FastNative;
 import org.respite.internal.NativeHandle;
-import org.respite.swig.RespiteNativeJNI;
+import org.respite.internal.Utf8;
+import org.respite.swig.RespiteNative;
 
 /**
  * The answer to one {@link Client} call (spec C8): status (0 when the
@@ -26,15 +25,14 @@ public final class Response implements AutoCloseable {
     private volatile Outcome outcome;
 
     Response(long pointer) {
-        this.handle = new NativeHandle(this, pointer, RespiteNativeJNI::respite_response_free);
-        this.status = RespiteNativeJNI.respite_response_status(pointer);
-        this.outcome = Outcome.ofCode(RespiteNativeJNI.respite_response_outcome(pointer));
-        this.body = FastNative.responseBody(pointer);
-        String text = RespiteNativeJNI.respite_response_error(pointer);
-        this.error = text == null ? "" : text;
-        this.retryAfter = RespiteNativeJNI.respite_response_retry_after(pointer);
-        this.attempts = RespiteNativeJNI.respite_response_attempts(pointer);
-        this.elapsedSeconds = RespiteNativeJNI.respite_response_elapsed_seconds(pointer);
+        this.handle = new NativeHandle(pointer, RespiteNative::respite_response_free);
+        this.status = RespiteNative.respite_response_status(pointer);
+        this.outcome = Outcome.ofCode(RespiteNative.respite_response_outcome(pointer));
+        this.body = RespiteNative.respite_response_body(pointer);
+        this.error = RespiteNative.respite_response_error(pointer);
+        this.retryAfter = RespiteNative.respite_response_retry_after(pointer);
+        this.attempts = RespiteNative.respite_response_attempts(pointer);
+        this.elapsedSeconds = RespiteNative.respite_response_elapsed_seconds(pointer);
     }
 
     /** The HTTP status, or 0 when the transport failed. */
@@ -59,7 +57,7 @@ public final class Response implements AutoCloseable {
 
     /** The body as UTF-8 text. */
     public String text() {
-        return new String(body, StandardCharsets.UTF_8);
+        return Utf8.string(body);
     }
 
     /**
@@ -67,15 +65,7 @@ public final class Response implements AutoCloseable {
      * last one wins), or null. After {@link #close()}: {@link ClosedException}.
      */
     public String header(String name) {
-        long pointer = handle.get();
-        if (pointer == 0) {
-            throw NativeHandle.closed("response");
-        }
-        try {
-            return RespiteNativeJNI.respite_response_header(pointer, name);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        return use(p -> RespiteNative.respite_response_header(p, name));
     }
 
     /** libcurl's text when the transport failed, "" otherwise. */
@@ -98,9 +88,9 @@ public final class Response implements AutoCloseable {
         return elapsedSeconds;
     }
 
-    /** The native response for reportUnusable (0 once closed). */
-    long pointer() {
-        return handle.get();
+    /** Runs call with the native response (reportUnusable); closed is refused. */
+    <T> T use(LongFunction<T> call) {
+        return NativeHandle.use(handle, "response", call);
     }
 
     void markUnusable() {

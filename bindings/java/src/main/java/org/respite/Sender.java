@@ -1,8 +1,6 @@
 package org.respite;
 
-import java.lang.ref.Reference;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.lang.ref.WeakReference;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,33 +11,19 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import org.respite.internal.Errors;
 import org.respite.internal.EventLog;
-import org.respite.internal.FastNative;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
-import org.respite.swig.RespiteNativeJNI;
-import org.respite.swig.respite_event;
+import org.respite.internal.Utf8;
+import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_sender_stats;
 
 /**
- * A background HTTP sender (spec section 5): producers {@link #enqueue} events,
- * which never waits for the network; the sender's own native thread batches
- * them into POSTs, pauses while its gate refuses, probes when a pause ends and
- * drains the queue after a successful probe.
- *
- * <pre>{@code
- * try (Sender sender = Sender.builder("https://collector.example.com/events")
- *         .minEntriesPerMessage(1).header("X-Api-Key", key).build()) {
- *     sender.enqueue("{\"event\":\"started\"}");
- * }   // close() drains within close_timeout_seconds, or at once while paused
- * }</pre>
- *
- * Events (S6) go to {@code System.Logger} "org.respite.Sender": a warning when
- * sending pauses, a pause grows, a send fails (with its status and the start
- * of the body) or events are left unsent at close; information when sending
- * resumes. They are polled every 50 ms by one shared daemon thread and after
- * {@link #flush}, {@link #stats} and close.
+ * A background HTTP sender (spec section 5): {@link #enqueue} never waits for
+ * the network; the sender's native thread POSTs batches through its gate.
+ * Its events (S6) go to {@code System.Logger} "org.respite.Sender" with the
+ * core's lines; the thread is native, so one shared daemon thread takes them
+ * every 50 ms (and flush, stats and close do).
  */
 public final class Sender implements AutoCloseable {
     private static final long POLL_MILLIS = 50;
@@ -50,25 +34,21 @@ public final class Sender implements AutoCloseable {
     });
 
     private final NativeHandle handle;
-    private final Consumer<Event> listener;
-    private final respite_event eventBuffer = new respite_event();
-    private final Object eventLock = new Object();
+    private final EventLog events;
     private final ScheduledFuture<?> polling;
-    private final Object closeLock = new Object();
-    private volatile boolean closed;
+    private volatile SenderStats finalStats;
     private long unsent = -1;
 
     private Sender(long pointer, Consumer<Event> listener) {
-        this.handle = new NativeHandle(this, pointer, RespiteNativeJNI::respite_sender_free);
-        this.listener = listener;
-        // The task holds the sender only weakly reachable through a lambda of
-        // a static method, so an abandoned sender can still be cleaned.
-        java.lang.ref.WeakReference<Sender> self = new java.lang.ref.WeakReference<>(this);
+        this.handle = new NativeHandle(pointer, RespiteNative::respite_sender_free);
+        this.events = new EventLog("org.respite.Sender", listener);
+        // The task holds the sender only weakly, so an abandoned sender can still be cleaned.
+        WeakReference<Sender> self = new WeakReference<>(this);
         this.polling = POLLER.scheduleWithFixedDelay(() -> pollWeak(self), POLL_MILLIS, POLL_MILLIS,
                 TimeUnit.MILLISECONDS);
     }
 
-    private static void pollWeak(java.lang.ref.WeakReference<Sender> self) {
+    private static void pollWeak(WeakReference<Sender> self) {
         Sender sender = self.get();
         if (sender != null) {
             try {
@@ -89,42 +69,25 @@ public final class Sender implements AutoCloseable {
         return new Builder();
     }
 
-    /**
-     * Queues one event (S1, S10): never waits for the network, whatever the
-     * gate's state. Refused only by capacity ({@link QueueFullException} under
-     * drop_newest), size ({@link TooLargeException}) or after close
-     * ({@link ClosedException}).
-     */
+    /** Queues one event (S1, S10) without waiting for the network; refusals are the core's (queue_full, too_large, closed). */
     public void enqueue(byte[] event) {
         Objects.requireNonNull(event, "event");
-        try {
-            RespiteNativeJNI.respite_sender_enqueue(handle.get(), event);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        handle.run(p -> RespiteNative.respite_sender_enqueue(p, event));
     }
 
     /** As {@link #enqueue(byte[])} with the text's UTF-8 bytes. */
     public void enqueue(String event) {
-        enqueue(Objects.requireNonNull(event, "event").getBytes(StandardCharsets.UTF_8));
+        enqueue(Utf8.bytes(Objects.requireNonNull(event, "event")));
     }
 
     /** S7: adds a header to every later request (name an HTTP token, value without line breaks). */
     public void addHeader(String name, String value) {
-        try {
-            RespiteNativeJNI.respite_sender_add_header(handle.get(), name, value);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        } finally {
-            Reference.reachabilityFence(this);
-        }
+        handle.run(p -> RespiteNative.respite_sender_add_header(p, name, value));
     }
 
     /**
      * S11: sends what is queued (below min_entries_per_message too) and waits
-     * up to {@code timeoutSeconds} (0-86400) until nothing is pending or in flight.
+     * up to {@code timeoutSeconds} until nothing is pending or in flight.
      *
      * @throws TemporarilyUnavailableException at once while paused (events stay queued)
      * @throws TransportException when the time ran out
@@ -132,77 +95,51 @@ public final class Sender implements AutoCloseable {
      */
     public void flush(double timeoutSeconds) {
         try {
-            FastNative.senderFlush(handle.get(), timeoutSeconds);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
+            handle.run(p -> RespiteNative.respite_sender_flush(p, timeoutSeconds));
         } finally {
-            Reference.reachabilityFence(this);
             pollEvents();
         }
     }
 
     /** S13: one snapshot of the figures; also after close. */
     public SenderStats stats() {
+        SenderStats last = finalStats;
+        if (last != null) {
+            return last;
+        }
         respite_sender_stats s = new respite_sender_stats();
         try {
-            RespiteNativeJNI.respite_sender_stats_get(handle.get(), respite_sender_stats.getCPtr(s), s);
+            handle.run(p -> RespiteNative.respite_sender_stats_get(p, s));
             return new SenderStats(NativeStats.queue(s.getQueue()), NativeStats.engine(s.getEngine()),
                     NativeStats.gate(s.getGate()), s.getRequests(), s.getBytes_sent(), s.getPaused() != 0,
                     s.getClosed() != 0);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
         } finally {
             s.delete();
-            Reference.reachabilityFence(this);
             pollEvents();
         }
     }
 
-    /**
-     * Takes the events waiting in the sender now (its gate's transitions,
-     * send_failed, unsent_at_close), logs them and gives them to the listener,
-     * and returns them.
-     */
+    /** Takes, logs and returns the events waiting in the sender now (its gate's too). */
     public List<Event> pollEvents() {
-        List<Event> taken = new ArrayList<>(2);
-        synchronized (eventLock) {
-            try {
-                long events = respite_event.getCPtr(eventBuffer);
-                while (RespiteNativeJNI.respite_sender_next_event(handle.get(), events, eventBuffer) == 1) {
-                    taken.add(EventLog.toEvent(eventBuffer));
-                }
-            } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                Reference.reachabilityFence(this);
-            }
-            EventLog.SENDER.forward(taken, listener);
-        }
-        return taken;
+        return handle.apply(p -> events.drain(e -> RespiteNative.respite_sender_next_event(p, e)));
     }
 
     /**
      * S5, S12: closes and returns the number of events not sent. While paused
      * it returns at once and sends nothing more; otherwise it drains within
-     * close_timeout_seconds. Later calls return the same count; enqueue and
-     * flush then throw {@link ClosedException} ("sender is closed").
+     * close_timeout_seconds. Then the sender is freed (its last figures stay
+     * readable with {@link #stats}). Later calls return the same count; enqueue
+     * and flush then throw {@link ClosedException} ("sender is closed").
      */
-    public long closeAndCountUnsent() {
-        synchronized (closeLock) {
-            if (!closed) {
-                try {
-                    unsent = RespiteNativeJNI.respite_sender_close(handle.get());
-                } catch (RuntimeException e) {
-                    throw Errors.translate(e);
-                } finally {
-                    Reference.reachabilityFence(this);
-                }
-                closed = true;
-                polling.cancel(false);
-                pollEvents();
-            }
-            return unsent;
+    public synchronized long closeAndCountUnsent() {
+        if (finalStats == null) {
+            unsent = handle.apply(RespiteNative::respite_sender_close);
+            polling.cancel(false);
+            pollEvents();
+            finalStats = stats();
+            handle.close();
         }
+        return unsent;
     }
 
     /** As {@link #closeAndCountUnsent()}; the count is also logged (unsent_at_close) when not 0. */
@@ -212,15 +149,17 @@ public final class Sender implements AutoCloseable {
     }
 
     public boolean isClosed() {
-        return closed;
+        return handle.isClosed();
     }
 
     /**
-     * Builds a sender; methods are the spec's "sender", "gate" and "queue"
-     * setting names in camel case. The gate starts from the usage_sharing
-     * profile; the policy is {@code @default} unless given.
+     * Builds a sender: one method per "sender", "gate" and "queue" setting of the
+     * core's table ({@link SenderSettings}, {@link GateSettings}, {@link QueueSettings}).
+     * The gate starts from the usage_sharing profile; the policy is {@code @default}
+     * unless given.
      */
-    public static final class Builder extends SettingsBuilder<Builder> {
+    public static final class Builder extends SettingsBuilder<Builder>
+            implements SenderSettings<Builder>, GateSettings<Builder>, QueueSettings<Builder> {
         private final Map<String, Object> gateValues = new LinkedHashMap<>();
         private final Map<String, Object> queueValues = new LinkedHashMap<>();
         private final Map<String, String> headers = new LinkedHashMap<>();
@@ -230,59 +169,19 @@ public final class Sender implements AutoCloseable {
 
         private Builder() {}
 
-        // ---- sender
-
-        /** Where batches are POSTed: an http:// or https:// URL (required). */
-        public Builder url(String value) {
-            return set("url", value);
+        @Override
+        public Builder senderSetting(String name, Object value) {
+            return set(name, value);
         }
 
-        /** One send from connecting to the last byte, seconds (greater than 0, at most 86400; default 5). */
-        public Builder timeoutSeconds(double value) {
-            return set("timeout_seconds", value);
+        /**
+         * The sender's name (its "sender" setting {@code name}): it starts the line of
+         * every event the sender and its gate log. The gate's and queue's own
+         * {@code name} settings stay reachable with gateSetting/queueSetting.
+         */
+        public Builder name(String value) {
+            return senderSetting("name", value);
         }
-
-        /** Content-Type of a batch (default application/json). */
-        public Builder contentType(String value) {
-            return set("content_type", value);
-        }
-
-        /** Written before the first event of a batch (default ""). */
-        public Builder prefix(String value) {
-            return set("prefix", value);
-        }
-
-        /** Written between events of a batch (default "\n"). */
-        public Builder separator(String value) {
-            return set("separator", value);
-        }
-
-        /** Written after the last event of a batch (default ""). */
-        public Builder suffix(String value) {
-            return set("suffix", value);
-        }
-
-        /** Gzip the body and send Content-Encoding: gzip (default false). */
-        public Builder gzip(boolean value) {
-            return set("gzip", value);
-        }
-
-        /** A batch is sent once this many events are queued (1-1000000, default 50). */
-        public Builder minEntriesPerMessage(int value) {
-            return set("min_entries_per_message", value);
-        }
-
-        /** The most events in one batch (0-1000000; default 0: derived, S2). */
-        public Builder maxEntriesPerMessage(int value) {
-            return set("max_entries_per_message", value);
-        }
-
-        /** How long close drains a healthy sender, seconds (0-86400, default 5). */
-        public Builder closeTimeoutSeconds(double value) {
-            return set("close_timeout_seconds", value);
-        }
-
-        // ---- gate (usage_sharing profile unless another is given)
 
         /** The profile the gate's settings start from (default usage_sharing). */
         public Builder gateProfile(Profile value) {
@@ -291,78 +190,18 @@ public final class Sender implements AutoCloseable {
         }
 
         /** Sets a "gate" setting by its spec name. */
+        @Override
         public Builder gateSetting(String name, Object value) {
             gateValues.put(name, value);
             return this;
         }
 
-        public Builder failuresToEnterRecovery(int value) {
-            return gateSetting("failures_to_enter_recovery", value);
-        }
-
-        public Builder failuresWindowSeconds(double value) {
-            return gateSetting("failures_window_seconds", value);
-        }
-
-        public Builder recoverySeconds(double value) {
-            return gateSetting("recovery_seconds", value);
-        }
-
-        public Builder recoveryMultiplier(double value) {
-            return gateSetting("recovery_multiplier", value);
-        }
-
-        public Builder maxRecoverySeconds(double value) {
-            return gateSetting("max_recovery_seconds", value);
-        }
-
-        public Builder probes(int value) {
-            return gateSetting("probes", value);
-        }
-
-        public Builder probeTimeoutSeconds(double value) {
-            return gateSetting("probe_timeout_seconds", value);
-        }
-
-        public Builder recoverNever(boolean value) {
-            return gateSetting("recover_never", value);
-        }
-
-        public Builder countAllFailures(boolean value) {
-            return gateSetting("count_all_failures", value);
-        }
-
-        public Builder honourRetryAfter(boolean value) {
-            return gateSetting("honour_retry_after", value);
-        }
-
-        public Builder jitter(double value) {
-            return gateSetting("jitter", value);
-        }
-
-        public Builder seed(long value) {
-            return gateSetting("seed", value);
-        }
-
-        // ---- queue
-
         /** Sets a "queue" setting by its spec name. */
+        @Override
         public Builder queueSetting(String name, Object value) {
             queueValues.put(name, value);
             return this;
         }
-
-        /** At capacity, evict the oldest queued event or refuse the new one (default drop_oldest). */
-        public Builder overflow(Overflow value) {
-            return queueSetting("overflow", value);
-        }
-
-        /** The most payload bytes queued at once; 0 for no byte limit (default). */
-        public Builder maxBytes(long value) {
-            return queueSetting("max_bytes", value);
-        }
-
-        // ---- the rest
 
         /** The delivery policy (capacity, TTL, retries, handlers per status); default {@code @default}. */
         public Builder policy(Policy value) {
@@ -384,43 +223,23 @@ public final class Sender implements AutoCloseable {
 
         /** Builds and starts the sender's thread. */
         public Sender build() {
-            long senderSettings = NativeSettings.make("sender", values);
-            long gateSettings = 0;
-            long queueSettings = 0;
+            return NativeSettings.with("sender", values, s -> NativeSettings.with(
+                    gateProfile == null ? Profile.USAGE_SHARING.wireName() : gateProfile,
+                    gateProfile == null && gateValues.isEmpty() ? null : gateValues,
+                    g -> NativeSettings.with("queue", queueValues.isEmpty() ? null : queueValues,
+                            q -> start(policy == null ? RespiteNative.respite_sender_new(s, g, q, 0)
+                                    : policy.use(p -> RespiteNative.respite_sender_new(s, g, q, p))))));
+        }
+
+        private Sender start(long pointer) {
+            Sender sender = new Sender(pointer, listener);
             try {
-                if (gateProfile != null || !gateValues.isEmpty()) {
-                    gateSettings = NativeSettings.make(gateProfile == null ? Profile.USAGE_SHARING.wireName()
-                            : gateProfile, gateValues);
-                }
-                if (!queueValues.isEmpty()) {
-                    queueSettings = NativeSettings.make("queue", queueValues);
-                }
-                long policyPointer = policy == null ? 0 : policy.pointerForQueue();
-                if (policy != null && policyPointer == 0) {
-                    throw NativeHandle.closed("policy");
-                }
-                long pointer = RespiteNativeJNI.respite_sender_new(senderSettings, gateSettings, queueSettings,
-                        policyPointer);
-                Sender sender = new Sender(pointer, listener);
-                try {
-                    headers.forEach(sender::addHeader);
-                } catch (RuntimeException e) {
-                    sender.closeAndCountUnsent();
-                    throw e;
-                }
-                return sender;
+                headers.forEach(sender::addHeader);
             } catch (RuntimeException e) {
-                throw Errors.translate(e);
-            } finally {
-                NativeSettings.free(senderSettings);
-                if (gateSettings != 0) {
-                    NativeSettings.free(gateSettings);
-                }
-                if (queueSettings != 0) {
-                    NativeSettings.free(queueSettings);
-                }
-                Reference.reachabilityFence(policy);
+                sender.closeAndCountUnsent();
+                throw e;
             }
+            return sender;
         }
     }
 }

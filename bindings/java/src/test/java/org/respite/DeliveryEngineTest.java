@@ -133,13 +133,8 @@ class DeliveryEngineTest {
     @Test
     void buildErrors() {
         try (Policy policy = retryServerErrors();
-             Policy other = Policy.builder("other", 10).handler("any_error", Strategy.RETRY).retryTimes(5).build();
              Queue queue = Queue.builder(policy).build();
              Gate gate = Gate.builder().build()) {
-            InvalidArgumentException mismatch = assertThrows(InvalidArgumentException.class,
-                    () -> DeliveryEngine.builder(queue, gate).policy(other).build());
-            assertEquals("the engine's policy must be the queue's: retry_times 5 differs from the queue's 2",
-                    mismatch.getMessage());
             assertEquals("min_entries_per_message", assertThrows(InvalidSettingException.class,
                     () -> DeliveryEngine.builder(queue, gate).minEntriesPerMessage(0).build()).getSetting());
             assertEquals("close_timeout_seconds", assertThrows(InvalidSettingException.class,

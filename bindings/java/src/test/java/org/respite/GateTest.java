@@ -190,6 +190,24 @@ class GateTest {
     }
 
     @Test
+    void aRefusalComesWithItsRetryAfterInOneCall() {
+        try (Gate gate = Gate.builder().failuresToEnterRecovery(1).recoverySeconds(20).build()) {
+            gate.report(0, Outcome.SERVER_ERROR, 0, 1.0);
+            assertEquals(0, gate.admit(6.0));
+            TemporarilyUnavailableException refused = assertThrows(TemporarilyUnavailableException.class,
+                    () -> gate.acquire(6.0));
+            assertEquals(15.0, refused.getRetryAfter(), 1e-9);
+            assertEquals(Gate.refusalMessage(15.0), refused.getMessage());
+            assertEquals("temporarily_unavailable", refused.getStatus());
+        }
+        try (Gate never = Gate.builder().failuresToEnterRecovery(1).recoverNever(true).build()) {
+            never.report(0, Outcome.SERVER_ERROR, 0, 1.0);
+            assertEquals(Double.POSITIVE_INFINITY,
+                    assertThrows(TemporarilyUnavailableException.class, never::acquire).getRetryAfter());
+        }
+    }
+
+    @Test
     void badTimesAndArgumentsAreTheCoresErrors() {
         try (Gate gate = Gate.builder().build()) {
             InvalidTimeException time = assertThrows(InvalidTimeException.class, () -> gate.admit(-1.0));

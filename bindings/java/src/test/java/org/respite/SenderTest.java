@@ -77,7 +77,7 @@ class SenderTest extends FaultServerTest {
         try (Policy policy = retrying();
              Sender sender = Sender.builder(server.url).minEntriesPerMessage(1).timeoutSeconds(1)
                      .failuresToEnterRecovery(3).recoverySeconds(0.2).recoveryMultiplier(2).maxRecoverySeconds(0.4)
-                     .policy(policy).onEvent(events::add).build()) {
+                     .policy(policy).name("usage").onEvent(events::add).build()) {
             sender.enqueue("e0");
             Event failed = next(events, "send_failed");
             assertEquals(503, failed.httpStatus());
@@ -113,12 +113,13 @@ class SenderTest extends FaultServerTest {
         }
         synchronized (capture) {
             assertTrue(warnings.stream().anyMatch(r -> r.getLevel() == Level.WARNING
-                    && r.getMessage().equals("respite: send failed: HTTP 503: overloaded")), "send_failed warning");
+                    && r.getMessage().equals("usage: send failed: HTTP 503: overloaded")), "send_failed warning");
             assertTrue(warnings.stream().anyMatch(r -> r.getLevel() == Level.WARNING
                     && r.getMessage().equals(
-                    "respite: recovery started: 3 failures within 100s; requests paused for 0.2s")), "recovery_started warning");
+                    "usage: recovery started: 3 failures within 100s; requests paused for 0.2s")),
+                    "recovery_started warning, with the sender's name");
             assertTrue(warnings.stream().anyMatch(r -> r.getLevel() == Level.INFO
-                    && r.getMessage().equals("respite: recovered: the service answered; requests resume")), "recovered info");
+                    && r.getMessage().equals("usage: recovered: the service answered; requests resume")), "recovered info");
         }
     }
 

@@ -63,18 +63,32 @@ class SettingsTest {
     }
 
     @Test
+    void theSettingsTableIsTheCoresWithExclusiveBounds() {
+        assertEquals(org.respite.swig.RespiteNative.respite_setting_count(), SettingsTable.ALL.size());
+        SettingInfo window = SettingsTable.find("gate", "failures_window_seconds").orElseThrow();
+        assertTrue(window.minExclusive());
+        assertEquals(0.0, window.min());
+        InvalidSettingException zero = assertThrows(InvalidSettingException.class,
+                () -> Gate.builder().failuresWindowSeconds(0).build());
+        assertEquals("failures_window_seconds", zero.getSetting());
+        assertTrue(zero.getMessage().contains(window.accepted()), zero.getMessage());
+    }
+
+    @Test
     void everyCoreStatusHasItsOwnException() {
         Set<Class<?>> classes = new HashSet<>();
         for (int status = 1; status < Respite.statusCount(); status++) {
             String name = Respite.statusName(status);
-            RespiteException e = org.respite.internal.Errors.of(name, "message");
+            RespiteException e = (RespiteException) org.respite.internal.Errors.raise(status, "message".getBytes(),
+                    new byte[0], 0);
             assertEquals(name, e.getStatus());
             assertNotEquals(RespiteException.class, e.getClass(), "no class for status " + name);
             String expected = camel(name) + "Exception";
             assertEquals(expected, e.getClass().getSimpleName());
             assertTrue(classes.add(e.getClass()));
         }
-        assertEquals(RespiteException.class, org.respite.internal.Errors.of("future_status", "m").getClass());
+        assertEquals(RespiteException.class, org.respite.internal.Errors.raise(Respite.statusCount(), "m".getBytes(),
+                new byte[0], 0).getClass());
     }
 
     @Test

@@ -1,57 +1,53 @@
 package org.respite.internal;
 
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 
 import org.respite.Event;
 import org.respite.swig.RespiteNative;
-import org.respite.swig.RespiteNativeJNI;
 import org.respite.swig.respite_event;
 
 /**
- * Forwards events to System.Logger (G18, S6): a warning when sending pauses or
- * a pause grows (the core's respite_event_is_warning), information otherwise.
+ * Takes a handle's waiting events and forwards each to System.Logger - the
+ * core's line (respite_event_message) unchanged, a warning when the core says
+ * so (respite_event_is_warning), information otherwise - and to a listener.
  */
 public final class EventLog {
-    public static final EventLog GATE = new EventLog("org.respite.Gate");
-    public static final EventLog ENGINE = new EventLog("org.respite.Engine");
-    public static final EventLog SENDER = new EventLog("org.respite.Sender");
-
     private final System.Logger logger;
+    private final Consumer<Event> listener;
+    private final respite_event buffer = new respite_event();
 
-    private EventLog(String name) {
-        this.logger = System.getLogger(name);
+    public EventLog(String loggerName, Consumer<Event> listener) {
+        this.logger = System.getLogger(loggerName);
+        this.listener = listener;
     }
 
-    /** An Event from the raw struct. */
-    public static Event toEvent(respite_event raw) {
-        int type = raw.getType();
-        String detail = raw.getDetail();
-        return new Event(RespiteNativeJNI.respite_event_type_name(type), raw.getAt(), raw.getFailures(),
-                raw.getWindow(), raw.getPause(), raw.getHttp_status(), raw.getCount(), detail == null ? "" : detail,
-                RespiteNativeJNI.respite_event_is_warning(type) == 1, RespiteNative.respite_event_message(raw));
-    }
-
-    /** Logs each event, then gives it to the listener (may be null), in order. */
-    public void forward(List<Event> events, Consumer<Event> listener) {
-        for (Event event : events) {
-            log(event);
+    /** Takes every event next(buffer) gives (1 while one was taken), logs it, then gives it to the listener. */
+    public synchronized List<Event> drain(ToIntFunction<respite_event> next) {
+        List<Event> taken = new ArrayList<>(2);
+        while (next.applyAsInt(buffer) == 1) {
+            taken.add(toEvent(buffer));
+        }
+        for (Event event : taken) {
+            Level level = event.warning() ? Level.WARNING : Level.INFO;
+            if (logger.isLoggable(level)) {
+                logger.log(level, event.message());
+            }
             if (listener != null) {
                 listener.accept(event);
             }
         }
+        return taken;
     }
 
-    public void log(Event event) {
-        Level level = event.warning() ? Level.WARNING : Level.INFO;
-        if (logger.isLoggable(level)) {
-            logger.log(level, describe(event));
-        }
-    }
-
-    /** The log line: the core's words for the event (G18), the same in every language. */
-    public static String describe(Event e) {
-        return "respite: " + e.message();
+    private static Event toEvent(respite_event raw) {
+        int type = raw.getType();
+        return new Event(RespiteNative.respite_event_type_name(type), raw.getAt(), raw.getFailures(),
+                raw.getWindow(), raw.getPause(), raw.getHttp_status(), raw.getCount(), raw.getDetail(),
+                RespiteNative.respite_event_is_warning(type) == 1, RespiteNative.respite_event_message(raw),
+                raw.getSource());
     }
 }

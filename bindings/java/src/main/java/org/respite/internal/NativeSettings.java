@@ -3,54 +3,52 @@ package org.respite.internal;
 import java.util.Collection;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.function.LongFunction;
 
-import org.respite.swig.RespiteNativeJNI;
+import org.respite.swig.RespiteNative;
 
 /** Makes a core settings bag from a component or profile name and values by setting name. */
 public final class NativeSettings {
     private NativeSettings() {}
 
-    /** A native respite_settings pointer (free it with {@link #free}); the core checks every value. */
-    public static long make(String componentOrProfile, Map<String, Object> values) {
-        long settings;
+    /** Runs make with a settings bag of these values (0 for none when values is null), then frees the bag. */
+    public static <T> T with(String componentOrProfile, Map<String, ?> values, LongFunction<T> make) {
+        long settings = values == null ? 0 : make(componentOrProfile, values);
         try {
-            settings = RespiteNativeJNI.respite_settings_new(componentOrProfile);
-        } catch (RuntimeException e) {
-            throw Errors.translate(e);
-        }
-        try {
-            for (Map.Entry<String, Object> entry : values.entrySet()) {
-                apply(settings, entry.getKey(), entry.getValue());
-            }
-            RespiteNativeJNI.respite_settings_validate(settings);
-            return settings;
-        } catch (RuntimeException e) {
-            RespiteNativeJNI.respite_settings_free(settings);
-            throw Errors.translate(e);
+            return make.apply(settings);
+        } finally {
+            RespiteNative.respite_settings_free(settings);
         }
     }
 
-    public static void free(long settings) {
-        RespiteNativeJNI.respite_settings_free(settings);
+    /** A native respite_settings pointer (free it with respite_settings_free); the core checks every value. */
+    public static long make(String componentOrProfile, Map<String, ?> values) {
+        long settings = RespiteNative.respite_settings_new(componentOrProfile);
+        try {
+            values.forEach((name, value) -> apply(settings, name, value));
+            RespiteNative.respite_settings_validate(settings);
+            return settings;
+        } catch (RuntimeException e) {
+            RespiteNative.respite_settings_free(settings);
+            throw e;
+        }
     }
 
     private static void apply(long settings, String name, Object value) {
         if (value instanceof Boolean b) {
-            RespiteNativeJNI.respite_settings_set_boolean(settings, name, b ? 1 : 0);
+            RespiteNative.respite_settings_set_boolean(settings, name, b ? 1 : 0);
         } else if (value instanceof Integer || value instanceof Long || value instanceof Short
                 || value instanceof Byte) {
-            RespiteNativeJNI.respite_settings_set_integer(settings, name, ((Number) value).longValue());
+            RespiteNative.respite_settings_set_integer(settings, name, ((Number) value).longValue());
         } else if (value instanceof Number n) {
-            RespiteNativeJNI.respite_settings_set_number(settings, name, n.doubleValue());
+            RespiteNative.respite_settings_set_number(settings, name, n.doubleValue());
         } else if (value instanceof Collection<?> list) {
             StringJoiner joined = new StringJoiner(",");
             list.forEach(item -> joined.add(String.valueOf(item)));
-            RespiteNativeJNI.respite_settings_set_text(settings, name, joined.toString());
-        } else if (value instanceof Enum<?> e) {
-            RespiteNativeJNI.respite_settings_set_text(settings, name, e.toString());
+            RespiteNative.respite_settings_set_text(settings, name, joined.toString());
         } else {
             // null reaches the core as NULL, which names the setting and what it accepts.
-            RespiteNativeJNI.respite_settings_set_text(settings, name, value == null ? null : value.toString());
+            RespiteNative.respite_settings_set_text(settings, name, value == null ? null : value.toString());
         }
     }
 }

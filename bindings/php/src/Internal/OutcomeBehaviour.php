@@ -1,44 +1,17 @@
 <?php
 declare(strict_types=1);
 
-namespace Respite;
+namespace Respite\Internal;
 
-use Respite\Internal\Errors;
+use Respite\Tables;
 
-/** What happened to one call (spec section 1); the values are the core's names. */
-enum Outcome: string
+/**
+ * The behaviour of the generated enum Respite\Outcome that calls the core:
+ * names and numbers read, calls classified, Throwables interpreted.
+ * @internal used by Respite\Outcome only
+ */
+trait OutcomeBehaviour
 {
-    case Success = 'success';
-    case RequestError = 'request_error';
-    case Throttled = 'throttled';
-    case ServerError = 'server_error';
-    case Unusable = 'unusable';
-    case Transport = 'transport';
-
-    /** The core's number for this outcome. */
-    public function code(): int
-    {
-        return match ($this) {
-            self::Success => RESPITE_OUTCOME_SUCCESS,
-            self::RequestError => RESPITE_OUTCOME_REQUEST_ERROR,
-            self::Throttled => RESPITE_OUTCOME_THROTTLED,
-            self::ServerError => RESPITE_OUTCOME_SERVER_ERROR,
-            self::Unusable => RESPITE_OUTCOME_UNUSABLE,
-            self::Transport => RESPITE_OUTCOME_TRANSPORT,
-        };
-    }
-
-    /** Whether this outcome counts against the service (by default). */
-    public function counts(): bool
-    {
-        return respite_outcome_counts($this->code(), 0) === 1;
-    }
-
-    public static function fromCode(int $code): self
-    {
-        return self::from((string) respite_outcome_name($code));
-    }
-
     /**
      * An Outcome, an outcome name or the core's number; the core words the
      * error for anything else (InvalidArgumentException).
@@ -48,33 +21,18 @@ enum Outcome: string
         if ($outcome instanceof self) {
             return $outcome;
         }
-        if (is_string($outcome)) {
-            $known = self::tryFrom($outcome);
-            if ($known !== null) {
-                return $known;
-            }
-        } elseif (respite_outcome_name($outcome) !== null) {
-            return self::fromCode($outcome);
-        }
-        try {
-            return self::fromCode(respite_outcome_from_name((string) $outcome));
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        $name = is_string($outcome) ? $outcome : (Tables::OUTCOMES[$outcome] ?? (string) $outcome);
+        return self::tryFrom($name) ?? self::fromCode(respite_outcome_from_name($name));
     }
 
     /** Classifies one call with the core's rules (spec section 1). */
     public static function classify(?int $httpStatus, bool $transportFailed = false, bool $bodyUsable = true): self
     {
-        try {
-            return self::fromCode(respite_classify(
-                $transportFailed || $httpStatus === null ? 1 : 0,
-                $httpStatus ?? 0,
-                $bodyUsable ? 1 : 0,
-            ));
-        } catch (\Exception $e) {
-            throw Errors::translate($e);
-        }
+        return self::fromCode(respite_classify(
+            $transportFailed || $httpStatus === null ? 1 : 0,
+            $httpStatus ?? 0,
+            $bodyUsable ? 1 : 0,
+        ));
     }
 
     /**

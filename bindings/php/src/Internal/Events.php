@@ -1,0 +1,69 @@
+<?php
+declare(strict_types=1);
+
+namespace Respite\Internal;
+
+use Respite\Event;
+
+/**
+ * A handle's events, each logged as the core's line (respite_event_message:
+ * the handle's name, then the event in words), unchanged: to a PSR-3-shaped
+ * object (warning() and info(); Psr\Log\LoggerInterface fits without being
+ * needed), a callable fn(string $level, string $message, array $context),
+ * or error_log() when there is no logger. The class says where events come
+ * from in NEXT_EVENT (a respite_*_next_event function).
+ * @internal
+ */
+trait Events
+{
+    /** @var object|callable|null */
+    private $logger;
+    /** @var list<Event> seen, not yet taken by takeEvents() (at most 64) */
+    private array $recent = [];
+
+    /**
+     * The events seen since the last call, oldest first (at most the last
+     * 64). They are logged as they are seen, too.
+     * @return list<Event>
+     */
+    public function takeEvents(): array
+    {
+        $this->drain();
+        [$out, $this->recent] = [$this->recent, []];
+        return $out;
+    }
+
+    /** @param object|callable|null $logger */
+    private function logTo($logger): void
+    {
+        if ($logger !== null && !is_callable($logger)
+            && !(is_object($logger) && method_exists($logger, 'warning') && method_exists($logger, 'info'))) {
+            throw new \TypeError('logger must be an object with warning() and info() methods (PSR-3), a callable '
+                . 'fn(string $level, string $message, array $context), or null for error_log (got '
+                . get_debug_type($logger) . ')');
+        }
+        $this->logger = $logger;
+    }
+
+    /** Takes every waiting event and logs it (a closed handle: the core's ClosedException). */
+    private function drain(): void
+    {
+        static $raw = null; // one struct for every call: enqueue() stays cheap
+        $raw ??= new \respite_event();
+        $next = self::NEXT_EVENT;
+        while ($next($this->ptr, $raw) === 1) {
+            $event = Event::fromRaw($raw);
+            $this->recent[] = $event;
+            $level = $event->isWarning() ? 'warning' : 'info';
+            $context = ['respite_event' => $event->toArray()];
+            if ($this->logger === null) {
+                error_log($event->message);
+            } elseif (is_object($this->logger) && method_exists($this->logger, $level)) {
+                $this->logger->{$level}($event->message, $context);
+            } else {
+                ($this->logger)($level, $event->message, $context);
+            }
+        }
+        $this->recent = array_slice($this->recent, -64);
+    }
+}

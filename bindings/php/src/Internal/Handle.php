@@ -1,0 +1,51 @@
+<?php
+declare(strict_types=1);
+
+namespace Respite\Internal;
+
+/**
+ * A native handle owned by one PHP object. The core counts references, so
+ * close() frees this object's own reference whatever else uses the handle.
+ * @internal
+ */
+trait Handle
+{
+    /** @var mixed the raw handle; null once closed (the core then answers "<handle> is closed") */
+    private $ptr;
+
+    public function __destruct()
+    {
+        $this->close();
+    }
+
+    public function isClosed(): bool
+    {
+        return $this->ptr === null;
+    }
+
+    /**
+     * A raw struct's fields by name, in the core's order (SWIG gives each
+     * a <field>_get method), so a field the core adds shows up by itself.
+     * @return array<string, mixed>
+     */
+    private static function fields(object $struct): array
+    {
+        $out = [];
+        foreach (get_class_methods($struct) as $method) {
+            if (preg_match('/^([a-z]\w*)_get$/', $method, $m) === 1) {
+                $out[$m[1]] = $struct->$method();
+            }
+        }
+        return $out;
+    }
+
+    /** Drops the handle and frees it with $free; nothing when already closed. */
+    private function free(callable $free): void
+    {
+        $ptr = $this->ptr;
+        $this->ptr = null;
+        if ($ptr !== null) {
+            $free($ptr);
+        }
+    }
+}
