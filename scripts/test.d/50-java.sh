@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Java binding: Maven builds the JNI library (cmake: core + SWIG wrapper), the
 # jar and runs the JUnit tests (HTTP ones against respite-fault-server); the jar is installed to ~/.m2 for bench/java.
-# Then the conformance runner is compiled and run over every scenario for Java.
+# Then the conformance runner is built (its own Maven classpath) and run over every scenario for Java.
 set -euo pipefail
 build="${BUILD_ROOT:-build}"
 # The HTTP tests start the core's fault-injecting server (10-core.sh builds it).
@@ -13,11 +13,7 @@ fi
 RESPITE_FAULT_SERVER="$(cd "$(dirname "$fault_server")" && pwd)/respite-fault-server" \
   mvn -B -q -f bindings/java clean install  # clean: SWIG leaves classes of removed types behind
 
-classes="$build/java-conformance"
-rm -rf "$classes"
-mkdir -p "$classes"
-javac -d "$classes" -cp bindings/java/target/respite-0.1.0.jar \
-  $(find conformance/runners/java/src -name '*.java')
+bash conformance/runners/java/build
 
 if [ -x conformance/run ] && conformance/run --help 2>/dev/null | grep -q -- '--lang'; then
   conformance/run --lang java

@@ -1,6 +1,7 @@
 /* Component "delivery": a policy, a queue, a gate and the delivery engine on
  * the injected clock, against a scripted endpoint (the scenario's
- * "endpoint": the answers it gives, in order).
+ * "endpoint": {"sequence": [answers in order], "by_event": {event: [answers]},
+ * "otherwise": answer | null}, or a list, the sequence alone).
  *   enqueue "e1" | ["e1", ...] | {"count": n, "prefix": "e"}
  *                                  -> {"accepted": n, "refused"?: {status: count}}
  *   next                           -> {"action": name, "wait_seconds"?}
@@ -30,7 +31,7 @@ typedef struct delivery_state {
     respite_gate *gate;
     respite_engine *engine;
     respite_batch *batch; /* taken and not yet settled */
-    json_t *endpoint;
+    json_t *sequence, *by_event, *otherwise;
     size_t answered;
 } delivery_state;
 
@@ -73,7 +74,12 @@ static void *delivery_open(json_t *scenario, json_t **failure)
         delivery_close(s);
         return NULL;
     }
-    s->endpoint = json_incref(json_object_get(scenario, "endpoint"));
+    json_t *endpoint = json_object_get(scenario, "endpoint");
+    s->sequence = json_incref(json_is_array(endpoint) ? endpoint : json_object_get(endpoint, "sequence"));
+    s->by_event = json_deep_copy(json_object_get(endpoint, "by_event")); /* answers are used up */
+    s->otherwise = json_incref(json_object_get(endpoint, "otherwise"));
+    if (json_is_object(endpoint) && !s->otherwise) /* as written (respite simulate): 200 by default */
+        s->otherwise = json_integer(200);
     return s;
 }
 
@@ -156,23 +162,27 @@ static json_t *take(delivery_state *s, double now)
     return json_pack("{s:o,s:o}", "events", texts, "attempts", attempts);
 }
 
-/* The endpoint's next answer, or NULL when the script has run out. */
-static json_t *scripted_answer(delivery_state *s)
+/* The endpoint's answer for the batch (new ref): the next answer of its
+ * first event scripted by_event that has one left, else the sequence's
+ * next, else "otherwise"; NULL when the script has run out. */
+static json_t *scripted_answer(delivery_state *s, const respite_batch *batch)
 {
-    if (s->answered >= json_array_size(s->endpoint))
-        return NULL;
-    return json_array_get(s->endpoint, s->answered++);
+    for (int i = 0; i < respite_batch_count(batch); i++) {
+        json_t *answers = json_object_get(s->by_event, respite_batch_event_text(batch, i, NULL));
+        if (json_array_size(answers)) {
+            json_t *answer = json_incref(json_array_get(answers, 0));
+            json_array_remove(answers, 0);
+            return answer;
+        }
+    }
+    if (s->answered < json_array_size(s->sequence))
+        return json_incref(json_array_get(s->sequence, s->answered++));
+    return json_is_null(s->otherwise) ? NULL : json_incref(s->otherwise);
 }
 
-static json_t *settle(delivery_state *s, json_t *answer, double now)
+static json_t *settle_with(delivery_state *s, json_t *answer, double now)
 {
     respite_error err = {0};
-    if (!s->batch)
-        return observe_runner_error("settle needs a batch taken before");
-    if (json_is_null(answer) || !answer)
-        answer = scripted_answer(s);
-    if (!answer)
-        return observe_runner_error("the endpoint has no more answers");
     int transport = json_is_true(json_object_get(answer, "transport"));
     json_t *status = json_is_integer(answer) ? answer : json_object_get(answer, "status");
     int bad = 0;
@@ -185,6 +195,18 @@ static json_t *settle(delivery_state *s, json_t *answer, double now)
                               &err))
         return observe_error(&err);
     return json_pack("{s:O}", "answer", answer);
+}
+
+static json_t *settle(delivery_state *s, json_t *answer, double now)
+{
+    if (!s->batch)
+        return observe_runner_error("settle needs a batch taken before");
+    answer = json_is_null(answer) || !answer ? scripted_answer(s, s->batch) : json_incref(answer);
+    if (!answer)
+        return observe_runner_error("the endpoint has no more answers");
+    json_t *observed = settle_with(s, answer, now);
+    json_decref(answer);
+    return observed;
 }
 
 static json_t *send(delivery_state *s, double now)
@@ -322,7 +344,9 @@ static void delivery_close(void *state)
     respite_gate_free(s->gate);
     respite_queue_free(s->queue);
     respite_policy_free(s->policy);
-    json_decref(s->endpoint);
+    json_decref(s->sequence);
+    json_decref(s->by_event);
+    json_decref(s->otherwise);
     free(s);
 }
 

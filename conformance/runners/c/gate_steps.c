@@ -1,7 +1,8 @@
 /* Component "gate": one gate made from the scenario's "profile" (default
  * "gate", i.e. cloud_request) and "settings", driven on the injected clock.
  *   check {"as": "p1"}?          -> {"allowed", "probe", "retry_after", "message"?}
- *   record outcome (+ "permit": "p1", "retry_after": hint) -> {"outcome": name}
+ *   acquire                      -> {} or the refusal's error
+ *   record outcome (+ "permit": "p1" or a forged number, "retry_after": hint) -> {"outcome": name}
  *   state                        -> {"state": name}
  *   retry_after                  -> {"retry_after": seconds | null}
  *   stats                        -> {"stats": {...}}
@@ -84,6 +85,13 @@ static json_t *check(gate_state *s, json_t *arg, double now)
     return observed;
 }
 
+/* The admit-or-raise call: {} when admitted, else the refusal's error. */
+static json_t *acquire(gate_state *s, double now)
+{
+    respite_error err = {0};
+    return respite_gate_admit(s->gate, now, &err) > 0 ? observe_ok() : observe_error(&err);
+}
+
 static json_t *record(gate_state *s, json_t *arg, double now)
 {
     respite_error err = {0};
@@ -93,8 +101,9 @@ static json_t *record(gate_state *s, json_t *arg, double now)
         return observe_error(&err);
     int bad = 0;
     double hint = arg_number(arg, "retry_after", 0.0, &bad);
-    int64_t permit = RESPITE_NO_PERMIT;
-    const char *name = json_string_value(json_object_get(arg, "permit"));
+    json_t *given = json_object_get(arg, "permit");
+    int64_t permit = json_is_integer(given) ? (int64_t)json_integer_value(given) : RESPITE_NO_PERMIT; /* forged */
+    const char *name = json_string_value(given);
     if (bad)
         return observe_runner_error("retry_after must be a number");
     if (name && !permit_named(s, name, &permit))
@@ -128,10 +137,13 @@ static json_t *stats(gate_state *s)
     return json_pack("{s:o}", "stats", o);
 }
 
-/* The event's type, time and the figures that apply to its type. */
+/* The event's type, time, log line and the figures that apply to its type. */
 json_t *event_to_json(const respite_event *e)
 {
-    json_t *o = json_pack("{s:s,s:o}", "type", respite_event_type_name(e->type), "at", json_real(e->at));
+    char line[RESPITE_NAME_MAX + RESPITE_EVENT_DETAIL_MAX + 256];
+    respite_event_message(e, line, sizeof line);
+    json_t *o = json_pack("{s:s,s:o,s:s}", "type", respite_event_type_name(e->type), "at", json_real(e->at), "line",
+                          line);
     switch (e->type) {
     case RESPITE_EVENT_RECOVERY_STARTED:
         json_object_set_new(o, "failures", json_integer(e->failures));
@@ -177,6 +189,8 @@ static json_t *gate_step(void *state, const char *action, json_t *arg, double no
         return check(s, arg, now);
     if (strcmp(action, "record") == 0)
         return record(s, arg, now);
+    if (strcmp(action, "acquire") == 0)
+        return acquire(s, now);
     if (strcmp(action, "state") == 0) {
         int st = respite_gate_get_state(s->gate, now, &err);
         return st < 0 ? observe_error(&err) : json_pack("{s:s}", "state", respite_gate_state_name(st));

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 json_t *json_number_or_null(double value)
@@ -91,6 +92,13 @@ int arg_outcome(json_t *arg, int *http_status, respite_error *err)
     return respite_classify(0, *http_status, usable ? json_is_true(usable) : 1, err);
 }
 
+int special_number(const char *text, double *value)
+{
+    char *end;
+    *value = strtod(text, &end);
+    return *text && !*end && !isfinite(*value);
+}
+
 static int set_one(respite_settings *settings, const char *name, json_t *value, respite_error *err)
 {
     if (json_is_integer(value))
@@ -101,7 +109,11 @@ static int set_one(respite_settings *settings, const char *name, json_t *value, 
         return respite_settings_set_boolean(settings, name, json_is_true(value), err);
     if (json_is_string(value))
         return respite_settings_set_text(settings, name, json_string_value(value), err);
-    return fail_argument(err, "a setting's value must be a number, a boolean or a string");
+    double special;
+    const char *number = json_string_value(json_object_get(value, "number"));
+    if (number && special_number(number, &special))
+        return respite_settings_set_number(settings, name, special, err);
+    return fail_argument(err, "a setting's value must be a number, a boolean, a string or {\"number\": \"NaN\"}");
 }
 
 respite_settings *settings_from_json(const char *component_or_profile, json_t *values, respite_error *err)

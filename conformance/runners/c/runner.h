@@ -61,7 +61,8 @@ json_t *json_number_or_null(double value);
 /* An empty observation: the action succeeded and returns nothing. */
 json_t *observe_ok(void);
 
-/* {"type", "at", and the figures of that type} (see the README). */
+/* {"type", "at", "line" (respite_event_message), and the figures of that
+ * type} (see the README). */
 json_t *event_to_json(const respite_event *event);
 
 /* ------------------------------------------------------- arguments */
@@ -75,9 +76,13 @@ double arg_number(json_t *object, const char *key, double fallback, int *bad);
  * Sets *http_status (0 when none). Returns -1 and fills err on bad input. */
 int arg_outcome(json_t *arg, int *http_status, respite_error *err);
 
+/* Reads text naming a double JSON cannot write ("NaN", "Infinity",
+ * "-Infinity"; also "nan", "inf", "-inf"): 1 and *value, else 0. */
+int special_number(const char *text, double *value);
+
 /* A settings bag for component_or_profile with `values` applied in order
- * (integers with set_integer, reals with set_number, booleans with
- * set_boolean, strings with set_text), then validated. NULL and err on the
+ * (integers with set_integer, reals and {"number": "NaN"} with set_number,
+ * booleans with set_boolean, strings with set_text), then validated. NULL and err on the
  * first failure. values may be NULL. */
 respite_settings *settings_from_json(const char *component_or_profile, json_t *values, respite_error *err);
 

@@ -15,7 +15,7 @@ static void *settings_open(json_t *scenario, json_t **failure)
 {
     const char *target = json_string_value(json_object_get(scenario, "target"));
     if (!target) {
-        *failure = json_string("a settings scenario needs a \"target\"");
+        *failure = observe_runner_error("a settings scenario needs a \"target\"");
         return NULL;
     }
     settings_state *s = calloc(1, sizeof *s);

@@ -5,6 +5,11 @@ const respite = require('../../../bindings/node');
 
 class RunnerError extends Error {}
 
+// Settings from a scenario object: {"number": "NaN"} is that double.
+function settingValues(values) {
+  return Object.fromEntries(Object.entries(values || {}).map(([name, value]) => [name, value !== null && typeof value === 'object' ? Number(value.number) : value]));
+}
+
 function describe(state, make) {
   let policy;
   try {
@@ -71,25 +76,8 @@ function policyOf(spec) {
 // {"transport": true}) in the API's form.
 function answerArg(answer) {
   if (Number.isInteger(answer)) return answer;
-  if (answer && typeof answer === 'object') {
-    const retryAfter = answer.retry_after === undefined ? 0 : answer.retry_after;
-    if (typeof retryAfter !== 'number') throw new RunnerError('retry_after must be a number');
-    if (answer.transport === true) return { transport: true, retryAfter };
-    if (Number.isInteger(answer.status)) return { status: answer.status, retryAfter };
-  }
-  throw new RunnerError('an answer is a status, {"status", "retry_after"?} or {"transport": true}');
-}
-
-function eventsOf(arg) {
-  if (typeof arg === 'string') return [arg];
-  if (Array.isArray(arg)) return arg;
-  if (arg && typeof arg === 'object') {
-    const prefix = typeof arg.prefix === 'string' ? arg.prefix : 'e';
-    const events = [];
-    for (let i = 1; i <= (Number.isInteger(arg.count) ? arg.count : 0); i++) events.push(`${prefix}${i}`);
-    return events;
-  }
-  throw new RunnerError('enqueue takes a string, a list of strings or {"count", "prefix"}');
+  const retryAfter = answer.retry_after ?? 0;
+  return answer.transport ? { transport: true, retryAfter } : { status: answer.status, retryAfter };
 }
 
 function take(state, now) {
@@ -102,12 +90,18 @@ function take(state, now) {
   return { events: batch.texts(), attempts };
 }
 
+// The next answer of the batch's first event scripted by_event that has one
+// left, else the sequence's next, else "otherwise".
+function scriptedAnswer(endpoint, events) {
+  const scripted = events.find((event) => (endpoint.by_event[event] || []).length);
+  if (scripted !== undefined) return endpoint.by_event[scripted].shift();
+  return endpoint.sequence.length ? endpoint.sequence.shift() : endpoint.otherwise;
+}
+
 function settle(state, answer, now) {
   if (!state.batch) throw new RunnerError('settle needs a batch taken before');
-  if (answer === null || answer === undefined) {
-    if (state.answered >= state.endpoint.length) throw new RunnerError('the endpoint has no more answers');
-    answer = state.endpoint[state.answered++];
-  }
+  if (answer === null || answer === undefined) answer = scriptedAnswer(state.endpoint, state.batch.texts());
+  if (answer === null) throw new RunnerError('the endpoint has no more answers');
   const given = answerArg(answer);
   const batch = state.batch;
   state.batch = null; // settled or not, as the C runner does
@@ -170,19 +164,19 @@ function deliveryClose(state) {
 
 const deliveryComponent = {
   open(scenario, eventJson) {
-    const state = { policy: null, queue: null, gate: null, engine: null, batch: null, answered: 0, gateEvents: [], engineEvents: [] };
+    const state = { policy: null, queue: null, gate: null, engine: null, batch: null, gateEvents: [], engineEvents: [] };
     try {
       state.policy = policyOf(scenario.policy);
-      state.queue = new respite.Queue({ ...(scenario.queue || {}), policy: state.policy });
-      const gateOptions = { ...(scenario.gate || {}) };
+      state.queue = new respite.Queue({ ...settingValues(scenario.queue), policy: state.policy });
+      const gateOptions = settingValues(scenario.gate);
       if (scenario.profile !== undefined) gateOptions.profile = scenario.profile;
       state.gate = new respite.Gate(gateOptions);
-      state.engine = new respite.DeliveryEngine({ ...(scenario.engine || {}), queue: state.queue, gate: state.gate });
+      state.engine = new respite.DeliveryEngine({ ...settingValues(scenario.engine), queue: state.queue, gate: state.gate });
     } catch (error) {
       deliveryClose(state);
       throw error;
     }
-    state.endpoint = Array.isArray(scenario.endpoint) ? scenario.endpoint : [];
+    state.endpoint = scenario.endpoint; // used up as it answers
     state.gate.on('event', (event) => state.gateEvents.push(eventJson(event)));
     state.engine.on('event', (event) => state.engineEvents.push(eventJson(event)));
     return state;
@@ -190,10 +184,9 @@ const deliveryComponent = {
   step(state, action, arg, now) {
     switch (action) {
       case 'enqueue': {
-        const events = eventsOf(arg);
         let accepted = 0;
         const refused = {};
-        for (const event of events) {
+        for (const event of arg) {
           try {
             state.queue.enqueue(event, now);
             accepted++;
@@ -243,4 +236,4 @@ const deliveryComponent = {
   close: deliveryClose,
 };
 
-module.exports = { policy: policyComponent, delivery: deliveryComponent, RunnerError };
+module.exports = { policy: policyComponent, delivery: deliveryComponent, RunnerError, settingValues };

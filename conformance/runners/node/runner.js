@@ -1,15 +1,13 @@
 'use strict';
-// The Node conformance runner: node runner.js SCENARIOS_DIR [FILE...]
-// Drives the public Node API (bindings/node, not the raw module) through each
-// scenario and prints one JSON line per scenario, {"id", "steps": [...]} or
-// {"id", "error"}, as conformance/README.md and the C runner define.
-const fs = require('node:fs');
-const path = require('node:path');
+// The Node conformance runner: reads normalised scenarios on stdin (one JSON
+// line each, written by conformance/run), drives the public Node API
+// (bindings/node, not the raw module) through each and prints one JSON line
+// per scenario, {"id", "steps": [...]} or {"id", "error": {...}}, as
+// conformance/README.md and the C runner define.
+const readline = require('node:readline');
 const respite = require('../../../bindings/node');
 
-const STEP_MODIFIERS = new Set(['at', 'repeat', 'expect', 'comment']);
-
-const { RunnerError } = require('./delivery');
+const { RunnerError, settingValues } = require('./delivery');
 
 function observeError(error) {
   if (error instanceof RunnerError) return { error: { status: 'runner', message: error.message } };
@@ -18,29 +16,15 @@ function observeError(error) {
   const detail = { status: error.code, message: error.message };
   if (error instanceof respite.InvalidSettingError) detail.setting = error.setting;
   if (error instanceof respite.TemporarilyUnavailableError) detail.retry_after = error.retryAfter;
-  if (error instanceof respite.InvalidPolicyError) detail.problems = error.problems;
   return { error: detail };
 }
 
-function numberArg(object, key, fallback) {
-  const value = object && typeof object === 'object' ? object[key] : undefined;
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number') throw new RunnerError(`${key} must be a number`);
-  return value;
-}
-
-// A scenario outcome ("server_error" | {"outcome", "status"?} | {"status",
-// "usable"?} | {"transport": true}) in the API's form.
+// An outcome argument (the driver made it an object: {"outcome", "status"?},
+// {"status", "usable"} or {"transport": true}) in the API's form.
 function outcomeArg(arg) {
-  if (typeof arg === 'string') return arg;
-  if (!arg || typeof arg !== 'object') throw new RunnerError('an outcome is a name or an object');
-  if (arg.outcome !== undefined) {
-    if (typeof arg.outcome !== 'string') throw new RunnerError('"outcome" must be a name');
-    return Number.isInteger(arg.status) ? { outcome: arg.outcome, status: arg.status } : arg.outcome;
-  }
+  if (arg.outcome !== undefined) return Number.isInteger(arg.status) ? { outcome: arg.outcome, status: arg.status } : arg.outcome;
   if (arg.transport === true) return { transport: true };
-  if (!Number.isInteger(arg.status)) throw new RunnerError('an outcome object needs "outcome", "status" or "transport": true');
-  return { status: arg.status, bodyUsable: arg.usable === undefined ? true : arg.usable === true };
+  return { status: arg.status, bodyUsable: arg.usable !== false };
 }
 
 // ------------------------------------------------------------ settings
@@ -53,7 +37,7 @@ const settingsComponent = {
   step(state, action, arg) {
     if (action === 'set') {
       if (!arg || typeof arg !== 'object') throw new RunnerError('set takes an object of settings');
-      new respite.Settings(state.target, arg).close();
+      new respite.Settings(state.target, settingValues(arg)).close();
       return {};
     }
     if (action === 'get') {
@@ -78,9 +62,7 @@ const outcomeComponent = {
   },
   step(state, action, arg) {
     if (action === 'classify') {
-      if (!arg || typeof arg !== 'object') throw new RunnerError('classify takes an object');
-      const usable = arg.usable === undefined ? true : arg.usable === true;
-      return { outcome: respite.classify(arg.status ?? 0, { transport: arg.transport === true, bodyUsable: usable }) };
+      return { outcome: respite.classify(arg.status, { transport: arg.transport, bodyUsable: arg.usable }) };
     }
     if (action === 'counts') {
       const name = respite.outcome(String(arg && arg.outcome));
@@ -95,7 +77,7 @@ const outcomeComponent = {
 // ---------------------------------------------------------------- gate
 
 function eventJson(event) {
-  const out = { type: event.type, at: event.at };
+  const out = { type: event.type, at: event.at, line: event.message };
   if (event.type === 'recovery_started') Object.assign(out, { failures: event.failures, window: event.window, pause: event.pause });
   if (event.type === 'recovery_extended') out.pause = event.pause;
   if (event.type === 'send_failed') Object.assign(out, { http_status: event.httpStatus, detail: event.detail });
@@ -111,7 +93,7 @@ const STATS_KEYS = {
 
 const gateComponent = {
   open(scenario) {
-    const options = { ...(scenario.settings || {}) };
+    const options = settingValues(scenario.settings);
     if (scenario.profile !== undefined) options.profile = scenario.profile;
     const gate = new respite.Gate(options);
     const state = { gate, permits: new Map(), events: [] };
@@ -132,16 +114,18 @@ const gateComponent = {
       }
       case 'record': {
         const outcome = outcomeArg(arg);
-        const hint = numberArg(arg, 'retry_after', 0);
-        let permit = 0;
         const name = arg && typeof arg === 'object' ? arg.permit : undefined;
+        let permit = Number.isInteger(name) ? name : 0; // a number: forged
         if (typeof name === 'string') {
           if (!state.permits.has(name)) throw new RunnerError(`no admitted check was named '${name}'`);
           permit = state.permits.get(name);
         }
-        gate.report(permit, outcome, { retryAfter: hint, now });
+        gate.report(permit, outcome, { retryAfter: arg.retry_after, now });
         return { outcome: respite.outcome(outcome) };
       }
+      case 'acquire':
+        gate.acquire(now);
+        return {};
       case 'state':
         return { state: gate.state(now) };
       case 'retry_after':
@@ -173,10 +157,6 @@ const gateComponent = {
 };
 
 // ------------------------------------------------------------- backoff
-
-function backoffOutcome(arg) {
-  return arg && typeof arg === 'object' && arg.outcome && typeof arg.outcome === 'object' ? outcomeArg(arg.outcome) : outcomeArg(arg);
-}
 
 // One scripted answer (a status, {"status", "retry_after"?} or
 // {"transport": true}; past the end a success) as user code: a value or a
@@ -231,8 +211,8 @@ async function retryStep(state, arg) {
 
 const backoffComponent = {
   open(scenario) {
-    const backoff = new respite.Backoff(scenario.settings || {});
-    return { backoff, gate: scenario.gate ? new respite.Gate(scenario.gate) : null };
+    const backoff = new respite.Backoff(settingValues(scenario.settings));
+    return { backoff, gate: scenario.gate ? new respite.Gate(settingValues(scenario.gate)) : null };
   },
   step(state, action, arg) {
     const { backoff } = state;
@@ -240,33 +220,27 @@ const backoffComponent = {
       case 'start':
         return { sequence: backoff.start() };
       case 'delay':
-        return { delay: backoff.delay(numberArg(arg, 'sequence', 0), numberArg(arg, 'retry', 1), numberArg(arg, 'retry_after', 0)) };
+        return { delay: backoff.delay(arg.sequence, arg.retry, arg.retry_after) };
       case 'delays': {
-        const sequence = numberArg(arg, 'sequence', 0);
-        const hint = numberArg(arg, 'retry_after', 0);
         const delays = [];
-        for (let retry = 1; retry <= numberArg(arg, 'count', 1); retry++) delays.push(backoff.delay(sequence, retry, hint));
+        for (let retry = 1; retry <= arg.count; retry++) delays.push(backoff.delay(arg.sequence, retry, arg.retry_after));
         return { delays };
       }
       case 'next': {
-        const outcome = backoffOutcome(arg);
-        const delay = backoff.next(numberArg(arg, 'sequence', 0), numberArg(arg, 'attempt', 1), outcome, numberArg(arg, 'retry_after', 0));
+        const delay = backoff.next(arg.sequence, arg.attempt, outcomeArg(arg), arg.retry_after);
         return delay === null ? { retry: false } : { retry: true, delay };
       }
       case 'schedule': {
-        const outcome = backoffOutcome(arg);
-        const sequence = numberArg(arg, 'sequence', 0);
-        const hint = numberArg(arg, 'retry_after', 0);
         const delays = [];
         for (let attempt = 1; attempt <= 1000; attempt++) {
-          const delay = backoff.next(sequence, attempt, outcome, hint);
+          const delay = backoff.next(arg.sequence, attempt, outcomeArg(arg), arg.retry_after);
           if (delay === null) break;
           delays.push(delay);
         }
         return { delays };
       }
       case 'retries_on':
-        return { retries: backoff.retriesOn(backoffOutcome(arg)) };
+        return { retries: backoff.retriesOn(outcomeArg(arg)) };
       case 'max_attempts':
         return { max_attempts: backoff.maxAttempts };
       case 'close':
@@ -276,7 +250,7 @@ const backoffComponent = {
         return retryStep(state, arg);
       case 'gave_up':
         // The error a retry loop ends with (B14): observed as an error.
-        throw backoff.gaveUp(numberArg(arg, 'attempts', 1), backoffOutcome(arg));
+        throw backoff.gaveUp(arg.attempts, outcomeArg(arg));
       default:
         throw new RunnerError(`the backoff component has no action '${action}'`);
     }
@@ -299,31 +273,15 @@ components.delivery = { ...delivery, open: (scenario) => delivery.open(scenario,
 
 // ---------------------------------------------------------------- main
 
-async function guard(fn) {
-  try {
-    return await fn();
-  } catch (error) {
-    return observeError(error);
-  }
-}
-
-async function runStep(component, state, step, clock) {
-  const keys = Object.keys(step).filter((key) => !STEP_MODIFIERS.has(key));
-  if (keys.length !== 1) {
-    return observeError(new RunnerError(keys.length ? `a step has one action (got '${keys[0]}' and '${keys[1]}')` : 'a step needs an action'));
-  }
-  const action = keys[0];
-  // "at": a number, or "nan" / "inf" / "-inf" for the times JSON cannot write.
-  if (step.at !== undefined) {
-    const special = { nan: NaN, inf: Infinity, '-inf': -Infinity };
-    if (typeof step.at === 'number') clock.now = step.at;
-    else if (Object.prototype.hasOwnProperty.call(special, step.at)) clock.now = special[step.at];
-    else return observeError(new RunnerError('"at" must be a number, "nan", "inf" or "-inf"'));
-  }
-  const repeat = Number.isInteger(step.repeat) ? step.repeat : 1;
+async function runStep(component, state, step) {
+  const action = Object.keys(step).find((key) => key !== 'at' && key !== 'repeat');
   let observed = null;
-  for (let i = 0; i < repeat; i++) {
-    observed = await guard(() => component.step(state, action, step[action], clock.now));
+  for (let i = 0; i < step.repeat; i++) {
+    try {
+      observed = await component.step(state, action, step[action], Number(step.at));
+    } catch (error) {
+      observed = observeError(error); // never dies: the step observes what went wrong
+    }
     if (observed && observed.error) break; // a repeated action stops at its first error
   }
   return observed;
@@ -332,61 +290,28 @@ async function runStep(component, state, step, clock) {
 async function runScenario(scenario) {
   const result = { id: scenario.id };
   const component = components[scenario.component];
-  if (!component || !Array.isArray(scenario.steps)) {
-    result.error = component ? 'no steps' : 'unknown component';
-    return result;
-  }
   let state;
   try {
+    if (!component) throw new RunnerError(`unknown component '${scenario.component}'`);
     state = await component.open(scenario);
   } catch (error) {
-    result.error = observeError(error);
+    result.error = observeError(error).error;
     return result;
   }
-  const clock = { now: 0 };
+  result.steps = [];
+  for (const step of scenario.steps) result.steps.push(await runStep(component, state, step));
   try {
-    result.steps = [];
-    for (const step of scenario.steps) result.steps.push(await runStep(component, state, step, clock));
-  } finally {
     component.close(state);
+  } catch {
+    // closing twice (a scenario closed a handle) is not an observation
   }
   return result;
 }
 
-function collect(dir, relative, found) {
-  for (const entry of fs.readdirSync(path.join(dir, relative), { withFileTypes: true })) {
-    if (entry.name.startsWith('.')) continue;
-    const child = relative ? `${relative}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) collect(dir, child, found);
-    else if (entry.name.endsWith('.json')) found.push(child);
+async function main() {
+  for await (const line of readline.createInterface({ input: process.stdin })) {
+    process.stdout.write(JSON.stringify(await runScenario(JSON.parse(line))) + '\n');
   }
-  return found;
 }
 
-async function main(argv) {
-  if (argv.length < 1) {
-    process.stderr.write('usage: run SCENARIOS_DIR [FILE...]\n');
-    return 2;
-  }
-  const dir = argv[0];
-  const files = argv.length > 1 ? argv.slice(1) : collect(dir, '', []).sort();
-  let status = 0;
-  const lines = [];
-  for (const file of files) {
-    let scenario;
-    try {
-      scenario = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-    } catch (error) {
-      lines.push(JSON.stringify({ file, error: error.message }));
-      status = 2;
-      continue;
-    }
-    lines.push(JSON.stringify(await runScenario(scenario)));
-  }
-  process.stdout.write(lines.join('\n') + (lines.length ? '\n' : ''));
-  return status;
-}
-
-main(process.argv.slice(2)).then((status) => {
-  process.exitCode = status;
-});
+main();

@@ -28,11 +28,6 @@ final class OpenFailure extends \Exception
 {
 }
 
-/** An argument the scenario gave is not usable; C says invalid_argument. */
-final class ArgumentError extends \Exception
-{
-}
-
 /** A scripted attempt that failed: says its outcome, status and hint the way client errors do. */
 final class ScriptedFailure extends \RuntimeException
 {
@@ -89,11 +84,6 @@ final class Observe
         return ['error' => ['status' => 'runner', 'message' => $message]];
     }
 
-    public static function argumentError(string $message): array
-    {
-        return ['error' => ['status' => 'invalid_argument', 'message' => $message]];
-    }
-
     public static function unknownAction(string $component, string $action): array
     {
         return self::runnerError("the $component component has no action '$action'");
@@ -101,7 +91,7 @@ final class Observe
 
     public static function event(Event $e): array
     {
-        $out = ['type' => $e->type, 'at' => $e->at];
+        $out = ['type' => $e->type, 'at' => $e->at, 'line' => $e->message];
         switch ($e->type) {
             case 'recovery_started':
                 $out += ['failures' => $e->failures, 'window' => $e->window, 'pause' => self::numberOrNull($e->pause)];
@@ -147,64 +137,36 @@ final class Observe
     }
 }
 
-function is_number($v): bool
+/** [outcome name, http status] of an outcome argument, which the driver made an
+ * array: {"outcome", "status"?}, {"status", "usable"} or {"transport": true};
+ * as the C runner's arg_outcome. */
+function arg_outcome(array $arg): array
 {
-    return is_int($v) || is_float($v);
-}
-
-function arg_number($obj, string $key, float $fallback): float
-{
-    if (!is_array($obj) || !array_key_exists($key, $obj)) {
-        return $fallback;
-    }
-    if (!is_number($obj[$key])) {
-        throw new ArgumentError($key);
-    }
-    return (float) $obj[$key];
-}
-
-/** [outcome name, http status] an argument stands for; as the C runner's arg_outcome. */
-function arg_outcome($arg): array
-{
-    if (is_string($arg)) {
-        return [Outcome::of($arg)->value, 0];
-    }
-    if (!is_array($arg)) {
-        throw new ArgumentError('an outcome is a name or an object');
-    }
     if (array_key_exists('outcome', $arg)) {
-        if (!is_string($arg['outcome'])) {
-            throw new ArgumentError('"outcome" must be a name');
-        }
-        $status = $arg['status'] ?? 0;
-        return [Outcome::of($arg['outcome'])->value, is_int($status) ? $status : 0];
+        return [Outcome::of($arg['outcome'])->value, $arg['status'] ?? 0];
     }
-    if (($arg['transport'] ?? null) === true) {
+    if ($arg['transport'] ?? false) {
         return [Outcome::classify(null, true)->value, 0];
     }
-    $status = $arg['status'] ?? null;
-    if (!is_int($status)) {
-        throw new ArgumentError('an outcome object needs "outcome", "status" or "transport": true');
-    }
-    $usable = array_key_exists('usable', $arg) ? $arg['usable'] === true : true;
-    return [Outcome::classify($status, false, $usable)->value, $status];
+    return [Outcome::classify($arg['status'], false, $arg['usable'] ?? true)->value, $arg['status']];
 }
 
-/** Settings from a scenario object; the C runner accepts numbers, booleans and strings only. */
+/** A number the driver wrote as "NaN", "Infinity" or "-Infinity", or as a JSON number. */
+function number_of($v): float
+{
+    return match ($v) {
+        'NaN' => NAN, 'Infinity' => INF, '-Infinity' => -INF,
+        default => (float) $v,
+    };
+}
+
+/** Settings from a scenario object: {"number": "NaN"} is that double. */
 function scalar_settings($values): array
 {
     if ($values instanceof \stdClass || $values === null) {
         return [];
     }
-    if (!is_array($values)) {
-        throw new ArgumentError('settings must be an object');
-    }
-    foreach ($values as $v) {
-        if (!is_bool($v) && !is_number($v) && !is_string($v)) {
-            throw new ArgumentError("a setting's value must be a number, a boolean or a string");
-        }
-    }
-    return $values;
+    return array_map(static fn ($v) => is_array($v) ? number_of($v['number']) : $v, $values);
 }
 
 final class SettingsComponent
@@ -251,14 +213,7 @@ final class OutcomeComponent
     public function step(string $action, $arg, float $now)
     {
         if ($action === 'classify') {
-            if (!Observe::isObject($arg)) {
-                return Observe::runnerError('classify takes an object');
-            }
-            $arg = is_array($arg) ? $arg : [];
-            $status = $arg['status'] ?? null;
-            $usable = array_key_exists('usable', $arg) ? $arg['usable'] === true : true;
-            $transport = ($arg['transport'] ?? null) === true;
-            return ['outcome' => Outcome::classify(is_int($status) ? $status : 0, $transport, $usable)->value];
+            return ['outcome' => Outcome::classify($arg['status'], $arg['transport'], $arg['usable'])->value];
         }
         if ($action === 'counts') {
             $name = is_array($arg) ? ($arg['outcome'] ?? null) : null;
@@ -309,21 +264,18 @@ final class GateComponent
                 return $observed;
             case 'record':
                 [$outcome] = arg_outcome($arg);
-                try {
-                    $hint = arg_number($arg, 'retry_after', 0.0);
-                } catch (ArgumentError) {
-                    return Observe::runnerError('retry_after must be a number');
-                }
-                $name = is_array($arg) ? ($arg['permit'] ?? null) : null;
-                $permit = 0;
+                $permit = $name = $arg['permit'] ?? 0; // an integer: forged
                 if (is_string($name)) {
                     if (!isset($this->permits[$name])) {
                         return Observe::runnerError("no admitted check was named '$name'");
                     }
                     $permit = $this->permits[$name];
                 }
-                $g->report($outcome, $permit, $hint, $now);
+                $g->report($outcome, $permit, (float) $arg['retry_after'], $now);
                 return ['outcome' => $outcome];
+            case 'acquire':
+                $g->acquire($now);
+                return Observe::ok();
             case 'state':
                 return ['state' => $g->state($now)];
             case 'retry_after':
@@ -383,7 +335,7 @@ final class BackoffComponent
             $answer = $answers === [] ? 200 : array_shift($answers);
             [$outcome, $status] = arg_outcome(is_int($answer) ? ['status' => $answer] : $answer);
             if ($outcome !== 'success') {
-                $hint = is_array($answer) && is_number($answer['retry_after'] ?? null) ? (float) $answer['retry_after'] : 0.0;
+                $hint = (float) (is_array($answer) ? ($answer['retry_after'] ?? 0) : 0);
                 throw new ScriptedFailure($outcome, $status, $hint);
             }
         };
@@ -408,12 +360,6 @@ final class BackoffComponent
         return $observed;
     }
 
-    private static function outcomeOf($arg): array
-    {
-        $inner = is_array($arg) ? ($arg['outcome'] ?? null) : null;
-        return arg_outcome(is_array($inner) ? $inner : $arg);
-    }
-
     public function step(string $action, $arg, float $now)
     {
         $b = $this->backoff;
@@ -421,33 +367,19 @@ final class BackoffComponent
             case 'start':
                 return ['sequence' => $b->start()];
             case 'delay':
+                return ['delay' => $b->delay($arg['retry'], $arg['sequence'], (float) $arg['retry_after'])];
             case 'delays':
-                try {
-                    $sequence = (int) arg_number($arg, 'sequence', 0);
-                    $hint = arg_number($arg, 'retry_after', 0);
-                    $first = $action === 'delay' ? (int) arg_number($arg, 'retry', 1) : 1;
-                    $last = $action === 'delay' ? $first : (int) arg_number($arg, 'count', 1);
-                } catch (ArgumentError) {
-                    return Observe::runnerError('sequence, retry, count and retry_after must be numbers');
-                }
                 $delays = [];
-                for ($k = $first; $k <= $last; $k++) {
-                    $delays[] = $b->delay($k, $sequence, $hint);
+                for ($k = 1; $k <= $arg['count']; $k++) {
+                    $delays[] = $b->delay($k, $arg['sequence'], (float) $arg['retry_after']);
                 }
-                return $action === 'delay' ? ['delay' => $delays[0]] : ['delays' => $delays];
+                return ['delays' => $delays];
             case 'next':
             case 'schedule':
-                [$outcome, $status] = self::outcomeOf($arg);
-                try {
-                    $sequence = (int) arg_number($arg, 'sequence', 0);
-                    $attempt = (int) arg_number($arg, 'attempt', 1);
-                    $hint = arg_number($arg, 'retry_after', 0);
-                } catch (ArgumentError) {
-                    return Observe::runnerError($action === 'next' ? 'sequence, attempt and retry_after must be numbers'
-                        : 'sequence and retry_after must be numbers');
-                }
+                [$outcome, $status] = arg_outcome($arg);
+                [$sequence, $hint] = [$arg['sequence'], (float) $arg['retry_after']];
                 if ($action === 'next') {
-                    $delay = $b->next($sequence, $attempt, $outcome, $status, $hint);
+                    $delay = $b->next($sequence, $arg['attempt'], $outcome, $status, $hint);
                     return $delay === null ? ['retry' => false] : ['retry' => true, 'delay' => $delay];
                 }
                 $delays = [];
@@ -460,20 +392,15 @@ final class BackoffComponent
                 }
                 return ['delays' => $delays];
             case 'retries_on':
-                [$outcome, $status] = self::outcomeOf($arg);
+                [$outcome, $status] = arg_outcome($arg);
                 return ['retries' => $b->retriesOn($outcome, $status)];
             case 'max_attempts':
                 return ['max_attempts' => $b->maxAttempts()];
             case 'retry':
                 return $this->retry($arg);
             case 'gave_up':
-                [$outcome, $status] = self::outcomeOf($arg);
-                try {
-                    $attempts = (int) arg_number($arg, 'attempts', 1);
-                } catch (ArgumentError) {
-                    return Observe::runnerError('attempts must be a number');
-                }
-                return Observe::error($b->gaveUp($attempts, $outcome, $status));
+                [$outcome, $status] = arg_outcome($arg);
+                return Observe::error($b->gaveUp($arg['attempts'], $outcome, $status));
             case 'close':
                 $b->close();
                 return Observe::ok();
@@ -605,13 +532,12 @@ final class DeliveryComponent
     private Gate $gate;
     private Engine $engine;
     private array $endpoint;
-    private int $answered = 0;
-    private bool $inFlight = false;
+    private ?array $taken = null; // the events of the batch taken and not settled
 
     public function __construct(array $scenario)
     {
         $spec = $scenario['policy'] ?? null;
-        $this->endpoint = is_array($scenario['endpoint'] ?? null) ? $scenario['endpoint'] : [];
+        $this->endpoint = $scenario['endpoint'];
         $quiet = static function (): void {
         };
         $this->policy = $spec === '@default' ? Policy::default() : Policy::fromJson(document_text($spec));
@@ -622,21 +548,8 @@ final class DeliveryComponent
             $quiet);
     }
 
-    private function enqueue($arg, float $now)
+    private function enqueue(array $events, float $now)
     {
-        if (is_string($arg)) {
-            $events = [$arg];
-        } elseif (is_array($arg) && array_is_list($arg)) {
-            $events = $arg;
-        } elseif (is_array($arg)) {
-            $prefix = is_string($arg['prefix'] ?? null) ? $arg['prefix'] : 'e';
-            $events = [];
-            for ($i = 1, $n = (int) ($arg['count'] ?? 0); $i <= $n; $i++) {
-                $events[] = $prefix . $i;
-            }
-        } else {
-            return Observe::runnerError('enqueue takes a string, a list of strings or {"count", "prefix"}');
-        }
         $accepted = 0;
         $refused = [];
         foreach ($events as $event) {
@@ -666,47 +579,52 @@ final class DeliveryComponent
 
     private function take(float $now): array
     {
-        if ($this->inFlight) {
+        if ($this->taken !== null) {
             return Observe::runnerError('the batch taken before has not been settled');
         }
         $payloads = $this->engine->take($now);
         if ($payloads === null) {
             return ['events' => [], 'attempts' => []];
         }
-        $this->inFlight = true;
+        $this->taken = $payloads;
         return ['events' => $payloads, 'attempts' => $this->engine->attempts()];
+    }
+
+    /** The next answer of the batch's first event scripted by_event that has
+     * one left, else the sequence's next, else "otherwise". */
+    private function scriptedAnswer()
+    {
+        $byEvent = &$this->endpoint['by_event'];
+        foreach ($this->taken as $event) {
+            if (is_array($byEvent) && ($byEvent[$event] ?? []) !== []) {
+                return array_shift($byEvent[$event]);
+            }
+        }
+        if (is_array($this->endpoint['sequence']) && $this->endpoint['sequence'] !== []) {
+            return array_shift($this->endpoint['sequence']);
+        }
+        return $this->endpoint['otherwise'];
     }
 
     private function settle($answer, float $now): array
     {
-        if (!$this->inFlight) {
+        if ($this->taken === null) {
             return Observe::runnerError('settle needs a batch taken before');
         }
+        $answer ??= $this->scriptedAnswer();
         if ($answer === null) {
-            if ($this->answered >= count($this->endpoint)) {
-                return Observe::runnerError('the endpoint has no more answers');
-            }
-            $answer = $this->endpoint[$this->answered++];
+            return Observe::runnerError('the endpoint has no more answers');
         }
-        $transport = is_array($answer) && ($answer['transport'] ?? null) === true;
-        $status = is_int($answer) ? $answer : (is_array($answer) ? ($answer['status'] ?? null) : null);
-        try {
-            $hint = arg_number($answer, 'retry_after', 0.0);
-        } catch (ArgumentError) {
-            $hint = null;
-        }
-        if ($hint === null || (!$transport && !is_int($status))) {
-            return Observe::runnerError('an answer is a status, {"status", "retry_after"?} or {"transport": true}');
-        }
-        $this->inFlight = false; // settle frees the batch, whatever it returns
-        $this->engine->settle($transport ? null : $status, $hint, $now);
+        $given = is_int($answer) ? ['status' => $answer] : $answer;
+        $this->taken = null; // settle frees the batch, whatever it returns
+        $this->engine->settle($given['status'] ?? null, (float) ($given['retry_after'] ?? 0), $now);
         return ['answer' => $answer];
     }
 
     private function send(float $now): array
     {
         $observed = $this->take($now);
-        if (isset($observed['error']) || !$this->inFlight) {
+        if (isset($observed['error']) || $this->taken === null) {
             return $observed;
         }
         try {

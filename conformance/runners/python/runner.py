@@ -1,18 +1,14 @@
-"""The Python conformance runner: reads scenario files and drives respite's
-public Python API (not the raw module) step by step, printing one JSON line
-per scenario: {"id", "steps": [observation, ...]} or {"id", "error"}.
+"""The Python conformance runner: reads normalised scenarios on stdin (one
+JSON line each, written by conformance/run) and drives respite's public
+Python API (not the raw module) step by step, printing one JSON line per
+scenario: {"id", "steps": [observation, ...]} or {"id", "error": {...}}.
 It compares nothing; conformance/run does (see conformance/README.md).
-
-usage: runner.py SCENARIOS_DIR [FILE...]
 """
 import json
 import math
-import os
 import sys
 
 import respite
-
-STEP_MODIFIERS = ("at", "repeat", "expect", "comment")
 
 
 # ---------------------------------------------------------- observations
@@ -51,72 +47,31 @@ class ScriptedFailure(Exception):
         self.retry_after = retry_after
 
 
-class ArgumentError(Exception):
-    """An argument the scenario gave is not usable; C says invalid_argument."""
-
-
-def argument_error(message):
-    return {"error": {"status": "invalid_argument", "message": message}}
-
-
-def is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def arg_number(obj, key, fallback):
-    value = obj.get(key) if isinstance(obj, dict) else None
-    if value is None and not (isinstance(obj, dict) and key in obj):
-        return fallback
-    if not is_number(value):
-        raise ArgumentError(key)
-    return value
-
-
 def arg_outcome(arg):
-    """(outcome name, http_status) an argument stands for; as the C runner's arg_outcome."""
-    if isinstance(arg, str):
-        return respite.Outcome(respite_outcome_name(arg)).value, 0
-    if not isinstance(arg, dict):
-        raise ValueError("an outcome is a name or an object")
+    """(outcome name, http_status) of an outcome argument, which the driver
+    made an object: {"outcome": name, "status"?}, {"status", "usable"} or
+    {"transport": true}; as the C runner's arg_outcome."""
     if "outcome" in arg:
-        name = arg["outcome"]
-        if not isinstance(name, str):
-            raise ValueError("\"outcome\" must be a name")
-        status = arg.get("status")
-        return respite_outcome_name(name), status if isinstance(status, int) and not isinstance(status, bool) else 0
-    if arg.get("transport") is True:
+        return outcome_named(arg["outcome"]), arg.get("status", 0)
+    if arg.get("transport"):
         return respite.classify(transport_failed=True).value, 0
-    status = arg.get("status")
-    if not isinstance(status, int) or isinstance(status, bool):
-        raise ValueError("an outcome object needs \"outcome\", \"status\" or \"transport\": true")
-    usable = arg.get("usable", True) is True if "usable" in arg else True
-    return respite.classify(status, body_usable=usable).value, status
+    return respite.classify(arg["status"], body_usable=arg.get("usable", True)).value, arg["status"]
 
 
-def respite_outcome_name(name):
+def outcome_named(name):
     """The outcome with that name, checked by the core (its message when unknown)."""
-    return respite.Gate.__module__ and _OUTCOME_CHECK(name)
-
-
-def _outcome_check(name):
     from respite._outcome import outcome_code, outcome_from_code
     return outcome_from_code(outcome_code(name)).value
 
 
-_OUTCOME_CHECK = _outcome_check
-
-
 def scalar_settings(values):
-    """Settings from a scenario object; C's runner accepts numbers, booleans and strings only."""
-    values = values or {}
-    for value in values.values():
-        if not isinstance(value, (bool, int, float, str)):
-            raise ArgumentError("a setting's value must be a number, a boolean or a string")
-    return values
+    """Settings from a scenario object: {"number": "NaN"} is that double."""
+    return {name: float(value["number"]) if isinstance(value, dict) else value
+            for name, value in (values or {}).items()}
 
 
 def event_to_json(event):
-    out = {"type": event.type, "at": float(event.at)}
+    out = {"type": event.type, "at": float(event.at), "line": event.message}
     if event.type == "recovery_started":
         out.update(failures=event.failures, window=float(event.window), pause=number_or_null(event.pause))
     elif event.type == "recovery_extended":
@@ -162,19 +117,13 @@ class OutcomeComponent:
 
     def step(self, action, arg, now):
         if action == "classify":
-            if not isinstance(arg, dict):
-                return runner_error("classify takes an object")
-            status = arg.get("status")
-            usable = arg.get("usable") is True if "usable" in arg else True
-            outcome = respite.classify(status if isinstance(status, int) else (0 if status is None else 0),
-                                       transport_failed=arg.get("transport") is True, body_usable=usable)
+            outcome = respite.classify(arg["status"], transport_failed=arg["transport"], body_usable=arg["usable"])
             return {"outcome": outcome.value}
         if action == "counts":
-            name = arg.get("outcome") if isinstance(arg, dict) else None
-            return {"counts": respite.outcome_counts(_outcome_check(name),
+            return {"counts": respite.outcome_counts(outcome_named(arg["outcome"]),
                                                      arg.get("count_all_failures") is True)}
         if action == "parse":
-            return {"outcome": _outcome_check(arg)}
+            return {"outcome": outcome_named(arg)}
         return unknown_action("outcome", action)
 
     def close(self):
@@ -204,18 +153,16 @@ class GateComponent:
             return observed
         if action == "record":
             outcome, _status = arg_outcome(arg)
-            try:
-                hint = arg_number(arg, "retry_after", 0.0)
-            except ArgumentError:
-                return runner_error("retry_after must be a number")
-            name = arg.get("permit") if isinstance(arg, dict) else None
-            permit = 0
+            name = permit = arg.get("permit", 0)  # an integer: forged
             if isinstance(name, str):
                 if name not in self.permits:
                     return runner_error(f"no admitted check was named '{name}'")
                 permit = self.permits[name]
-            g.report(outcome, permit=permit, retry_after=hint, now=now)
+            g.report(outcome, permit=permit, retry_after=arg["retry_after"], now=now)
             return {"outcome": outcome}
+        if action == "acquire":
+            g.acquire(now=now)
+            return {}
         if action == "state":
             return {"state": g.state(now=now)}
         if action == "retry_after":
@@ -284,42 +231,23 @@ class BackoffComponent:
         return {"attempts": made[0], "gave_up": False, "last_outcome": "success"}
 
     def gave_up(self, arg):
-        outcome, status = self.outcome_of(arg)
-        try:
-            attempts = int(arg_number(arg, "attempts", 1))
-        except ArgumentError:
-            return runner_error("attempts must be a number")
-        return observe_error(self.backoff.gave_up_error(attempts, outcome, status))
-
-    @staticmethod
-    def outcome_of(arg):
-        inner = arg.get("outcome") if isinstance(arg, dict) else None
-        return arg_outcome(inner if isinstance(inner, dict) else arg)
+        outcome, status = arg_outcome(arg)
+        return observe_error(self.backoff.gave_up_error(arg["attempts"], outcome, status))
 
     def step(self, action, arg, now):
         b = self.backoff
         if action == "start":
             return {"sequence": b.start()}
-        if action in ("delay", "delays"):
-            try:
-                sequence = int(arg_number(arg, "sequence", 0))
-                hint = arg_number(arg, "retry_after", 0)
-                first = int(arg_number(arg, "retry", 1)) if action == "delay" else 1
-                last = first if action == "delay" else int(arg_number(arg, "count", 1))
-            except ArgumentError:
-                return runner_error("sequence, retry, count and retry_after must be numbers")
-            delays = [b.delay(k, sequence=sequence, retry_after=hint) for k in range(first, last + 1)]
-            return {"delay": delays[0]} if action == "delay" else {"delays": delays}
+        if action == "delay":
+            return {"delay": b.delay(arg["retry"], sequence=arg["sequence"], retry_after=arg["retry_after"])}
+        if action == "delays":
+            return {"delays": [b.delay(k, sequence=arg["sequence"], retry_after=arg["retry_after"])
+                               for k in range(1, arg["count"] + 1)]}
         if action in ("next", "schedule"):
-            outcome, status = self.outcome_of(arg)
-            try:
-                sequence = int(arg_number(arg, "sequence", 0))
-                attempt = int(arg_number(arg, "attempt", 1))
-                hint = arg_number(arg, "retry_after", 0)
-            except ArgumentError:
-                return runner_error("sequence, attempt and retry_after must be numbers"
-                                    if action == "next" else "sequence and retry_after must be numbers")
+            outcome, status = arg_outcome(arg)
+            sequence, hint = arg["sequence"], arg["retry_after"]
             if action == "next":
+                attempt = arg["attempt"]
                 delay = b.next(sequence, attempt, outcome, status=status, retry_after=hint)
                 return {"retry": False} if delay is None else {"retry": True, "delay": delay}
             delays = []
@@ -330,7 +258,7 @@ class BackoffComponent:
                 delays.append(delay)
             return {"delays": delays}
         if action == "retries_on":
-            outcome, status = self.outcome_of(arg)
+            outcome, status = arg_outcome(arg)
             return {"retries": b.retries_on(outcome, status)}
         if action == "max_attempts":
             return {"max_attempts": b.max_attempts}
@@ -430,8 +358,9 @@ class DeliveryComponent:
         spec = scenario.get("policy")
         self.parts = []
         self.batch = None
-        self.endpoint = scenario.get("endpoint") or []
-        self.answered = 0
+        endpoint = scenario["endpoint"]
+        self.sequence, self.otherwise = list(endpoint["sequence"]), endpoint["otherwise"]
+        self.by_event = {event: list(answers) for event, answers in endpoint["by_event"].items()}
         try:
             self.policy = (respite.Policy.default() if spec == "@default"
                            else respite.Policy.from_json(json.dumps(spec)))
@@ -449,16 +378,7 @@ class DeliveryComponent:
             self.close()
             raise
 
-    def enqueue(self, arg, now):
-        if isinstance(arg, str):
-            events = [arg]
-        elif isinstance(arg, list):
-            events = arg
-        elif isinstance(arg, dict):
-            prefix = arg.get("prefix") if isinstance(arg.get("prefix"), str) else "e"
-            events = [f"{prefix}{i}" for i in range(1, int(arg.get("count") or 0) + 1)]
-        else:
-            return runner_error("enqueue takes a string, a list of strings or {\"count\", \"prefix\"}")
+    def enqueue(self, events, now):
         accepted, refused = 0, {}
         for event in events:
             try:
@@ -487,25 +407,26 @@ class DeliveryComponent:
         return {"events": [p.decode("utf-8", "replace") for p in self.batch.payloads],
                 "attempts": [self.batch.attempts(i) for i in range(len(self.batch))]}
 
+    def scripted_answer(self):
+        """The next answer of the batch's first event scripted by_event that
+        has one left, else the sequence's next, else "otherwise"."""
+        for event in self.batch.payloads:
+            answers = self.by_event.get(event.decode("utf-8", "replace"))
+            if answers:
+                return answers.pop(0)
+        return self.sequence.pop(0) if self.sequence else self.otherwise
+
     def settle(self, answer, now):
         if self.batch is None:
             return runner_error("settle needs a batch taken before")
         if answer is None:
-            if self.answered >= len(self.endpoint):
+            answer = self.scripted_answer()
+            if answer is None:
                 return runner_error("the endpoint has no more answers")
-            answer = self.endpoint[self.answered]
-            self.answered += 1
-        transport = isinstance(answer, dict) and answer.get("transport") is True
-        status = answer if isinstance(answer, int) and not isinstance(answer, bool) else (
-            answer.get("status") if isinstance(answer, dict) else None)
-        try:
-            hint = arg_number(answer, "retry_after", 0.0)
-        except ArgumentError:
-            hint = None
-        if hint is None or (not transport and (not isinstance(status, int) or isinstance(status, bool))):
-            return runner_error("an answer is a status, {\"status\", \"retry_after\"?} or {\"transport\": true}")
+        given = {"status": answer} if isinstance(answer, int) else answer
+        transport, hint = given.get("transport", False), given.get("retry_after", 0)
         batch, self.batch = self.batch, None  # settle frees it, whatever it returns
-        self.engine.settle(batch, status=None if transport else status, transport=transport, retry_after=hint,
+        self.engine.settle(batch, status=given.get("status"), transport=transport, retry_after=hint,
                            now=now)
         return {"answer": answer}
 
@@ -581,102 +502,48 @@ class OpenFailure(Exception):
 
 # ------------------------------------------------------------------ main
 
-def run_step(component, step, clock):
-    actions = [k for k in step if k not in STEP_MODIFIERS]
-    if len(actions) != 1:
-        if actions:
-            return runner_error(f"a step has one action (got '{actions[0]}' and '{actions[1]}')")
-        return runner_error("a step needs an action")
-    action = actions[0]
-    if "at" in step:
-        at = step["at"]
-        if is_number(at):
-            clock[0] = float(at)
-        elif at in ("nan", "inf", "-inf"):  # the times JSON cannot write
-            clock[0] = float(at)
-        else:
-            return runner_error("\"at\" must be a number, \"nan\", \"inf\" or \"-inf\"")
-    repeat = step.get("repeat", 1)
-    repeat = repeat if isinstance(repeat, int) and not isinstance(repeat, bool) else 1
+def error_of(exc):
+    """The error observation's object for anything a step or set-up raised."""
+    if isinstance(exc, respite.RespiteError):
+        return observe_error(exc)["error"]
+    return runner_error(str(exc) if isinstance(exc, OpenFailure) else f"{type(exc).__name__}: {exc}")["error"]
+
+
+def run_step(component, step):
+    action = next(k for k in step if k not in ("at", "repeat"))
     observed = None
-    for _ in range(repeat):
+    for _ in range(step["repeat"]):
         try:
-            observed = component.step(action, step[action], clock[0])
-        except respite.RespiteError as exc:
-            observed = observe_error(exc)
-        except ArgumentError as exc:
-            observed = argument_error(str(exc))
-        except ValueError as exc:  # an outcome argument the scenario wrote badly (C: invalid_argument)
-            observed = argument_error(str(exc))
-        except Exception as exc:  # the runner could not do it
-            observed = runner_error(f"{type(exc).__name__}: {exc}")
+            observed = component.step(action, step[action], float(step["at"]))
+        except Exception as exc:  # never dies: the step observes what went wrong
+            observed = {"error": error_of(exc)}
         if "error" in observed:
             break
     return observed
 
 
 def run_scenario(scenario):
-    result = {"id": scenario.get("id")}
-    cls = COMPONENTS.get(scenario.get("component"))
-    steps = scenario.get("steps")
-    if cls is None or not isinstance(steps, list):
-        result["error"] = "unknown component" if cls is None else "no steps"
+    result = {"id": scenario["id"]}
+    try:
+        component = COMPONENTS[scenario["component"]](scenario)
+    except Exception as exc:
+        result["error"] = error_of(exc)
         return result
     try:
-        component = cls(scenario)
-    except OpenFailure as exc:
-        result["error"] = str(exc)
-        return result
-    except respite.RespiteError as exc:
-        result["error"] = observe_error(exc)
-        return result
-    except ArgumentError as exc:
-        result["error"] = argument_error(str(exc))
-        return result
-    clock = [0.0]
-    try:
-        result["steps"] = [run_step(component, step, clock) for step in steps]
+        result["steps"] = [run_step(component, step) for step in scenario["steps"]]
     finally:
-        component.close()
+        try:
+            component.close()
+        except Exception:
+            pass
     return result
 
 
-def reject_duplicates(pairs):
-    out = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"duplicate object key '{key}'")
-        out[key] = value
-    return out
-
-
-def scenario_files(root):
-    found = []
-    for directory, dirs, files in os.walk(root):
-        for name in files:
-            if name.endswith(".json") and not name.startswith("."):
-                found.append(os.path.relpath(os.path.join(directory, name), root))
-    return sorted(found)
-
-
-def main(argv):
-    if len(argv) < 2:
-        print(f"usage: {argv[0]} SCENARIOS_DIR [FILE...]", file=sys.stderr)
-        return 2
-    root = argv[1]
-    files = argv[2:] or scenario_files(root)
-    status = 0
-    for relative in files:
-        try:
-            with open(os.path.join(root, relative), encoding="utf-8") as f:
-                scenario = json.load(f, object_pairs_hook=reject_duplicates)
-        except (OSError, ValueError) as exc:
-            print(json.dumps({"file": relative, "error": str(exc)}), flush=True)
-            status = 2
-            continue
-        print(json.dumps(run_scenario(scenario), allow_nan=False), flush=True)
-    return status
+def main():
+    for line in sys.stdin:
+        print(json.dumps(run_scenario(json.loads(line)), allow_nan=False), flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main())

@@ -1,6 +1,7 @@
 package org.respite.conformance;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +19,8 @@ import org.respite.RespiteException;
 
 /**
  * Component "delivery": a policy, a queue, a gate and the delivery engine on
- * the injected clock, against the scenario's scripted endpoint (its answers,
- * in order). Events are strings. Mirrors conformance/runners/c/delivery_steps.c.
+ * the injected clock, against the scenario's scripted endpoint ({"sequence",
+ * "by_event", "otherwise"}, see conformance/README.md). Events are strings. Mirrors conformance/runners/c/delivery_steps.c.
  */
 final class DeliverySteps implements Runner.Component {
     private static final int RUN_SENDS_MAX = 100_000;
@@ -28,16 +29,17 @@ final class DeliverySteps implements Runner.Component {
     private final Queue queue;
     private final Gate gate;
     private final DeliveryEngine engine;
-    private final List<Object> endpoint;
+    private final List<Object> sequence;
+    private final Map<String, List<Object>> byEvent = new HashMap<>();
+    private final Object otherwise;
     private final List<Event> gateEvents = new ArrayList<>();
     private final List<Event> engineEvents = new ArrayList<>();
-    private int answered;
     private Batch batch;
 
     DeliverySteps(Map<String, Object> scenario) {
         Object spec = scenario.get("policy");
         policy = "@default".equals(spec) ? Policy.defaultPolicy()
-                : Policy.fromJson(spec == null ? "" : Json.write(spec));
+                : Policy.fromJson(spec == null ? "" : Runner.JSON.toJson(spec));
         Queue q = null;
         Gate g = null;
         try {
@@ -58,7 +60,10 @@ final class DeliverySteps implements Runner.Component {
         }
         queue = q;
         gate = g;
-        endpoint = scenario.get("endpoint") instanceof List<?> list ? new ArrayList<>(list) : List.of();
+        Map<String, Object> endpoint = Runner.asMap(scenario.get("endpoint"));
+        sequence = new ArrayList<>((List<?>) endpoint.get("sequence"));
+        Runner.asMap(endpoint.get("by_event")).forEach((event, answers) -> byEvent.put(event, new ArrayList<>((List<?>) answers)));
+        otherwise = endpoint.get("otherwise");
     }
 
     @Override
@@ -112,31 +117,11 @@ final class DeliverySteps implements Runner.Component {
     }
 
     private Map<String, Object> enqueue(Object arg, double now) {
-        List<String> events = new ArrayList<>();
-        if (arg instanceof String s) {
-            events.add(s);
-        } else if (arg instanceof List<?> list) {
-            for (Object item : list) {
-                if (!(item instanceof String s)) {
-                    return Runner.runnerError("enqueue takes strings");
-                }
-                events.add(s);
-            }
-        } else if (arg instanceof Map<?, ?>) {
-            Map<String, Object> map = Runner.asMap(arg);
-            String prefix = map.get("prefix") instanceof String p ? p : "e";
-            long count = map.get("count") instanceof Long c ? c : 0;
-            for (long i = 1; i <= count; i++) {
-                events.add(prefix + i);
-            }
-        } else {
-            return Runner.runnerError("enqueue takes a string, a list of strings or {\"count\", \"prefix\"}");
-        }
         long accepted = 0;
         Map<String, Object> refused = new LinkedHashMap<>();
-        for (String event : events) {
+        for (Object event : (List<?>) arg) {
             try {
-                queue.enqueue(event, now);
+                queue.enqueue((String) event, now);
                 accepted++;
             } catch (RespiteException e) {
                 refused.merge(e.getStatus(), 1L, (a, b) -> (Long) a + (Long) b);
@@ -174,15 +159,27 @@ final class DeliverySteps implements Runner.Component {
         return Runner.of("events", texts, "attempts", attempts);
     }
 
+    /** The next answer of the batch's first event scripted by_event that has one left,
+     *  else the sequence's next, else "otherwise". */
+    private Object scriptedAnswer() {
+        for (int i = 0; i < batch.size(); i++) {
+            List<Object> answers = byEvent.get(batch.text(i));
+            if (answers != null && !answers.isEmpty()) {
+                return answers.remove(0);
+            }
+        }
+        return sequence.isEmpty() ? otherwise : sequence.remove(0);
+    }
+
     private Map<String, Object> settle(Object answer, double now) {
         if (batch == null) {
             return Runner.runnerError("settle needs a batch taken before");
         }
-        if (answer == null || answer == Json.NULL) {
-            if (answered >= endpoint.size()) {
-                return Runner.runnerError("the endpoint has no more answers");
-            }
-            answer = endpoint.get(answered++);
+        if (answer == null) {
+            answer = scriptedAnswer();
+        }
+        if (answer == null) {
+            return Runner.runnerError("the endpoint has no more answers");
         }
         boolean transport = false;
         long status = 0;
@@ -197,7 +194,7 @@ final class DeliverySteps implements Runner.Component {
             } else if (!transport) {
                 return Runner.runnerError("an answer is a status, {\"status\", \"retry_after\"?} or {\"transport\": true}");
             }
-            hint = Runner.number(map, "retry_after", 0.0);
+            hint = Runner.number(map, "retry_after");
         } else {
             return Runner.runnerError("an answer is a status, {\"status\", \"retry_after\"?} or {\"transport\": true}");
         }

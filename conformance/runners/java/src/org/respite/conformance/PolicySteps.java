@@ -25,7 +25,7 @@ final class PolicySteps implements Runner.Component {
                     long pad = map.get("pad") instanceof Long p ? p : 0;
                     json = pad > 0 ? text + " ".repeat((int) pad) : text;
                 } else if (map.containsKey("document")) {
-                    json = Json.write(map.get("document"));
+                    json = Runner.JSON.toJson(map.get("document"));
                 } else {
                     return Runner.runnerError("validate takes {\"document\": value} or {\"text\": string}");
                 }
@@ -102,7 +102,7 @@ final class PolicySteps implements Runner.Component {
             policy.close();
         }
         policy = made;
-        Object canonical = Json.parse(made.toJson());
+        Object canonical = Runner.JSON.fromJson(made.toJson(), Object.class);
         Map<String, Object> fields = Runner.of("name", made.name(), "maximum_capacity", (long) made.maximumCapacity(),
                 "retry_times", (long) made.retryTimes(), "event_ttl", (long) made.eventTtl(), "prefetch_count",
                 (long) made.prefetchCount());

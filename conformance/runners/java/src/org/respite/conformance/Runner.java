@@ -1,16 +1,22 @@
 package org.respite.conformance;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonPrimitive;
+import com.google.gson.JsonSerializer;
+import com.google.gson.ToNumberPolicy;
 
 import org.respite.Backoff;
 import org.respite.Decision;
@@ -26,13 +32,20 @@ import org.respite.TemporarilyUnavailableException;
 import org.respite.TransportException;
 
 /**
- * The Java conformance runner: {@code run SCENARIOS_DIR [FILE...]} reads every
- * scenario (sorted), drives the public org.respite API step by step and prints
- * one JSON line per scenario: {"id", "steps": [observation...]} or {"id", "error"}.
- * It compares nothing; conformance/run does. One JVM runs every scenario.
+ * The Java conformance runner: reads normalised scenarios on stdin (one JSON
+ * line each, written by conformance/run), drives the public org.respite API
+ * step by step and prints one JSON line per scenario: {"id", "steps":
+ * [observation...]} or {"id", "error": {...}}. It compares nothing;
+ * conformance/run does. One JVM runs every scenario.
  */
 public final class Runner {
-    private static final List<String> MODIFIERS = List.of("at", "repeat", "expect", "comment");
+    /** Integers read as Long, other numbers as Double (as jansson tells integer from real);
+     *  NaN and infinities written as null (an infinite retry_after is null in JSON). */
+    static final Gson JSON = new GsonBuilder().setObjectToNumberStrategy(ToNumberPolicy.LONG_OR_DOUBLE)
+            .serializeNulls().disableHtmlEscaping()
+            .registerTypeAdapter(Double.class, (JsonSerializer<Double>) (d, type, context) ->
+                    d.isNaN() || d.isInfinite() ? JsonNull.INSTANCE : new JsonPrimitive(d))
+            .create();
 
     interface Component extends AutoCloseable {
         Map<String, Object> step(String action, Object arg, double now);
@@ -51,64 +64,32 @@ public final class Runner {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length < 1) {
-            System.err.println("usage: run SCENARIOS_DIR [FILE...]");
-            System.exit(2);
-        }
-        Path dir = Path.of(args[0]);
-        List<String> files = new ArrayList<>();
-        if (args.length > 1) {
-            files.addAll(List.of(args).subList(1, args.length));
-        } else {
-            try (Stream<Path> walk = Files.walk(dir)) {
-                walk.filter(p -> p.toString().endsWith(".json") && Files.isRegularFile(p))
-                        .map(p -> dir.relativize(p).toString()).sorted().forEach(files::add);
-            }
-        }
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
-        int status = 0;
-        for (String file : files) {
-            Map<String, Object> result;
-            try {
-                Object scenario = Json.parse(Files.readString(dir.resolve(file), StandardCharsets.UTF_8));
-                result = runScenario(asMap(scenario));
-            } catch (IOException | IllegalArgumentException | ClassCastException e) {
-                result = new LinkedHashMap<>();
-                result.put("file", file);
-                result.put("error", String.valueOf(e.getMessage()));
-                status = 2;
-            }
-            out.println(Json.write(result));
+        for (String line; (line = in.readLine()) != null;) {
+            out.println(JSON.toJson(runScenario(asMap(JSON.fromJson(line, Object.class)))));
             out.flush();
         }
-        System.exit(status);
     }
 
     static Map<String, Object> runScenario(Map<String, Object> scenario) {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("id", scenario.get("id"));
-        Object steps = scenario.get("steps");
-        String name = scenario.get("component") instanceof String s ? s : "";
         Component component;
         try {
-            component = open(name, scenario);
-        } catch (RespiteException e) {
-            result.put("error", error(e));
-            return result;
-        } catch (RunnerError e) {
-            result.put("error", e.getMessage());
-            return result;
-        }
-        if (component == null || !(steps instanceof List<?>)) {
-            result.put("error", component == null ? "unknown component" : "no steps");
+            component = open((String) scenario.get("component"), scenario);
+        } catch (Throwable e) {
+            result.put("error", observe(e).get("error"));
             return result;
         }
         List<Object> observed = new ArrayList<>();
-        double[] now = {0.0};
-        try (component) {
-            for (Object step : (List<?>) steps) {
-                observed.add(runStep(component, asMap(step), now));
-            }
+        for (Object step : (List<?>) scenario.get("steps")) {
+            observed.add(runStep(component, asMap(step)));
+        }
+        try {
+            component.close();
+        } catch (Throwable e) {
+            // closing a handle the scenario closed is not an observation
         }
         result.put("steps", observed);
         return result;
@@ -122,55 +103,39 @@ public final class Runner {
             case "backoff" -> new BackoffSteps(scenario);
             case "policy" -> new PolicySteps();
             case "delivery" -> new DeliverySteps(scenario);
-            default -> null;
+            default -> throw new RunnerError("unknown component '" + name + "'");
         };
     }
 
-    private static Map<String, Object> runStep(Component component, Map<String, Object> step, double[] now) {
-        String action = null;
-        Object arg = null;
-        for (Map.Entry<String, Object> entry : step.entrySet()) {
-            if (MODIFIERS.contains(entry.getKey())) {
-                continue;
-            }
-            if (action != null) {
-                return runnerError("a step has one action (got '" + action + "' and '" + entry.getKey() + "')");
-            }
-            action = entry.getKey();
-            arg = entry.getValue();
-        }
-        if (action == null) {
-            return runnerError("a step needs an action");
-        }
-        Object at = step.get("at");
-        if (at instanceof Number n) {
-            now[0] = n.doubleValue();
-        } else if (at instanceof String text) {
-            // JSON has no NaN or infinities: the scenario spells them (T3).
-            switch (text) {
-                case "nan" -> now[0] = Double.NaN;
-                case "inf" -> now[0] = Double.POSITIVE_INFINITY;
-                case "-inf" -> now[0] = Double.NEGATIVE_INFINITY;
-                default -> {
-                    return runnerError("at must be a number, \"nan\", \"inf\" or \"-inf\"");
-                }
-            }
-        }
-        long repeat = step.get("repeat") instanceof Long r ? r : 1;
+    private static Map<String, Object> runStep(Component component, Map<String, Object> step) {
+        String action = step.keySet().stream().filter(k -> !k.equals("at") && !k.equals("repeat")).findFirst().get();
+        double now = number(step.get("at"));
+        long repeat = (Long) step.get("repeat");
         Map<String, Object> observed = null;
         for (long i = 0; i < repeat; i++) {
             try {
-                observed = component.step(action, arg, now[0]);
-            } catch (RespiteException e) {
-                observed = Map.of("error", error(e));
-            } catch (RunnerError | ClassCastException e) {
-                observed = runnerError(String.valueOf(e.getMessage()));
+                observed = component.step(action, step.get(action), now);
+            } catch (Throwable e) { // never dies: the step observes what went wrong
+                observed = observe(e);
             }
             if (observed.containsKey("error")) {
                 break; // a repeated action stops at its first error
             }
         }
         return observed;
+    }
+
+    /** The error observation for anything a step or a set-up threw. */
+    static Map<String, Object> observe(Throwable e) {
+        if (e instanceof RespiteException r) {
+            return Map.of("error", error(r));
+        }
+        return runnerError(e instanceof RunnerError ? e.getMessage() : e.toString());
+    }
+
+    /** A number: a JSON number, or "NaN", "Infinity", "-Infinity" (what JSON cannot write). */
+    static double number(Object value) {
+        return value instanceof String text ? Double.parseDouble(text) : ((Number) value).doubleValue();
     }
 
     // ------------------------------------------------------------ observations
@@ -208,7 +173,7 @@ public final class Runner {
     }
 
     static Map<String, Object> eventJson(Event e) {
-        Map<String, Object> o = of("type", e.type(), "at", e.at());
+        Map<String, Object> o = of("type", e.type(), "at", e.at(), "line", e.message());
         switch (e.type()) {
             case "recovery_started" -> {
                 o.put("failures", e.failures());
@@ -241,52 +206,37 @@ public final class Runner {
         return value instanceof Map<?, ?> ? asMap(value) : Map.of();
     }
 
-    static double number(Object object, String key, double fallback) {
-        Object value = mapOrEmpty(object).get(key);
-        if (value == null) {
-            return fallback;
-        }
-        if (value instanceof Number n) {
-            return n.doubleValue();
-        }
-        throw new RunnerError(key + " must be a number");
+    /** A number member of an argument, or 0 when it has none (a scripted answer's retry_after). */
+    static double number(Object object, String key) {
+        return asMap(object).get(key) instanceof Number n ? n.doubleValue() : 0;
     }
 
-    /** An outcome and its HTTP status (0 when none): a name or {"outcome"|"status"|"transport"}. */
+    static int integer(Object object, String key) {
+        return ((Number) asMap(object).get(key)).intValue();
+    }
+
+    /** An outcome and its HTTP status (0 when none). */
     record OutcomeArg(Outcome outcome, int httpStatus) {}
 
+    /** An outcome argument, which the driver made an object: {"outcome", "status"?},
+     *  {"status", "usable"} or {"transport": true}; as the C runner's arg_outcome. */
     static OutcomeArg outcome(Object arg) {
-        if (arg instanceof String name) {
-            return new OutcomeArg(Outcome.fromName(name), 0);
-        }
-        if (!(arg instanceof Map<?, ?>)) {
-            throw new org.respite.InvalidArgumentException("an outcome is a name or an object");
-        }
         Map<String, Object> map = asMap(arg);
-        Object name = map.get("outcome");
-        if (name != null) {
-            if (!(name instanceof String s)) {
-                throw new org.respite.InvalidArgumentException("\"outcome\" must be a name");
-            }
-            int status = map.get("status") instanceof Long l ? l.intValue() : 0;
-            return new OutcomeArg(Outcome.fromName(s), status);
+        int status = map.get("status") instanceof Long l ? l.intValue() : 0;
+        if (map.get("outcome") instanceof String name) {
+            return new OutcomeArg(Outcome.fromName(name), status);
         }
         if (Boolean.TRUE.equals(map.get("transport"))) {
             return new OutcomeArg(Outcome.TRANSPORT, 0);
         }
-        if (!(map.get("status") instanceof Long status)) {
-            throw new org.respite.InvalidArgumentException(
-                    "an outcome object needs \"outcome\", \"status\" or \"transport\": true");
-        }
-        Object usable = map.get("usable");
-        return new OutcomeArg(Outcome.classify(status.intValue(), usable == null || Boolean.TRUE.equals(usable)),
-                status.intValue());
+        return new OutcomeArg(Outcome.classify(status, !Boolean.FALSE.equals(map.get("usable"))), status);
     }
 
-    /** Scenario settings as the builder's generic setter takes them (integers stay Long). */
+    /** Scenario settings as the builder's generic setter takes them (integers stay Long;
+     *  {"number": "NaN"} is that double). */
     static Map<String, Object> settings(Object value) {
         Map<String, Object> out = new LinkedHashMap<>();
-        mapOrEmpty(value).forEach((k, v) -> out.put(k, v == Json.NULL ? null : v));
+        mapOrEmpty(value).forEach((k, v) -> out.put(k, v instanceof Map<?, ?> m ? number(m.get("number")) : v));
         return out;
     }
 
@@ -333,14 +283,7 @@ public final class Runner {
                     if (!(arg instanceof Map<?, ?>)) {
                         return runnerError("classify takes an object");
                     }
-                    Map<String, Object> map = asMap(arg);
-                    if (Boolean.TRUE.equals(map.get("transport"))) {
-                        return of("outcome", Outcome.TRANSPORT.wireName());
-                    }
-                    int status = map.get("status") instanceof Number n ? n.intValue() : 0;
-                    Object usable = map.get("usable");
-                    return of("outcome",
-                            Outcome.classify(status, usable == null || Boolean.TRUE.equals(usable)).wireName());
+                    return of("outcome", outcome(arg).outcome().wireName());
                 }
                 case "counts" -> {
                     Map<String, Object> map = mapOrEmpty(arg);
@@ -386,9 +329,8 @@ public final class Runner {
                 }
                 case "record" -> {
                     OutcomeArg outcome = outcome(arg);
-                    double hint = number(arg, "retry_after", 0.0);
-                    long permit = 0;
                     Object name = mapOrEmpty(arg).get("permit");
+                    long permit = name instanceof Long forged ? forged : 0;
                     if (name instanceof String s) {
                         Long known = permits.get(s);
                         if (known == null) {
@@ -396,8 +338,12 @@ public final class Runner {
                         }
                         permit = known;
                     }
-                    gate.report(permit, outcome.outcome(), hint, now);
+                    gate.report(permit, outcome.outcome(), number(arg, "retry_after"), now);
                     return of("outcome", outcome.outcome().wireName());
+                }
+                case "acquire" -> {
+                    gate.acquire(now);
+                    return ok();
                 }
                 case "state" -> {
                     return of("state", gate.state(now).wireName());
@@ -483,7 +429,7 @@ public final class Runner {
                         return answer;
                     }
                     throw new OutcomeException(outcome.outcome(), outcome.httpStatus(),
-                            number(object, "retry_after", 0.0), "scripted answer " + Json.write(answer));
+                            number(object, "retry_after"), "scripted answer " + JSON.toJson(answer));
                 });
             } catch (RespiteException e) {
                 failure = of("status", e.getStatus());
@@ -504,12 +450,6 @@ public final class Runner {
             return observed;
         }
 
-        /** The "outcome" member when it is an object, else the argument itself. */
-        private static OutcomeArg outcomeOf(Object arg) {
-            Object inner = mapOrEmpty(arg).get("outcome");
-            return outcome(inner instanceof Map<?, ?> ? inner : arg);
-        }
-
         @Override
         public Map<String, Object> step(String action, Object arg, double now) {
             switch (action) {
@@ -517,30 +457,26 @@ public final class Runner {
                     return of("sequence", backoff.start());
                 }
                 case "delay" -> {
-                    long sequence = (long) number(arg, "sequence", 0);
-                    int retry = (int) number(arg, "retry", 1);
-                    return of("delay", backoff.delay(sequence, retry, number(arg, "retry_after", 0)));
+                    return of("delay", backoff.delay(integer(arg, "sequence"), integer(arg, "retry"),
+                            number(arg, "retry_after")));
                 }
                 case "delays" -> {
-                    long sequence = (long) number(arg, "sequence", 0);
-                    int count = (int) number(arg, "count", 1);
-                    double hint = number(arg, "retry_after", 0);
                     List<Object> delays = new ArrayList<>();
-                    for (int retry = 1; retry <= count; retry++) {
-                        delays.add(backoff.delay(sequence, retry, hint));
+                    for (int retry = 1; retry <= integer(arg, "count"); retry++) {
+                        delays.add(backoff.delay(integer(arg, "sequence"), retry, number(arg, "retry_after")));
                     }
                     return of("delays", delays);
                 }
                 case "next" -> {
-                    OutcomeArg outcome = outcomeOf(arg);
-                    double d = backoff.next((long) number(arg, "sequence", 0), (int) number(arg, "attempt", 1),
-                            outcome.outcome(), outcome.httpStatus(), number(arg, "retry_after", 0));
+                    OutcomeArg outcome = outcome(arg);
+                    double d = backoff.next(integer(arg, "sequence"), integer(arg, "attempt"), outcome.outcome(),
+                            outcome.httpStatus(), number(arg, "retry_after"));
                     return d == Backoff.STOP ? of("retry", false) : of("retry", true, "delay", d);
                 }
                 case "schedule" -> {
-                    OutcomeArg outcome = outcomeOf(arg);
-                    long sequence = (long) number(arg, "sequence", 0);
-                    double hint = number(arg, "retry_after", 0);
+                    OutcomeArg outcome = outcome(arg);
+                    long sequence = integer(arg, "sequence");
+                    double hint = number(arg, "retry_after");
                     List<Object> delays = new ArrayList<>();
                     for (int attempt = 1; attempt <= 1000; attempt++) {
                         double d = backoff.next(sequence, attempt, outcome.outcome(), outcome.httpStatus(), hint);
@@ -552,7 +488,7 @@ public final class Runner {
                     return of("delays", delays);
                 }
                 case "retries_on" -> {
-                    OutcomeArg outcome = outcomeOf(arg);
+                    OutcomeArg outcome = outcome(arg);
                     return of("retries", backoff.retriesOn(outcome.outcome(), outcome.httpStatus()));
                 }
                 case "close" -> {
@@ -566,9 +502,9 @@ public final class Runner {
                     return retry(arg);
                 }
                 case "gave_up" -> {
-                    OutcomeArg outcome = outcomeOf(arg);
+                    OutcomeArg outcome = outcome(arg);
                     // Always an error: the give-up error is returned, other errors thrown.
-                    throw backoff.gaveUpError((int) number(arg, "attempts", 1), outcome.outcome(),
+                    throw backoff.gaveUpError(integer(arg, "attempts"), outcome.outcome(),
                             outcome.httpStatus());
                 }
                 default -> {
