@@ -20,7 +20,7 @@
 SWIG_JAVABODY_PROXY(public, public, SWIGTYPE)
 
 /* Errors: the core's fields become the exception of their status
- * (org.respite.internal.Errors.raise); no text is parsed. The exception is
+ * (RespiteException.fromNative, generated); no text is parsed. The exception is
  * left pending so freearg still releases the arguments. */
 #define RESPITE_SWIG_STRUCTURED_ERRORS
 %typemap(argout) respite_error *err {

@@ -92,6 +92,8 @@ def emit_root(tables: Tables) -> str:
     out = header() + [
         "import java.util.List;",
         "",
+        "import org.respite.internal.Utf8;",
+        "",
         "/**",
         " * The root of every error respite raises. Each status of the core's status",
         " * table ({@code respite_status_name}) has its own subclass; {@link #getStatus()}",
@@ -110,6 +112,11 @@ def emit_root(tables: Tables) -> str:
         "    /** The status's stable name, e.g. {@code \"invalid_setting\"}. */",
         "    public String getStatus() {",
         "        return status;",
+        "    }",
+        "",
+        "    /** Called by the JNI layer (respite_jni.h) with respite_error's fields, its text as UTF-8. */",
+        "    static RespiteException fromNative(int status, byte[] message, byte[] setting, double retryAfter) {",
+        "        return fromError(status, Utf8.string(message), Utf8.string(setting), retryAfter, null);",
         "    }",
         "",
         "    /**",
@@ -354,8 +361,13 @@ def emit_setters(tables: Tables, component: str) -> str:
         " * @param <B> the builder, returned by every method",
         " */",
         f"public interface {iface}<B> {{",
-        f"    /** Sets a {java_string(component)} setting by its spec name; the core checks it when built. */",
-        f"    B {setter}(String name, Object value);",
+        "    /** Sets a setting by its spec name (SettingsBuilder.set); the core checks it when built. */",
+        "    B set(String name, Object value);",
+        "",
+        f"    /** Sets a {java_string(component)} setting by its spec name; a builder of several components routes it. */",
+        f"    default B {setter}(String name, Object value) {{",
+        "        return set(name, value);",
+        "    }",
     ]
     for s in settings:
         doc = doc_comment(javadoc(sentence(s.doc) + " " + describe_range(s)))

@@ -13,8 +13,13 @@ import java.util.List;
  * @param <B> the builder, returned by every method
  */
 public interface BackoffSettings<B> {
-    /** Sets a "backoff" setting by its spec name; the core checks it when built. */
-    B backoffSetting(String name, Object value);
+    /** Sets a setting by its spec name (SettingsBuilder.set); the core checks it when built. */
+    B set(String name, Object value);
+
+    /** Sets a "backoff" setting by its spec name; a builder of several components routes it. */
+    default B backoffSetting(String name, Object value) {
+        return set(name, value);
+    }
 
     /** Attempts in total, the first included. Accepted: an integer from 1 to 100. Default: 3. */
     default B maxAttempts(int value) {

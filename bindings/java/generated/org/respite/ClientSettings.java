@@ -9,8 +9,13 @@ package org.respite;
  * @param <B> the builder, returned by every method
  */
 public interface ClientSettings<B> {
-    /** Sets a "client" setting by its spec name; the core checks it when built. */
-    B clientSetting(String name, Object value);
+    /** Sets a setting by its spec name (SettingsBuilder.set); the core checks it when built. */
+    B set(String name, Object value);
+
+    /** Sets a "client" setting by its spec name; a builder of several components routes it. */
+    default B clientSetting(String name, Object value) {
+        return set(name, value);
+    }
 
     /** The most one request may take. Accepted: a number greater than 0 and at most 86400. Default: 2. */
     default B timeoutSeconds(double value) {

@@ -9,8 +9,13 @@ package org.respite;
  * @param <B> the builder, returned by every method
  */
 public interface GateSettings<B> {
-    /** Sets a "gate" setting by its spec name; the core checks it when built. */
-    B gateSetting(String name, Object value);
+    /** Sets a setting by its spec name (SettingsBuilder.set); the core checks it when built. */
+    B set(String name, Object value);
+
+    /** Sets a "gate" setting by its spec name; a builder of several components routes it. */
+    default B gateSetting(String name, Object value) {
+        return set(name, value);
+    }
 
     /**
      * Counted failures within the window that open the gate (N). Accepted: an integer from 1 to 1000.

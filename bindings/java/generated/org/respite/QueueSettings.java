@@ -9,8 +9,13 @@ package org.respite;
  * @param <B> the builder, returned by every method
  */
 public interface QueueSettings<B> {
-    /** Sets a "queue" setting by its spec name; the core checks it when built. */
-    B queueSetting(String name, Object value);
+    /** Sets a setting by its spec name (SettingsBuilder.set); the core checks it when built. */
+    B set(String name, Object value);
+
+    /** Sets a "queue" setting by its spec name; a builder of several components routes it. */
+    default B queueSetting(String name, Object value) {
+        return set(name, value);
+    }
 
     /**
      * At capacity, evict the oldest queued event or refuse the new one. Accepted: one of drop_oldest,

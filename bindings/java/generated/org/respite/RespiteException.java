@@ -3,6 +3,8 @@ package org.respite;
 
 import java.util.List;
 
+import org.respite.internal.Utf8;
+
 /**
  * The root of every error respite raises. Each status of the core's status
  * table ({@code respite_status_name}) has its own subclass; {@link #getStatus()}
@@ -21,6 +23,11 @@ public class RespiteException extends RuntimeException {
     /** The status's stable name, e.g. {@code "invalid_setting"}. */
     public String getStatus() {
         return status;
+    }
+
+    /** Called by the JNI layer (respite_jni.h) with respite_error's fields, its text as UTF-8. */
+    static RespiteException fromNative(int status, byte[] message, byte[] setting, double retryAfter) {
+        return fromError(status, Utf8.string(message), Utf8.string(setting), retryAfter, null);
     }
 
     /**

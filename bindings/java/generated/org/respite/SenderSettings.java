@@ -9,8 +9,13 @@ package org.respite;
  * @param <B> the builder, returned by every method
  */
 public interface SenderSettings<B> {
-    /** Sets a "sender" setting by its spec name; the core checks it when built. */
-    B senderSetting(String name, Object value);
+    /** Sets a setting by its spec name (SettingsBuilder.set); the core checks it when built. */
+    B set(String name, Object value);
+
+    /** Sets a "sender" setting by its spec name; a builder of several components routes it. */
+    default B senderSetting(String name, Object value) {
+        return set(name, value);
+    }
 
     /** Where batches are sent. Accepted: an http:// or https:// URL. Default: "". */
     default B url(String value) {

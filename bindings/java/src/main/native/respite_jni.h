@@ -45,16 +45,18 @@ static inline jbyteArray respite_jni_bytes(JNIEnv *env, const char *data, int64_
     return bytes;
 }
 
-/* Throws the exception of err's status, made by org.respite.internal.Errors.raise
- * from the fields (status, message, setting, retry_after). */
+/* Throws the exception of err's status, made by the generated
+ * org.respite.RespiteException.fromNative from the fields (status, message,
+ * setting, retry_after). */
 static inline void respite_jni_throw(JNIEnv *env, const respite_error *err)
 {
     static jclass errors;
     static jmethodID raise;
     jclass cls = __atomic_load_n(&errors, __ATOMIC_ACQUIRE);
     if (!cls) {
-        jclass local = (*env)->FindClass(env, "org/respite/internal/Errors");
-        jmethodID method = local ? (*env)->GetStaticMethodID(env, local, "raise", "(I[B[BD)Ljava/lang/RuntimeException;")
+        jclass local = (*env)->FindClass(env, "org/respite/RespiteException");
+        jmethodID method = local ? (*env)->GetStaticMethodID(env, local, "fromNative",
+                                                             "(I[B[BD)Lorg/respite/RespiteException;")
                                  : NULL;
         if (!method)
             return;

@@ -142,11 +142,6 @@ public final class Backoff implements AutoCloseable {
     public static final class Builder extends SettingsBuilder<Builder> implements BackoffSettings<Builder> {
         private Builder() {}
 
-        @Override
-        public Builder backoffSetting(String name, Object value) {
-            return set(name, value);
-        }
-
         public Backoff build() {
             return NativeSettings.with("backoff", values, s -> new Backoff(RespiteNative.respite_backoff_new(s)));
         }

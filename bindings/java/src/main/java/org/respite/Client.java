@@ -1,6 +1,8 @@
 package org.respite;
 
 import java.util.Map;
+import java.util.function.LongFunction;
+import java.util.stream.Collectors;
 
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
@@ -42,14 +44,8 @@ public final class Client implements AutoCloseable {
      * @throws ClosedException after {@link #close()}
      */
     public Response request(String method, String url, Map<String, String> headers, byte[] body) {
-        try {
-            return new Response(handle.apply(p -> RespiteNative.respite_client_request(p, method, url,
-                    headerLines(headers), body)));
-        } finally {
-            if (gate != null) {
-                gate.pollIfPending();
-            }
-        }
+        return new Response(withGateEvents(p -> RespiteNative.respite_client_request(p, method, url,
+                headerLines(headers), body)));
     }
 
     /** As {@link #request(String, String, Map, byte[])} with a UTF-8 text body. */
@@ -85,9 +81,14 @@ public final class Client implements AutoCloseable {
      * {@link InvalidArgumentException}.
      */
     public void reportUnusable(Response response) {
+        withGateEvents(p -> response.use(r -> RespiteNative.respite_client_report_unusable(p, r)));
+        response.markUnusable();
+    }
+
+    /** A call into the client, then the gate's waiting events (the events rule). */
+    private <T> T withGateEvents(LongFunction<T> call) {
         try {
-            handle.run(p -> response.use(r -> RespiteNative.respite_client_report_unusable(p, r)));
-            response.markUnusable();
+            return handle.apply(call);
         } finally {
             if (gate != null) {
                 gate.pollIfPending();
@@ -97,17 +98,8 @@ public final class Client implements AutoCloseable {
 
     /** "Name: value" lines separated by \n, as the core takes them; the core checks them. */
     private static String headerLines(Map<String, String> headers) {
-        if (headers == null || headers.isEmpty()) {
-            return null;
-        }
-        StringBuilder lines = new StringBuilder();
-        headers.forEach((name, value) -> {
-            if (lines.length() > 0) {
-                lines.append('\n');
-            }
-            lines.append(name).append(": ").append(value);
-        });
-        return lines.toString();
+        return headers == null || headers.isEmpty() ? null : headers.entrySet().stream()
+                .map(header -> header.getKey() + ": " + header.getValue()).collect(Collectors.joining("\n"));
     }
 
     public boolean isClosed() {
@@ -129,11 +121,6 @@ public final class Client implements AutoCloseable {
         private Backoff backoff;
 
         private Builder() {}
-
-        @Override
-        public Builder clientSetting(String name, Object value) {
-            return set(name, value);
-        }
 
         /** The gate asked before every attempt (default none). */
         public Builder gate(Gate value) {

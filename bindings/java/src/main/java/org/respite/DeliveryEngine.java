@@ -201,8 +201,11 @@ public final class DeliveryEngine implements AutoCloseable {
         handle.close();
     }
 
-    /** Builds an engine: the three "sender" settings it uses, and any by name with {@link #set}. */
-    public static final class Builder extends SettingsBuilder<Builder> {
+    /**
+     * Builds an engine from "sender" settings ({@link SenderSettings}); it uses
+     * min/max_entries_per_message, close_timeout_seconds and name.
+     */
+    public static final class Builder extends SettingsBuilder<Builder> implements SenderSettings<Builder> {
         private final Queue queue;
         private final Gate gate;
         private Consumer<Event> listener;
@@ -210,26 +213,6 @@ public final class DeliveryEngine implements AutoCloseable {
         private Builder(Queue queue, Gate gate) {
             this.queue = queue;
             this.gate = gate;
-        }
-
-        /** S2: fewer pending events than this and the engine idles (the "sender" setting; see {@link SenderSettings}). */
-        public Builder minEntriesPerMessage(int value) {
-            return set("min_entries_per_message", value);
-        }
-
-        /** S2: the most events in one batch; 0 derives it. */
-        public Builder maxEntriesPerMessage(int value) {
-            return set("max_entries_per_message", value);
-        }
-
-        /** S5: how long closing may drain, seconds. */
-        public Builder closeTimeoutSeconds(double value) {
-            return set("close_timeout_seconds", value);
-        }
-
-        /** The engine's name (the "sender" setting {@code name}): it starts the lines of the engine's events. */
-        public Builder name(String value) {
-            return set("name", value);
         }
 
         /** Also gives every engine event to this listener. */

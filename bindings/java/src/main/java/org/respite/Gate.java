@@ -292,11 +292,6 @@ public final class Gate implements AutoCloseable {
             this.profile = profile;
         }
 
-        @Override
-        public Builder gateSetting(String name, Object value) {
-            return set(name, value);
-        }
-
         /** Also gives every event to this listener (called on the thread that took it). */
         public Builder onEvent(Consumer<Event> listener) {
             this.listener = listener;

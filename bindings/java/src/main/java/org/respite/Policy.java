@@ -2,6 +2,7 @@ package org.respite;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongConsumer;
 import java.util.function.LongUnaryOperator;
 
 import org.respite.internal.NativeHandle;
@@ -125,14 +126,11 @@ public final class Policy implements AutoCloseable {
         return isClosed() ? "Policy[closed]" : toJson();
     }
 
-    /** Records values; {@link #build()} validates them in the core. */
+    /** Records values; {@link #build()} replays them on the core's builder, which validates them. */
     public static final class Builder {
         private final String name;
         private final int maximumCapacity;
-        private final List<String[]> handlers = new ArrayList<>();
-        private Integer retryTimes;
-        private Integer eventTtl;
-        private Integer prefetchCount;
+        private final List<LongConsumer> steps = new ArrayList<>();
 
         private Builder(String name, int maximumCapacity) {
             this.name = name;
@@ -146,40 +144,30 @@ public final class Policy implements AutoCloseable {
 
         /** As {@link #handler(String, Strategy)} with the strategy as text ("discard", "retry"). */
         public Builder handler(String on, String strategy) {
-            handlers.add(new String[] {on, strategy});
-            return this;
+            return step(b -> RespiteNative.respite_policy_builder_add_handler(b, on, strategy));
         }
 
         public Builder retryTimes(int value) {
-            retryTimes = value;
-            return this;
+            return step(b -> RespiteNative.respite_policy_builder_set_retry_times(b, value));
         }
 
         public Builder eventTtl(int seconds) {
-            eventTtl = seconds;
-            return this;
+            return step(b -> RespiteNative.respite_policy_builder_set_event_ttl(b, seconds));
         }
 
         public Builder prefetchCount(int value) {
-            prefetchCount = value;
+            return step(b -> RespiteNative.respite_policy_builder_set_prefetch_count(b, value));
+        }
+
+        private Builder step(LongConsumer step) {
+            steps.add(step);
             return this;
         }
 
         public Policy build() {
             long builder = RespiteNative.respite_policy_builder_new(name, maximumCapacity);
             try {
-                for (String[] handler : handlers) {
-                    RespiteNative.respite_policy_builder_add_handler(builder, handler[0], handler[1]);
-                }
-                if (retryTimes != null) {
-                    RespiteNative.respite_policy_builder_set_retry_times(builder, retryTimes);
-                }
-                if (eventTtl != null) {
-                    RespiteNative.respite_policy_builder_set_event_ttl(builder, eventTtl);
-                }
-                if (prefetchCount != null) {
-                    RespiteNative.respite_policy_builder_set_prefetch_count(builder, prefetchCount);
-                }
+                steps.forEach(step -> step.accept(builder));
                 return make(problems -> RespiteNative.respite_policy_builder_build(builder, problems));
             } finally {
                 RespiteNative.respite_policy_builder_free(builder);

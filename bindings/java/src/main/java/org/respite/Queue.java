@@ -141,11 +141,6 @@ public final class Queue implements AutoCloseable {
             this.policy = policy;
         }
 
-        @Override
-        public Builder queueSetting(String name, Object value) {
-            return set(name, value);
-        }
-
         /** The queue; {@link InvalidSettingException} names a setting the core does not accept. */
         public Queue build() {
             return NativeSettings.with("queue", values, s -> new Queue(policy == null

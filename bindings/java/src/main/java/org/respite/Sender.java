@@ -169,11 +169,6 @@ public final class Sender implements AutoCloseable {
 
         private Builder() {}
 
-        @Override
-        public Builder senderSetting(String name, Object value) {
-            return set(name, value);
-        }
-
         /**
          * The sender's name (its "sender" setting {@code name}): it starts the line of
          * every event the sender and its gate log. The gate's and queue's own

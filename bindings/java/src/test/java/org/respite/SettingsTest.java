@@ -79,7 +79,7 @@ class SettingsTest {
         Set<Class<?>> classes = new HashSet<>();
         for (int status = 1; status < Respite.statusCount(); status++) {
             String name = Respite.statusName(status);
-            RespiteException e = (RespiteException) org.respite.internal.Errors.raise(status, "message".getBytes(),
+            RespiteException e = RespiteException.fromNative(status, "message".getBytes(),
                     new byte[0], 0);
             assertEquals(name, e.getStatus());
             assertNotEquals(RespiteException.class, e.getClass(), "no class for status " + name);
@@ -87,7 +87,7 @@ class SettingsTest {
             assertEquals(expected, e.getClass().getSimpleName());
             assertTrue(classes.add(e.getClass()));
         }
-        assertEquals(RespiteException.class, org.respite.internal.Errors.raise(Respite.statusCount(), "m".getBytes(),
+        assertEquals(RespiteException.class, RespiteException.fromNative(Respite.statusCount(), "m".getBytes(),
                 new byte[0], 0).getClass());
     }
 

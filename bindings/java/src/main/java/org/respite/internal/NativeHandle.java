@@ -58,12 +58,10 @@ public final class NativeHandle {
     }
 
     public void run(LongConsumer call) {
-        long p = enter();
-        try {
+        apply(p -> {
             call.accept(p);
-        } finally {
-            exit();
-        }
+            return null;
+        });
     }
 
     /**
