@@ -2,7 +2,6 @@ package org.respite;
 
 import java.util.function.Supplier;
 
-import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
 import org.respite.swig.RespiteNative;
 
@@ -12,22 +11,17 @@ import org.respite.swig.RespiteNative;
  * delays of a sequence are a pure function of (seed, sequence, retry), the same
  * in every language.
  */
-public final class Backoff implements AutoCloseable {
+public final class Backoff extends NativeObject {
     /** Returned by {@link #next} when no further attempt should be made. */
     public static final double STOP = -1.0;
 
-    private final NativeHandle handle;
 
     private Backoff(long pointer) {
-        this.handle = new NativeHandle(pointer, RespiteNative::respite_backoff_free);
+        super(pointer, RespiteNative::respite_backoff_free);
     }
 
     public static Builder builder() {
         return new Builder();
-    }
-
-    NativeHandle handle() {
-        return handle;
     }
 
     /** A new sequence number for one retried call (0, 1, 2, ...). */
@@ -89,10 +83,10 @@ public final class Backoff implements AutoCloseable {
             } catch (RuntimeException e) {
                 failure = e;
             }
-            CarriesOutcome carrier = failure instanceof CarriesOutcome c ? c : () -> Outcome.TRANSPORT;
+            CarriesOutcome carrier = Gate.outcomeOf(failure);
             int httpStatus = failure instanceof OutcomeException withStatus ? withStatus.httpStatus() : 0;
             if (gate != null) {
-                gate.report(permit, carrier.outcome(), carrier.retryAfterHint());
+                gate.reportThrown(permit, failure);
             }
             int tried = attempt;
             try {
@@ -126,16 +120,6 @@ public final class Backoff implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new RespiteException("interrupted", "interrupted while waiting to retry");
         }
-    }
-
-    public boolean isClosed() {
-        return handle.isClosed();
-    }
-
-    /** Frees the back-off once no call is inside it (a client keeps its own reference); later calls: closed. */
-    @Override
-    public void close() {
-        handle.close();
     }
 
     /** Builds a back-off: one method per "backoff" setting of the core's table ({@link BackoffSettings}). */

@@ -1,10 +1,9 @@
 package org.respite;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongFunction;
+import java.util.stream.IntStream;
 
-import org.respite.internal.NativeHandle;
 import org.respite.internal.Utf8;
 import org.respite.swig.RespiteNative;
 
@@ -14,13 +13,12 @@ import org.respite.swig.RespiteNative;
  * the caller's to close; one from {@link DeliveryEngine#take} is closed by
  * {@link DeliveryEngine#settle}.
  */
-public final class Batch implements AutoCloseable {
-    private final NativeHandle handle;
+public final class Batch extends NativeObject {
     private final DeliveryEngine engine;
 
     /** engine: null for a queue's batch (freed by close), else the engine that owns and frees it. */
     Batch(long pointer, DeliveryEngine engine) {
-        this.handle = new NativeHandle(pointer, engine == null ? RespiteNative::respite_batch_free : p -> {});
+        super(pointer, engine == null ? RespiteNative::respite_batch_free : p -> {});
         this.engine = engine;
     }
 
@@ -37,10 +35,6 @@ public final class Batch implements AutoCloseable {
     /** Called by the engine (under its lock) once it freed the batch. */
     void detach() {
         handle.close();
-    }
-
-    NativeHandle handle() {
-        return handle;
     }
 
     /** Events in the batch (0 once closed). */
@@ -65,11 +59,7 @@ public final class Batch implements AutoCloseable {
 
     /** Every payload, in queue order. */
     public List<byte[]> payloads() {
-        List<byte[]> list = new ArrayList<>();
-        for (int i = 0, count = size(); i < count; i++) {
-            list.add(payload(i));
-        }
-        return list;
+        return IntStream.range(0, size()).mapToObj(this::payload).toList();
     }
 
     /** Every payload as UTF-8 text, in queue order. */
@@ -109,10 +99,6 @@ public final class Batch implements AutoCloseable {
     /** Settles every unsettled event the same way; returns how many. */
     public int settleAll(Disposition disposition) {
         return use(p -> RespiteNative.respite_batch_settle_all(p, disposition.code()));
-    }
-
-    public boolean isClosed() {
-        return handle.isClosed();
     }
 
     /** A queue's batch: frees it, putting retried and unsettled events back at the head (D4, Q5). */

@@ -15,12 +15,11 @@ import org.respite.swig.RespiteNative;
  * retries follow the {@link Backoff}. Safe to share between threads. It holds
  * its own references to the gate and back-off (close them in any order).
  */
-public final class Client implements AutoCloseable {
-    private final NativeHandle handle;
+public final class Client extends NativeObject {
     private final Gate gate;
 
     private Client(long pointer, Gate gate) {
-        this.handle = new NativeHandle(pointer, RespiteNative::respite_client_free);
+        super(pointer, RespiteNative::respite_client_free);
         this.gate = gate;
     }
 
@@ -102,19 +101,6 @@ public final class Client implements AutoCloseable {
                 .map(header -> header.getKey() + ": " + header.getValue()).collect(Collectors.joining("\n"));
     }
 
-    public boolean isClosed() {
-        return handle.isClosed();
-    }
-
-    /**
-     * Frees the client as soon as no call is inside it (its gate and back-off
-     * stay open): later calls throw {@link ClosedException} ("client is closed"). Idempotent.
-     */
-    @Override
-    public void close() {
-        handle.close();
-    }
-
     /** Builds a client: one method per "client" setting of the core's table ({@link ClientSettings}). */
     public static final class Builder extends SettingsBuilder<Builder> implements ClientSettings<Builder> {
         private Gate gate;
@@ -137,8 +123,8 @@ public final class Client implements AutoCloseable {
         /** The client; {@link InvalidSettingException} names a setting the core does not accept. */
         public Client build() {
             return NativeSettings.with("client", values, s -> new Client(
-                    NativeHandle.use(gate == null ? null : gate.handle(), "gate",
-                            g -> NativeHandle.use(backoff == null ? null : backoff.handle(), "backoff",
+                    NativeHandle.use(gate == null ? null : gate.handle, "gate",
+                            g -> NativeHandle.use(backoff == null ? null : backoff.handle, "backoff",
                                     b -> RespiteNative.respite_client_new(s, g, b))), gate));
         }
     }

@@ -6,7 +6,6 @@ import java.util.function.Consumer;
 import java.util.function.LongFunction;
 
 import org.respite.internal.EventLog;
-import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
 import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_engine_stats;
@@ -17,15 +16,14 @@ import org.respite.swig.respite_engine_stats;
  * clock, without threads, network or sleeping; one thread drives it. Its events
  * go to System.Logger "org.respite.Engine", the gate's to the gate's logger.
  */
-public final class DeliveryEngine implements AutoCloseable {
-    private final NativeHandle handle;
+public final class DeliveryEngine extends NativeObject {
     private final Queue queue;
     private final Gate gate;
     private final EventLog events;
     private Batch inFlight;
 
     private DeliveryEngine(long pointer, Queue queue, Gate gate, Consumer<Event> listener) {
-        this.handle = new NativeHandle(pointer, RespiteNative::respite_engine_free);
+        super(pointer, RespiteNative::respite_engine_free);
         this.queue = queue;
         this.gate = gate;
         this.events = new EventLog("org.respite.Engine", listener);
@@ -111,22 +109,13 @@ public final class DeliveryEngine implements AutoCloseable {
      */
     public synchronized void settle(Batch batch, boolean transportFailed, int httpStatus, double retryAfterHint,
                                     double now) {
-        long pointer = batch == null ? 0 : batch.handle().enter();
-        try {
-            step(p -> RespiteNative.respite_engine_settle(p, pointer, transportFailed ? 1 : 0, httpStatus,
-                    retryAfterHint, now));
-        } finally {
-            if (batch != null) {
-                batch.handle().exit();
-            }
-        }
-        // Settled: the engine freed it.
-        if (batch != null) {
-            batch.detach();
-        }
-        if (inFlight == batch) {
-            inFlight = null;
-        }
+        // The core only compares the pointer with its batch in flight, which only this lock frees.
+        long pointer = batch == null ? 0 : batch.handle.apply(b -> b);
+        step(p -> RespiteNative.respite_engine_settle(p, pointer, transportFailed ? 1 : 0, httpStatus,
+                retryAfterHint, now));
+        // Settled, so batch was the one in flight: the engine freed it.
+        inFlight.detach();
+        inFlight = null;
     }
 
     /** Starts closing now; see {@link #shutdown(double)}. */
@@ -186,10 +175,6 @@ public final class DeliveryEngine implements AutoCloseable {
         return taken;
     }
 
-    public boolean isClosed() {
-        return handle.isClosed();
-    }
-
     /** Frees the engine now (a batch in flight goes back to the queue's head); the queue and gate stay open. */
     @Override
     public synchronized void close() {
@@ -223,7 +208,7 @@ public final class DeliveryEngine implements AutoCloseable {
 
         /** The engine; {@link InvalidSettingException} names a setting the core does not accept. */
         public DeliveryEngine build() {
-            return NativeSettings.with("sender", values, s -> queue.handle().apply(q -> gate.handle().apply(
+            return NativeSettings.with("sender", values, s -> queue.handle.apply(q -> gate.handle.apply(
                     g -> new DeliveryEngine(RespiteNative.respite_engine_new(q, g, s), queue, gate, listener))));
         }
     }

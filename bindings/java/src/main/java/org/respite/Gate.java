@@ -8,7 +8,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.respite.internal.EventLog;
-import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
 import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_decision;
@@ -16,22 +15,16 @@ import org.respite.swig.respite_gate_stats;
 
 /**
  * A recovery gate (spec section 2): shared by every thread that calls one
- * service, it refuses calls for a while after recent failures.
- *
- * Methods without {@code now} use the core's clock (admit, acquire and report
- * read it in C, only when the gate is not closed); the {@code now} forms take
- * seconds on it ({@link Respite#now()}; tests, simulations). After every call,
- * waiting events are logged to {@code System.Logger} "org.respite.Gate" with
- * the core's line (warning when sending pauses or a pause grows, info when it
- * resumes) and given to the listener.
+ * service, it refuses calls for a while after recent failures. Methods without
+ * {@code now} use the core's clock, {@link Respite#now()}. Its events go to
+ * {@code System.Logger} "org.respite.Gate" with the core's line, and to the listener.
  */
-public final class Gate implements AutoCloseable {
-    private final NativeHandle handle;
+public final class Gate extends NativeObject {
     private final EventLog events;
     private final ThreadLocal<respite_decision> decisions = ThreadLocal.withInitial(respite_decision::new);
 
     private Gate(long pointer, Consumer<Event> listener) {
-        this.handle = new NativeHandle(pointer, RespiteNative::respite_gate_free);
+        super(pointer, RespiteNative::respite_gate_free);
         this.events = new EventLog("org.respite.Gate", listener);
     }
 
@@ -45,11 +38,7 @@ public final class Gate implements AutoCloseable {
         return new Builder(Objects.requireNonNull(profile, "profile").wireName());
     }
 
-    /**
-     * A builder starting from the defaults of a profile or component named as the
-     * spec writes it ("cloud_request", "usage_sharing", "gate"); the core checks the
-     * name when {@code build()} is called.
-     */
+    /** A builder starting from the defaults of a profile or component by its spec name ("gate"). */
     public static Builder builder(String profileOrComponent) {
         return new Builder(profileOrComponent);
     }
@@ -64,10 +53,7 @@ public final class Gate implements AutoCloseable {
         return handle.apply(RespiteNative::respite_gate_name);
     }
 
-    /**
-     * Admits a call now: the permit (&gt; 0) to report its outcome with, or 0 when
-     * refused. One native call, which reads the clock only when the gate is not closed.
-     */
+    /** Admits a call now: the permit (&gt; 0) to report its outcome with, or 0 when refused. */
     public long admit() {
         return admit(true, 0, false);
     }
@@ -124,10 +110,7 @@ public final class Gate implements AutoCloseable {
         report(permit, Outcome.SUCCESS);
     }
 
-    /**
-     * Reports an outcome for an admitted call now (permit 0: no permit, the current
-     * generation's). One native call, which reads the clock only when the gate is not closed.
-     */
+    /** Reports an outcome for an admitted call now (permit 0: the current generation's). */
     public void report(long permit, Outcome outcome) {
         report(permit, outcome, 0, true, 0);
     }
@@ -135,11 +118,6 @@ public final class Gate implements AutoCloseable {
     /** Reports an outcome with a Retry-After hint in seconds (0: none) at {@code now}. */
     public void report(long permit, Outcome outcome, double retryAfterHint, double now) {
         report(permit, outcome, retryAfterHint, false, now);
-    }
-
-    /** Reports with a Retry-After hint now, on the core's clock (read only when the gate is not closed). */
-    void report(long permit, Outcome outcome, double retryAfterHint) {
-        report(permit, outcome, retryAfterHint, true, 0);
     }
 
     private void report(long permit, Outcome outcome, double retryAfterHint, boolean clock, double now) {
@@ -160,10 +138,7 @@ public final class Gate implements AutoCloseable {
         withEvents(p -> RespiteNative.respite_gate_reset(p, now));
     }
 
-    /*
-     * The protected-call pair, one JNI crossing each (src/main/native/fast_native.c):
-     * clock reads the core's clock in C (else now); the events rule is applied in C too.
-     */
+    /* One JNI crossing each, events rule included (fast_native.c); clock: the core's, else now. */
     private native long admit0(long pointer, boolean clock, double now, boolean raise);
 
     private native void report0(long pointer, long permit, int outcome, double hint, boolean clock, double now);
@@ -234,12 +209,15 @@ public final class Gate implements AutoCloseable {
         return result;
     }
 
-    private void reportThrown(long permit, Throwable thrown) {
-        if (thrown instanceof CarriesOutcome carrier) {
-            report(permit, carrier.outcome(), carrier.retryAfterHint());
-        } else {
-            report(permit, Outcome.TRANSPORT);
-        }
+    /** What a thrown exception means for the service: its own outcome, else {@code transport}. */
+    static CarriesOutcome outcomeOf(Throwable thrown) {
+        return thrown instanceof CarriesOutcome carrier ? carrier : () -> Outcome.TRANSPORT;
+    }
+
+    /** Reports the outcome of a call that threw, now. */
+    void reportThrown(long permit, Throwable thrown) {
+        CarriesOutcome carrier = outcomeOf(thrown);
+        report(permit, carrier.outcome(), carrier.retryAfterHint(), true, 0);
     }
 
     /** The state now (a pause that has ended reads as probing, or closed when probes = 0). */
@@ -267,22 +245,6 @@ public final class Gate implements AutoCloseable {
         return handle.apply(p -> events.drain(e -> RespiteNative.respite_gate_next_event(p, e)));
     }
 
-    /** The pointer for a call of this package (0 once closed), between enter and exit. */
-    NativeHandle handle() {
-        return handle;
-    }
-
-    /** Whether {@link #close()} was called. */
-    public boolean isClosed() {
-        return handle.isClosed();
-    }
-
-    /** Frees the gate once no call is inside it (users keep their own reference); later calls: closed. */
-    @Override
-    public void close() {
-        handle.close();
-    }
-
     /** Builds a gate: one method per "gate" setting of the core's table ({@link GateSettings}). */
     public static final class Builder extends SettingsBuilder<Builder> implements GateSettings<Builder> {
         private final String profile;
@@ -292,7 +254,7 @@ public final class Gate implements AutoCloseable {
             this.profile = profile;
         }
 
-        /** Also gives every event to this listener (called on the thread that took it). */
+        /** Also gives every event to this listener (on the thread that took it). */
         public Builder onEvent(Consumer<Event> listener) {
             this.listener = listener;
             return this;

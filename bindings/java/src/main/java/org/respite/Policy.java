@@ -14,11 +14,10 @@ import org.respite.swig.RespiteNative;
  * validated once, immutable, safe to share. Invalid documents raise
  * {@link InvalidPolicyException} listing every problem with its JSON pointer.
  */
-public final class Policy implements AutoCloseable {
-    private final NativeHandle handle;
+public final class Policy extends NativeObject {
 
     private Policy(long pointer) {
-        this.handle = new NativeHandle(pointer, RespiteNative::respite_policy_free);
+        super(pointer, RespiteNative::respite_policy_free);
     }
 
     /** Parses and validates a JSON document. */
@@ -109,16 +108,6 @@ public final class Policy implements AutoCloseable {
     /** The canonical JSON of the policy (reads back as an equal policy). */
     public String toJson() {
         return handle.apply(RespiteNative::respite_policy_to_json);
-    }
-
-    public boolean isClosed() {
-        return handle.isClosed();
-    }
-
-    /** Drops this reference: a queue or sender using the policy keeps its own. Idempotent. */
-    @Override
-    public void close() {
-        handle.close();
     }
 
     @Override

@@ -2,7 +2,6 @@ package org.respite;
 
 import java.util.Objects;
 
-import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
 import org.respite.internal.Utf8;
 import org.respite.swig.RespiteNative;
@@ -13,12 +12,11 @@ import org.respite.swig.respite_queue_stats;
  * any number of threads may {@link #enqueue} while one consumer takes batches
  * or a {@link DeliveryEngine} drives it.
  */
-public final class Queue implements AutoCloseable {
-    private final NativeHandle handle;
+public final class Queue extends NativeObject {
     private final Policy policy;
 
     private Queue(long pointer, Policy policy) {
-        this.handle = new NativeHandle(pointer, RespiteNative::respite_queue_free);
+        super(pointer, RespiteNative::respite_queue_free);
         this.policy = policy;
     }
 
@@ -35,10 +33,6 @@ public final class Queue implements AutoCloseable {
     /** The policy given to the builder, or null for "@default". */
     public Policy policy() {
         return policy;
-    }
-
-    NativeHandle handle() {
-        return handle;
     }
 
     /** Queues a copy of {@code payload} now. */
@@ -118,10 +112,6 @@ public final class Queue implements AutoCloseable {
     /** Whether {@link #shutdown()} was called (or an engine closed the queue). */
     public boolean isShutDown() {
         return handle.apply(RespiteNative::respite_queue_is_closed) == 1;
-    }
-
-    public boolean isClosed() {
-        return handle.isClosed();
     }
 
     /** Shuts the queue down and frees it once no call is inside it (an engine keeps its own reference). */

@@ -14,8 +14,7 @@ import org.respite.swig.RespiteNative;
  * headers stay in native memory until {@link #close()} (or until the
  * response is unreachable).
  */
-public final class Response implements AutoCloseable {
-    private final NativeHandle handle;
+public final class Response extends NativeObject {
     private final int status;
     private final byte[] body;
     private final String error;
@@ -25,7 +24,7 @@ public final class Response implements AutoCloseable {
     private volatile Outcome outcome;
 
     Response(long pointer) {
-        this.handle = new NativeHandle(pointer, RespiteNative::respite_response_free);
+        super(pointer, RespiteNative::respite_response_free);
         this.status = RespiteNative.respite_response_status(pointer);
         this.outcome = Outcome.ofCode(RespiteNative.respite_response_outcome(pointer));
         this.body = RespiteNative.respite_response_body(pointer);
@@ -95,12 +94,6 @@ public final class Response implements AutoCloseable {
 
     void markUnusable() {
         outcome = Outcome.UNUSABLE;
-    }
-
-    /** Drops the native headers (header() then throws ClosedException); figures and body stay readable. Idempotent. */
-    @Override
-    public void close() {
-        handle.close();
     }
 
     @Override

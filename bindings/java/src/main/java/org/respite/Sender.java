@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.respite.internal.EventLog;
-import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
 import org.respite.internal.Utf8;
 import org.respite.swig.RespiteNative;
@@ -25,7 +24,7 @@ import org.respite.swig.respite_sender_stats;
  * core's lines; the thread is native, so one shared daemon thread takes them
  * every 50 ms (and flush, stats and close do).
  */
-public final class Sender implements AutoCloseable {
+public final class Sender extends NativeObject {
     private static final long POLL_MILLIS = 50;
     private static final ScheduledExecutorService POLLER = Executors.newSingleThreadScheduledExecutor(task -> {
         Thread thread = new Thread(task, "respite-sender-events");
@@ -33,14 +32,13 @@ public final class Sender implements AutoCloseable {
         return thread;
     });
 
-    private final NativeHandle handle;
     private final EventLog events;
     private final ScheduledFuture<?> polling;
     private volatile SenderStats finalStats;
     private long unsent = -1;
 
     private Sender(long pointer, Consumer<Event> listener) {
-        this.handle = new NativeHandle(pointer, RespiteNative::respite_sender_free);
+        super(pointer, RespiteNative::respite_sender_free);
         this.events = new EventLog("org.respite.Sender", listener);
         // The task holds the sender only weakly, so an abandoned sender can still be cleaned.
         WeakReference<Sender> self = new WeakReference<>(this);
@@ -77,7 +75,7 @@ public final class Sender implements AutoCloseable {
 
     /** As {@link #enqueue(byte[])} with the text's UTF-8 bytes. */
     public void enqueue(String event) {
-        enqueue(Utf8.bytes(Objects.requireNonNull(event, "event")));
+        enqueue(Utf8.bytes(event));
     }
 
     /** S7: adds a header to every later request (name an HTTP token, value without line breaks). */
@@ -146,10 +144,6 @@ public final class Sender implements AutoCloseable {
     @Override
     public void close() {
         closeAndCountUnsent();
-    }
-
-    public boolean isClosed() {
-        return handle.isClosed();
     }
 
     /**
