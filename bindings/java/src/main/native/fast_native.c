@@ -1,10 +1,8 @@
 /*
- * fast_native.c - the gate's protected-call pair (org.respite.Gate's admit0 and
- * report0), by hand so that each is one JNI crossing: `clock` selects
- * respite_gate_admit_now / report_now, which read the clock only when the
- * gate is not closed (else the caller's `now`); a refusal is thrown from admit's own err (retry_after
- * included); and the events rule runs here: when respite_gate_events_pending
- * is > 0 after the call, the Gate's pollEvents() takes and logs them.
+ * fast_native.c - Gate's admit0 and report0, by hand so that each is one JNI
+ * crossing: `clock` selects the core's *_now forms (else the caller's `now`), a
+ * refusal is thrown from admit's own err, and the events rule runs here (when
+ * events are pending after the call, the Gate's pollEvents() takes them).
  */
 #include "respite_jni.h"
 
@@ -33,7 +31,7 @@ JNIEXPORT jlong JNICALL Java_org_respite_Gate_admit0(JNIEnv *env, jobject owner,
                                                      jdouble now, jboolean raise)
 {
     respite_error err;
-    respite_jni_error_init(&err);
+    respite_error_clear(&err);
     respite_gate *gate = (respite_gate *)(intptr_t)pointer;
     int64_t permit = clock ? respite_gate_admit_now(gate, &err) : respite_gate_admit(gate, now, &err);
     if (permit == 0 && !raise)
@@ -46,7 +44,7 @@ JNIEXPORT void JNICALL Java_org_respite_Gate_report0(JNIEnv *env, jobject owner,
                                                      jint outcome, jdouble hint, jboolean clock, jdouble now)
 {
     respite_error err;
-    respite_jni_error_init(&err);
+    respite_error_clear(&err);
     respite_gate *gate = (respite_gate *)(intptr_t)pointer;
     if (clock)
         respite_gate_report_now(gate, permit, outcome, hint, &err);

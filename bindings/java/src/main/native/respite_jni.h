@@ -74,13 +74,4 @@ static inline void respite_jni_throw(JNIEnv *env, const respite_error *err)
         (*env)->Throw(env, (jthrowable)thrown);
 }
 
-/* An error struct ready for a call: the core fills it only on failure. */
-static inline void respite_jni_error_init(respite_error *err)
-{
-    err->status = RESPITE_OK;
-    err->setting[0] = '\0';
-    err->message[0] = '\0';
-    err->retry_after = 0;
-}
-
 #endif /* RESPITE_JNI_H */

@@ -16,7 +16,7 @@ import org.respite.swig.RespiteNative;
 public final class Batch extends NativeObject {
     private final DeliveryEngine engine;
 
-    /** engine: null for a queue's batch (freed by close), else the engine that owns and frees it. */
+    /** engine: null for a queue's batch (freed by close), else the engine that owns, frees and closes it. */
     Batch(long pointer, DeliveryEngine engine) {
         super(pointer, engine == null ? RespiteNative::respite_batch_free : p -> {});
         this.engine = engine;
@@ -24,17 +24,9 @@ public final class Batch extends NativeObject {
 
     /** Runs call with the pointer; an engine's batch is read under the engine's lock (settle frees it). */
     private <T> T use(LongFunction<T> call) {
-        if (engine == null) {
+        synchronized (engine == null ? this : engine) {
             return handle.apply(call);
         }
-        synchronized (engine) {
-            return handle.apply(call);
-        }
-    }
-
-    /** Called by the engine (under its lock) once it freed the batch. */
-    void detach() {
-        handle.close();
     }
 
     /** Events in the batch (0 once closed). */

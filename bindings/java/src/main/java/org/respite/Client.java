@@ -1,7 +1,6 @@
 package org.respite;
 
 import java.util.Map;
-import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 
 import org.respite.internal.NativeHandle;
@@ -17,10 +16,12 @@ import org.respite.swig.RespiteNative;
  */
 public final class Client extends NativeObject {
     private final Gate gate;
+    private final Runnable gateEvents; // after every call: the gate's events rule
 
     private Client(long pointer, Gate gate) {
         super(pointer, RespiteNative::respite_client_free);
         this.gate = gate;
+        this.gateEvents = gate == null ? () -> {} : gate::pollIfPending;
     }
 
     /** A builder starting from the "client" defaults (timeout_seconds 2, user_agent "respite"). */
@@ -43,8 +44,8 @@ public final class Client extends NativeObject {
      * @throws ClosedException after {@link #close()}
      */
     public Response request(String method, String url, Map<String, String> headers, byte[] body) {
-        return new Response(withGateEvents(p -> RespiteNative.respite_client_request(p, method, url,
-                headerLines(headers), body)));
+        return new Response(apply(p -> RespiteNative.respite_client_request(p, method, url, headerLines(headers),
+                body), gateEvents));
     }
 
     /** As {@link #request(String, String, Map, byte[])} with a UTF-8 text body. */
@@ -80,19 +81,8 @@ public final class Client extends NativeObject {
      * {@link InvalidArgumentException}.
      */
     public void reportUnusable(Response response) {
-        withGateEvents(p -> response.use(r -> RespiteNative.respite_client_report_unusable(p, r)));
+        apply(p -> response.use(r -> RespiteNative.respite_client_report_unusable(p, r)), gateEvents);
         response.markUnusable();
-    }
-
-    /** A call into the client, then the gate's waiting events (the events rule). */
-    private <T> T withGateEvents(LongFunction<T> call) {
-        try {
-            return handle.apply(call);
-        } finally {
-            if (gate != null) {
-                gate.pollIfPending();
-            }
-        }
     }
 
     /** "Name: value" lines separated by \n, as the core takes them; the core checks them. */

@@ -44,11 +44,7 @@ public final class DeliveryEngine extends NativeObject {
 
     /** A call into the engine (under its lock), then its events and the gate's waiting ones. */
     private synchronized <T> T step(LongFunction<T> call) {
-        try {
-            return handle.apply(call);
-        } finally {
-            pollEvents();
-        }
+        return apply(call, this::pollEvents);
     }
 
     /** What to do next, now. */
@@ -114,7 +110,7 @@ public final class DeliveryEngine extends NativeObject {
         step(p -> RespiteNative.respite_engine_settle(p, pointer, transportFailed ? 1 : 0, httpStatus,
                 retryAfterHint, now));
         // Settled, so batch was the one in flight: the engine freed it.
-        inFlight.detach();
+        inFlight.handle.close();
         inFlight = null;
     }
 
@@ -179,7 +175,7 @@ public final class DeliveryEngine extends NativeObject {
     @Override
     public synchronized void close() {
         if (inFlight != null) {
-            inFlight.detach();
+            inFlight.handle.close();
             inFlight = null;
         }
         // Every method holds the engine's lock, so no call is inside the core: freed at once.

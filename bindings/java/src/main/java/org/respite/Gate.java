@@ -90,10 +90,10 @@ public final class Gate extends NativeObject {
     /** As {@link #check()} at {@code now}. */
     public Decision check(double now) {
         respite_decision out = decisions.get();
-        return withEvents(p -> {
+        return apply(p -> {
             RespiteNative.respite_gate_check(p, now, out);
             return new Decision(out.getAllowed() != 0, out.getProbe() != 0, out.getPermit(), out.getRetry_after());
-        });
+        }, this::pollIfPending);
     }
 
     /** Seconds until a call may be admitted: 0 when one would be, infinite under recover_never. */
@@ -135,22 +135,13 @@ public final class Gate extends NativeObject {
     }
 
     public void reset(double now) {
-        withEvents(p -> RespiteNative.respite_gate_reset(p, now));
+        apply(p -> RespiteNative.respite_gate_reset(p, now), this::pollIfPending);
     }
 
     /* One JNI crossing each, events rule included (fast_native.c); clock: the core's, else now. */
     private native long admit0(long pointer, boolean clock, double now, boolean raise);
 
     private native void report0(long pointer, long permit, int outcome, double hint, boolean clock, double now);
-
-    /** A call through SWIG, then the events rule. */
-    private <T> T withEvents(java.util.function.LongFunction<T> call) {
-        try {
-            return handle.apply(call);
-        } finally {
-            pollIfPending();
-        }
-    }
 
     /** The events rule, also for the calls an engine or client makes into this gate: take them when any wait. */
     void pollIfPending() {

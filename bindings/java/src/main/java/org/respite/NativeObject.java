@@ -1,6 +1,7 @@
 package org.respite;
 
 import java.util.function.LongConsumer;
+import java.util.function.LongFunction;
 
 import org.respite.internal.NativeHandle;
 
@@ -10,6 +11,15 @@ abstract class NativeObject implements AutoCloseable {
 
     NativeObject(long pointer, LongConsumer free) {
         this.handle = new NativeHandle(pointer, free);
+    }
+
+    /** Runs call with the pointer, then {@code after} (the events rule), also when the call throws. */
+    <T> T apply(LongFunction<T> call, Runnable after) {
+        try {
+            return handle.apply(call);
+        } finally {
+            after.run();
+        }
     }
 
     /** Whether {@link #close()} was called. */

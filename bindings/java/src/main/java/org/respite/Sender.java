@@ -92,11 +92,7 @@ public final class Sender extends NativeObject {
      * @throws ClosedException after close
      */
     public void flush(double timeoutSeconds) {
-        try {
-            handle.run(p -> RespiteNative.respite_sender_flush(p, timeoutSeconds));
-        } finally {
-            pollEvents();
-        }
+        apply(p -> RespiteNative.respite_sender_flush(p, timeoutSeconds), this::pollEvents);
     }
 
     /** S13: one snapshot of the figures; also after close. */

@@ -2,8 +2,8 @@ package org.respite.internal;
 
 import java.util.Collection;
 import java.util.Map;
-import java.util.StringJoiner;
 import java.util.function.LongFunction;
+import java.util.stream.Collectors;
 
 import org.respite.swig.RespiteNative;
 
@@ -11,26 +11,17 @@ import org.respite.swig.RespiteNative;
 public final class NativeSettings {
     private NativeSettings() {}
 
-    /** Runs make with a settings bag of these values (0 for none when values is null), then frees the bag. */
+    /** Runs make with a bag of these values (0 when values is null), checked by the core, then frees it. */
     public static <T> T with(String componentOrProfile, Map<String, ?> values, LongFunction<T> make) {
-        long settings = values == null ? 0 : make(componentOrProfile, values);
+        long settings = values == null ? 0 : RespiteNative.respite_settings_new(componentOrProfile);
         try {
+            if (values != null) {
+                values.forEach((name, value) -> apply(settings, name, value));
+                RespiteNative.respite_settings_validate(settings);
+            }
             return make.apply(settings);
         } finally {
             RespiteNative.respite_settings_free(settings);
-        }
-    }
-
-    /** A native respite_settings pointer (free it with respite_settings_free); the core checks every value. */
-    public static long make(String componentOrProfile, Map<String, ?> values) {
-        long settings = RespiteNative.respite_settings_new(componentOrProfile);
-        try {
-            values.forEach((name, value) -> apply(settings, name, value));
-            RespiteNative.respite_settings_validate(settings);
-            return settings;
-        } catch (RuntimeException e) {
-            RespiteNative.respite_settings_free(settings);
-            throw e;
         }
     }
 
@@ -43,9 +34,8 @@ public final class NativeSettings {
         } else if (value instanceof Number n) {
             RespiteNative.respite_settings_set_number(settings, name, n.doubleValue());
         } else if (value instanceof Collection<?> list) {
-            StringJoiner joined = new StringJoiner(",");
-            list.forEach(item -> joined.add(String.valueOf(item)));
-            RespiteNative.respite_settings_set_text(settings, name, joined.toString());
+            String joined = list.stream().map(String::valueOf).collect(Collectors.joining(","));
+            RespiteNative.respite_settings_set_text(settings, name, joined);
         } else {
             // null reaches the core as NULL, which names the setting and what it accepts.
             RespiteNative.respite_settings_set_text(settings, name, value == null ? null : value.toString());
