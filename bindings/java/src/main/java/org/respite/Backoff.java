@@ -15,7 +15,6 @@ public final class Backoff extends NativeObject {
     /** Returned by {@link #next} when no further attempt should be made. */
     public static final double STOP = -1.0;
 
-
     private Backoff(long pointer) {
         super(pointer, RespiteNative::respite_backoff_free);
     }
@@ -39,10 +38,7 @@ public final class Backoff extends NativeObject {
         return handle.apply(p -> RespiteNative.respite_backoff_retries_on(p, outcome.code(), httpStatus)) == 1;
     }
 
-    /**
-     * After attempt {@code attempt} (1 = the first) of {@code sequence} ended with
-     * this outcome: the delay before the next attempt, or {@link #STOP}.
-     */
+    /** The delay before the attempt after {@code attempt} (1 = the first) ended so, or {@link #STOP}. */
     public double next(long sequence, int attempt, Outcome outcome, int httpStatus, double retryAfterHint) {
         return handle.apply(p -> RespiteNative.respite_backoff_next(p, sequence, attempt, outcome.code(), httpStatus,
                 retryAfterHint));
@@ -63,11 +59,9 @@ public final class Backoff extends NativeObject {
     }
 
     /**
-     * Runs {@code work} with retries, each attempt through the gate (may be null;
-     * a refusal is thrown at once). A thrown exception is a failure of its
-     * {@link CarriesOutcome} outcome, else transport. The core decides whether and
-     * when to retry (respite_retry_decide); this only sleeps. Giving up throws the
-     * core's {@link TransportException}, caused by the last failure.
+     * Runs {@code work} with retries, each attempt through the gate (may be null; a refusal
+     * is thrown at once). A thrown exception fails with its {@link CarriesOutcome} outcome,
+     * else transport; giving up throws the core's {@link TransportException}, caused by it.
      */
     public <T> T call(Gate gate, Supplier<T> work) {
         long sequence = start();

@@ -79,11 +79,7 @@ public final class Batch extends NativeObject {
         return code < 0 ? null : Disposition.ofCode(code);
     }
 
-    /**
-     * Settles event {@code index}; returns the disposition applied (RETRY becomes
-     * RETRIES_EXHAUSTED once retry_times resends were made, D3). Settling twice is
-     * an {@link InvalidArgumentException}; after the queue was freed, {@link ClosedException}.
-     */
+    /** Settles event {@code index}: returns the disposition applied (RETRY may become RETRIES_EXHAUSTED, D3). */
     public Disposition settle(int index, Disposition disposition) {
         return Disposition.ofCode(use(p -> RespiteNative.respite_batch_settle(p, index, disposition.code())));
     }

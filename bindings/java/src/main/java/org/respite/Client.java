@@ -41,7 +41,6 @@ public final class Client extends NativeObject {
      *
      * @throws TemporarilyUnavailableException the gate refused (nothing was sent)
      * @throws InvalidArgumentException a bad method, URL or header (the core's message)
-     * @throws ClosedException after {@link #close()}
      */
     public Response request(String method, String url, Map<String, String> headers, byte[] body) {
         return new Response(apply(p -> RespiteNative.respite_client_request(p, method, url, headerLines(headers),
@@ -74,11 +73,8 @@ public final class Client extends NativeObject {
     }
 
     /**
-     * C4: the caller could not use a successful answer (empty, unparseable, an
-     * error object): the gate counts one {@code unusable} failure and the
-     * response's outcome becomes {@code unusable}. A second report of the same
-     * response changes nothing; a response that is not a success:
-     * {@link InvalidArgumentException}.
+     * C4: the caller could not use a successful answer (empty, unparseable, an error
+     * object): the gate counts one {@code unusable} failure, the response's outcome becomes it.
      */
     public void reportUnusable(Response response) {
         apply(p -> response.use(r -> RespiteNative.respite_client_report_unusable(p, r)), gateEvents);

@@ -67,10 +67,7 @@ public final class DeliveryEngine extends NativeObject {
         return take(Respite.now());
     }
 
-    /**
-     * Takes the next batch and admits it through the gate (refused: the core's
-     * {@link TemporarilyUnavailableException}); null when nothing is pending.
-     */
+    /** Takes the next batch, admitted by the gate (else {@link TemporarilyUnavailableException}); null when none. */
     public synchronized Batch take(double now) {
         long batch = step(p -> RespiteNative.respite_engine_take(p, now));
         if (batch == 0) {

@@ -22,9 +22,6 @@ public final class Policy extends NativeObject {
 
     /** Parses and validates a JSON document. */
     public static Policy fromJson(String json) {
-        if (json == null) {
-            return make(problems -> RespiteNative.respite_policy_from_json(null, problems));
-        }
         return fromJson(Utf8.bytes(json));
     }
 

@@ -80,10 +80,7 @@ public final class Queue extends NativeObject {
         return batch == 0 ? null : new Batch(batch, null);
     }
 
-    /**
-     * Q9: blocks until at least {@code minPending} events are pending or the queue
-     * is shut down (true), or {@code timeoutSeconds} pass (false).
-     */
+    /** Q9: true once {@code minPending} events are pending or the queue is shut down; false after the timeout. */
     public boolean awaitPending(long minPending, double timeoutSeconds) {
         return handle.apply(p -> RespiteNative.respite_queue_wait(p, minPending, timeoutSeconds)) == 1;
     }

@@ -12,7 +12,8 @@ public final class Respite {
      * respite_now(); reading it in Java saves a native call on every check.
      * Checked once against the core; if they disagree the core's clock is used.
      */
-    private static final boolean NANO_TIME_IS_CORE_CLOCK = sameClock();
+    private static final boolean NANO_TIME_IS_CORE_CLOCK =
+            Math.abs(RespiteNative.respite_now() - System.nanoTime() * 1e-9) < 0.05;
 
     private Respite() {}
 
@@ -37,19 +38,14 @@ public final class Respite {
     }
 
     /**
-     * Checks settings without making anything: values by spec name applied in
-     * order to the defaults of a component or profile ("gate", "backoff",
-     * "usage_sharing", ...), then the rules between them. Throws
-     * {@link InvalidSettingException} as a builder's build() would.
+     * Checks settings as a builder's build() would, making nothing: values by spec name
+     * over the defaults of a component or profile ("gate", "usage_sharing").
      */
     public static void checkSettings(String componentOrProfile, Map<String, ?> values) {
         NativeSettings.with(componentOrProfile, values, settings -> settings);
     }
 
-    /**
-     * The default of a setting for a component or profile: a Boolean, Long,
-     * Double or String by the setting's type.
-     */
+    /** The default of a setting for a component or profile: a Boolean, Long, Double or String by its type. */
     public static Object defaultSetting(String componentOrProfile, String name) {
         return NativeSettings.with(componentOrProfile, Map.of(), settings -> {
             String type = SettingsTable.find(RespiteNative.respite_settings_component(settings), name)
@@ -61,11 +57,5 @@ public final class Respite {
                 default -> RespiteNative.respite_settings_get_number(settings, name);
             };
         });
-    }
-
-    private static boolean sameClock() {
-        double core = RespiteNative.respite_now();
-        double java = System.nanoTime() * 1e-9;
-        return Math.abs(core - java) < 0.05;
     }
 }

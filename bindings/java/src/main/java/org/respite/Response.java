@@ -7,12 +7,8 @@ import org.respite.internal.Utf8;
 import org.respite.swig.RespiteNative;
 
 /**
- * The answer to one {@link Client} call (spec C8): status (0 when the
- * transport failed), outcome, headers, body, the transport error's text,
- * the Retry-After hint, the attempts made and the elapsed seconds of the
- * whole call. Figures and the body are copied when the call returns; the
- * headers stay in native memory until {@link #close()} (or until the
- * response is unreachable).
+ * The answer to one {@link Client} call (spec C8). Figures and the body are copied
+ * when the call returns; the headers stay in native memory until {@link #close()}.
  */
 public final class Response extends NativeObject {
     private final int status;
@@ -59,10 +55,7 @@ public final class Response extends NativeObject {
         return Utf8.string(body);
     }
 
-    /**
-     * The value of a header of the final answer (case-insensitive name; the
-     * last one wins), or null. After {@link #close()}: {@link ClosedException}.
-     */
+    /** A header of the final answer (case-insensitive name, the last wins) or null; closed: ClosedException. */
     public String header(String name) {
         return use(p -> RespiteNative.respite_response_header(p, name));
     }

@@ -69,7 +69,6 @@ public final class Sender extends NativeObject {
 
     /** Queues one event (S1, S10) without waiting for the network; refusals are the core's (queue_full, too_large, closed). */
     public void enqueue(byte[] event) {
-        Objects.requireNonNull(event, "event");
         handle.run(p -> RespiteNative.respite_sender_enqueue(p, event));
     }
 
@@ -89,7 +88,6 @@ public final class Sender extends NativeObject {
      *
      * @throws TemporarilyUnavailableException at once while paused (events stay queued)
      * @throws TransportException when the time ran out
-     * @throws ClosedException after close
      */
     public void flush(double timeoutSeconds) {
         apply(p -> RespiteNative.respite_sender_flush(p, timeoutSeconds), this::pollEvents);
@@ -119,11 +117,9 @@ public final class Sender extends NativeObject {
     }
 
     /**
-     * S5, S12: closes and returns the number of events not sent. While paused
-     * it returns at once and sends nothing more; otherwise it drains within
-     * close_timeout_seconds. Then the sender is freed (its last figures stay
-     * readable with {@link #stats}). Later calls return the same count; enqueue
-     * and flush then throw {@link ClosedException} ("sender is closed").
+     * S5, S12: closes (draining within close_timeout_seconds unless paused), frees the
+     * sender and returns the number of events not sent, also on later calls; its last
+     * figures stay readable with {@link #stats}.
      */
     public synchronized long closeAndCountUnsent() {
         if (finalStats == null) {
@@ -160,9 +156,8 @@ public final class Sender extends NativeObject {
         private Builder() {}
 
         /**
-         * The sender's name (its "sender" setting {@code name}): it starts the line of
-         * every event the sender and its gate log. The gate's and queue's own
-         * {@code name} settings stay reachable with gateSetting/queueSetting.
+         * The sender's name (its "sender" setting): it starts the line of every event the sender
+         * and its gate log (the gate's and queue's own: gateSetting/queueSetting).
          */
         public Builder name(String value) {
             return senderSetting("name", value);

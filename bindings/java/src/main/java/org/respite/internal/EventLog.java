@@ -32,10 +32,7 @@ public final class EventLog {
             taken.add(toEvent(buffer));
         }
         for (Event event : taken) {
-            Level level = event.warning() ? Level.WARNING : Level.INFO;
-            if (logger.isLoggable(level)) {
-                logger.log(level, event.message());
-            }
+            logger.log(event.warning() ? Level.WARNING : Level.INFO, event.message());
             if (listener != null) {
                 listener.accept(event);
             }

@@ -15,22 +15,17 @@ import java.util.Locale;
  */
 public final class NativeLoader {
     private static final String LIBRARY = "librespite_jni.so";
-    private static boolean loaded;
 
     private NativeLoader() {}
 
-    /** Loads the library once; later calls do nothing. */
-    public static synchronized void load() {
-        if (loaded) {
-            return;
-        }
+    /** Loads the library; called once, by the static initializer of the JNI class (swig/java.i). */
+    public static void load() {
         String explicit = System.getProperty("respite.native.library");
         if (explicit != null && !explicit.isEmpty()) {
             System.load(Path.of(explicit).toAbsolutePath().toString());
         } else {
             System.load(extract().toString());
         }
-        loaded = true;
     }
 
     /** "linux-x86_64", "linux-aarch64", ...: the folder the jar keeps the library in. */
@@ -58,10 +53,8 @@ public final class NativeLoader {
             Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
             return file;
         } catch (IOException e) {
-            UnsatisfiedLinkError error = new UnsatisfiedLinkError(
-                    "respite: could not extract " + resource + " to a temporary file: " + e.getMessage());
-            error.initCause(e);
-            throw error;
+            throw (UnsatisfiedLinkError) new UnsatisfiedLinkError(
+                    "respite: could not extract " + resource + " to a temporary file: " + e.getMessage()).initCause(e);
         }
     }
 }
