@@ -53,8 +53,9 @@ class DeliveryEngine extends EventEmitter {
     } finally {
       native.respite_settings_free(settings);
     }
-    this._queue = queue;
-    this._gate = gate;
+    // The queue and gate it was made with (the core holds them too).
+    this.queue = queue;
+    this.gate = gate;
     this._logger = options.logger || null;
     this._batch = null; // the in-flight Batch, until settled
     this._rawEvent = new native.respite_event();
@@ -65,20 +66,12 @@ class DeliveryEngine extends EventEmitter {
     return this._handle === null;
   }
 
-  get queue() {
-    return this._queue;
-  }
-
-  get gate() {
-    return this._gate;
-  }
-
   // Frees the engine: a batch still in flight goes back to the head of the
   // queue, its attempt not counted. Later calls raise ClosedError.
   close() {
     if (!release(this)) return;
     this._dropBatch();
-    this._gate._share(-1);
+    this.gate._share(-1);
   }
 
   // 'send' | 'wait' | 'idle' | 'done' at `now` (S2, S4, S5).
@@ -177,7 +170,7 @@ class DeliveryEngine extends EventEmitter {
 
   // The engine's events (unsent_at_close) here, the gate's on the gate.
   _drainEvents() {
-    this._gate._drainEvents();
+    this.gate._drainEvents();
     if (this._handle === null) return;
     forwardEvents(this, this._logger, native.respite_engine_next_event, this._handle, this._rawEvent);
   }

@@ -4,7 +4,7 @@ const { EventEmitter } = require('node:events');
 const native = require('./native');
 const { plainStruct } = require('./struct');
 const { buildSettings } = require('./settings');
-const { SUCCESS, parseOutcome, classifyValue, classifyError, hintOf, httpStatusOf } = require('./outcome');
+const { SUCCESS, parseOutcome, classifyValue, classifyError, hintOf } = require('./outcome');
 const { forwardEvents } = require('./events');
 const { own, release } = require('./handle');
 
@@ -14,17 +14,9 @@ const { GATE_STATES: STATES } = require('../generated/tables');
 const PERMIT_SLOTS = native.RESPITE_GATE_PERMIT_SLOTS;
 
 // `now`: seconds on the caller's monotonic clock; absent: the core's clock.
-// The core checks the value (negative, NaN ...); only the type is ours.
+// SWIG refuses a non-number, the core a bad number (negative, NaN ...).
 function timeOf(now) {
-  if (now === undefined) return native.respite_now();
-  if (typeof now !== 'number') throw new TypeError(`now must be a number of seconds (got ${typeof now})`);
-  return now;
-}
-
-// timeOf for the addon's gate entry points: absent stays absent (they read
-// the core's clock only when the answer depends on it).
-function givenTime(now) {
-  return now === undefined ? undefined : timeOf(now);
+  return now === undefined ? native.respite_now() : now;
 }
 
 class Gate extends EventEmitter {
@@ -101,7 +93,7 @@ class Gate extends EventEmitter {
 
   // The permit for a call, or throws TemporarilyUnavailableError.
   acquire(now) {
-    const permit = this._admit(givenTime(now));
+    const permit = this._admit(now);
     if (typeof permit !== 'number') throw permit;
     return permit;
   }
@@ -126,7 +118,7 @@ class Gate extends EventEmitter {
     const [number, , hint] = parseOutcome(outcome);
     const retryAfter = options.retryAfter !== undefined ? options.retryAfter : hint;
     this._leanPermit = 0;
-    if (native.respite_node_gate_report(this._token, permit || 0, number, retryAfter, givenTime(options.now)) > 0) {
+    if (native.respite_node_gate_report(this._token, permit || 0, number, retryAfter, options.now) > 0) {
       this._drainEvents();
     }
   }
@@ -236,4 +228,4 @@ function gateStatsOf(raw) {
   return plainStruct(raw, { state: (state) => STATES[state] });
 }
 
-module.exports = { Gate, STATES, timeOf, httpStatusOf, gateStatsOf };
+module.exports = { Gate, timeOf, gateStatsOf };

@@ -51,9 +51,6 @@ class Queue {
   // than maxBytes), ClosedError (after shutdown() or close()),
   // InvalidArgumentError (an empty event).
   enqueue(payload, now) {
-    if (typeof payload !== 'string' && !ArrayBuffer.isView(payload)) {
-      throw new TypeError(`respite: payload must be a string or a Buffer (got ${payload === null ? 'null' : typeof payload})`);
-    }
     native.respite_queue_enqueue(this._handle, payload, timeOf(now));
   }
 
@@ -157,15 +154,11 @@ class Batch {
   }
 
   texts() {
-    const out = [];
-    for (let i = 0, n = this.length; i < n; i++) out.push(this.text(i));
-    return out;
+    return Array.from({ length: this.length }, (_, i) => this.text(i));
   }
 
   buffers() {
-    const out = [];
-    for (let i = 0, n = this.length; i < n; i++) out.push(this.bytes(i));
-    return out;
+    return Array.from({ length: this.length }, (_, i) => this.bytes(i));
   }
 
   // Attempts including this one (1 on the first take).
@@ -175,8 +168,7 @@ class Batch {
 
   // Seconds since the event was first queued.
   age(index, now) {
-    const handle = this._live();
-    return native.respite_batch_event_age(handle, index, timeOf(now));
+    return native.respite_batch_event_age(this._live(), index, timeOf(now));
   }
 
   // 'delivered', 'retry', 'discarded', 'retries_exhausted', or null when

@@ -5,8 +5,9 @@
 // addon's own threads and return promises: the event loop never waits.
 const { EventEmitter } = require('node:events');
 const native = require('./native');
-const { buildSettings } = require('./settings');
-const { finalizer, PoolHandle } = require('./handle');
+const { buildSettings, snakeCase } = require('./settings');
+const { finalizer, PoolHandle, releasePool } = require('./handle');
+const { headerPairs } = require('./client');
 const { Policy } = require('./policy');
 const { queueStatsOf } = require('./queue');
 const { engineStatsOf } = require('./engine');
@@ -18,8 +19,7 @@ const { plainStruct, flag } = require('./struct');
 const OWN = ['gate', 'queue', 'policy', 'headers', 'logger', 'eventIntervalMs'];
 
 function isSetting(component, key) {
-  const name = key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-  return native.respite_setting_find(component, name) != null;
+  return native.respite_setting_find(component, snakeCase(key)) != null;
 }
 
 // Splits flat options into the sender's, the gate's and the queue's
@@ -45,17 +45,6 @@ function splitOptions(options) {
   return parts;
 }
 
-function freeAll(...settings) {
-  for (const s of settings) if (s) native.respite_settings_free(s);
-}
-
-// Stops the event poll of a sender that was collected.
-function pollOnce(weak, timer) {
-  const sender = weak.deref();
-  if (sender === undefined) clearInterval(timer);
-  else sender._drainEvents();
-}
-
 class Sender extends EventEmitter {
   // options: the "sender" settings in camelCase (url required, timeoutSeconds,
   // contentType, prefix, separator, suffix, gzip, minEntriesPerMessage,
@@ -68,6 +57,10 @@ class Sender extends EventEmitter {
   constructor(options = {}) {
     super();
     if (options === null || typeof options !== 'object') throw new TypeError('respite: options must be an object');
+    const interval = options.eventIntervalMs === undefined ? 50 : Number(options.eventIntervalMs);
+    if (!(interval > 0)) {
+      throw new TypeError(`respite: eventIntervalMs must be a number greater than 0 (got ${options.eventIntervalMs})`);
+    }
     const parts = splitOptions(options);
     let senderSettings = null;
     let gateSettings = null;
@@ -85,7 +78,7 @@ class Sender extends EventEmitter {
       // The core holds the policy: ours may be closed at once.
       this._handle = native.respite_sender_new(senderSettings, gateSettings, queueSettings, policy ? policy._live() : null);
     } finally {
-      freeAll(senderSettings, gateSettings, queueSettings);
+      for (const settings of [senderSettings, gateSettings, queueSettings]) if (settings) native.respite_settings_free(settings);
       if (ownPolicy) policy.close();
     }
     this._logger = options.logger || null;
@@ -102,13 +95,9 @@ class Sender extends EventEmitter {
       if (state.closed) native.respite_sender_free(raw);
       else native.respite_node_sender_free_later(raw);
     });
-    finalizer.register(this, [PoolHandle.release, this._native], this);
+    finalizer.register(this, [releasePool, this._native], this);
     try {
-      const headers = options.headers;
-      if (headers !== undefined && headers !== null) {
-        const pairs = headers instanceof Map || Array.isArray(headers) ? [...headers] : Object.entries(headers);
-        for (const [name, value] of pairs) this.addHeader(name, value);
-      }
+      for (const [name, value] of headerPairs(options.headers)) this.addHeader(name, value);
     } catch (error) {
       this._abandon();
       throw error;
@@ -116,15 +105,8 @@ class Sender extends EventEmitter {
     // The sender's thread makes events at any time: look every few ms. The
     // timer neither keeps the process alive nor this object.
     const weak = new WeakRef(this);
-    const interval = options.eventIntervalMs === undefined ? 50 : Number(options.eventIntervalMs);
-    if (!(interval > 0)) {
-      this._abandon();
-      throw new TypeError(`respite: eventIntervalMs must be a number greater than 0 (got ${options.eventIntervalMs})`);
-    }
-    const poll = { timer: null };
-    poll.timer = setInterval(() => pollOnce(weak, poll.timer), interval);
-    poll.timer.unref();
-    this._timer = poll.timer;
+    const timer = setInterval(() => (weak.deref() ? weak.deref()._drainEvents() : clearInterval(timer)), interval);
+    this._timer = timer.unref();
   }
 
   _abandon() {
@@ -156,9 +138,6 @@ class Sender extends EventEmitter {
   // while sending is paused, with TransportError when timeoutSeconds ran
   // out, ClosedError after close.
   flush(timeoutSeconds = 5) {
-    if (typeof timeoutSeconds !== 'number') {
-      return Promise.reject(new TypeError(`respite: timeoutSeconds must be a number (got ${typeof timeoutSeconds})`));
-    }
     return this._job((handle, done) => native.respite_node_sender_flush_start(handle, timeoutSeconds, done)).then(() => undefined);
   }
 
@@ -170,16 +149,7 @@ class Sender extends EventEmitter {
     if (this._closing) return this._closing;
     if (this._handle === null) return this._job(null);
     const handle = this._handle;
-    this._closing = this._job((raw, done) => native.respite_node_sender_close_start(raw, done)).then(
-      (unsent) => {
-        this._finish(handle);
-        return unsent;
-      },
-      (error) => {
-        this._finish(handle);
-        throw error;
-      },
-    );
+    this._closing = this._job((raw, done) => native.respite_node_sender_close_start(raw, done)).finally(() => this._finish(handle));
     return this._closing;
   }
 
