@@ -8,14 +8,19 @@
   (with minExclusive/maxExclusive and the camelCase name), the profiles, and
   one options type per component with every key typed, so a misspelt setting
   fails type checking.
+- structs.d.ts: the types of the plain objects lib/struct.js makes from the
+  core's result structs (statistics, events, a gate's decision), read from
+  the public headers: every field in camelCase with its C comment.
 """
 from __future__ import annotations
 
 import json
 import math
-from typing import Any, Dict, List
+import os
+import re
+from typing import Any, Dict, List, Tuple
 
-from tables import HEADER, Setting, Tables, describe_range, pascal, sentence, upper
+from tables import HEADER, Setting, Tables, camel, describe_range, pascal, sentence, upper
 
 DIRECTORY = "bindings/node/generated"
 
@@ -259,10 +264,93 @@ def emit_tables_dts(tables: Tables) -> str:
     return "\n".join(out)
 
 
+HEADERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "include", "respite")
+
+# The core's structs lib/struct.js turns into plain objects, by TypeScript
+# name; the interface a struct's object extends (a sender's stats also carry
+# the queue's figures at the top); the fields the binding adds.
+STRUCTS = {
+    "respite_decision": "Decision",
+    "respite_event": "GateEvent",
+    "respite_gate_stats": "GateStats",
+    "respite_queue_stats": "QueueStats",
+    "respite_engine_stats": "EngineStats",
+    "respite_sender_stats": "SenderStats",
+}
+EXTENDS = {"respite_sender_stats": "QueueStats"}
+ADDED = {
+    "respite_event": [("warning", "boolean", "a warning: sending paused or a pause grew (respite_event_is_warning)"),
+                      ("message", "string", "the whole log line, as the core writes it (respite_event_message)")],
+    "respite_queue_stats": [("balanced", "boolean", "D9 holds for this snapshot (respite_queue_stats_balanced)")],
+}
+# Fields the binding converts from a number (lib/struct.js's callers): a
+# name from a core table, a 0/1 flag, or -1 for "not yet".
+CONVERTED = {
+    "type": "EventTypeName", "state": "GateStateName", "overflow": "OverflowName", "unsent": "number | null",
+    "allowed": "boolean", "probe": "boolean", "closing": "boolean", "closed_while_paused": "boolean",
+    "closed": "boolean", "paused": "boolean",
+}
+FIELD = re.compile(r"^\s*(?:const\s+)?(\w+)\s+(\w+)(\[[^]]*\])?;\s*(?:/\*(.*?)(\*/)?)?\s*$")
+
+
+def read_struct(name: str) -> Tuple[str, List[Tuple[str, str, str]]]:
+    """A struct of the public headers: the comment above it, and each
+    field's (name, C type or 'text', comment)."""
+    for header in sorted(os.listdir(HEADERS)):
+        with open(os.path.join(HEADERS, header), encoding="utf-8") as f:
+            text = f.read()
+        found = re.search(r"(?:/\*((?:(?!\*/).)*)\*/\n)?typedef struct %s \{\n(.*?)\n\} %s;" % (name, name), text, re.S)
+        if found:
+            break
+    else:
+        raise ValueError(f"struct {name} not found in {HEADERS}")
+    fields: List[Tuple[str, str, str]] = []
+    for line in found.group(2).splitlines():
+        match = FIELD.match(line)
+        if match:
+            ctype, field, array, comment, _end = match.groups()
+            fields.append((field, "text" if array else ctype, (comment or "").strip()))
+        elif fields and line.strip():  # a comment's next line
+            field, ctype, comment = fields[-1]
+            fields[-1] = (field, ctype, (comment + " " + line.strip().rstrip("*/").strip()).strip())
+    return " ".join(word for word in (found.group(1) or "").split() if word != "*"), fields
+
+
+def ts_field(field: str, ctype: str, comment: str) -> Tuple[str, str]:
+    """The field's TypeScript type, and its comment in JavaScript's values."""
+    ts = CONVERTED.get(field) or STRUCTS.get(ctype) or ("string" if ctype == "text" else "number")
+    comment = comment.replace("INFINITY", "Infinity")
+    if ts == "boolean":
+        comment = re.sub(r"\b0\b", "false", re.sub(r"\b1\b", "true", comment))
+    elif ts == "number | null":
+        comment = comment.replace("-1", "null")
+    return ts, comment
+
+
+def emit_structs_dts(_tables: Tables) -> str:
+    out = [f"// {HEADER}.",
+           "import type { EventTypeName, GateStateName, OverflowName } from './tables';"]
+    for struct, ts in STRUCTS.items():
+        summary, fields = read_struct(struct)
+        extends = f" extends {EXTENDS[struct]}" if struct in EXTENDS else ""
+        out += ["", f"/** {doc(sentence(summary) + ' ' if summary else '')}({struct}) */",
+                f"export interface {ts}{extends} {{"]
+        for field, ctype, comment in fields:
+            field_type, comment = ts_field(field, ctype, comment)
+            if comment:
+                out.append(f"  /** {doc(comment)} */")
+            out.append(f"  {camel(field)}: {field_type};")
+        for field, field_type, comment in ADDED.get(struct, []):
+            out += [f"  /** {doc(comment)} */", f"  {field}: {field_type};"]
+        out.append("}")
+    return "\n".join(out) + "\n"
+
+
 def emit(tables: Tables) -> Dict[str, str]:
     return {
         "errors.js": emit_errors_js(tables),
         "errors.d.ts": emit_errors_dts(tables),
         "tables.js": emit_tables_js(tables),
         "tables.d.ts": emit_tables_dts(tables),
+        "structs.d.ts": emit_structs_dts(tables),
     }

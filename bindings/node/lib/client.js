@@ -7,7 +7,7 @@
 const native = require('./native');
 const errors = require('./errors');
 const { buildSettings } = require('./settings');
-const { finalizer, PoolHandle, releasePool } = require('./handle');
+const { finalizer, own, release, PoolHandle, releasePool } = require('./handle');
 const { OUTCOMES } = require('./outcome');
 
 // Header [name, value] pairs from an object, a Map or an array of pairs
@@ -33,41 +33,26 @@ function headerLines(headers) {
     .join('\n');
 }
 
-// Frees a response nobody closed.
-const responses = new FinalizationRegistry((raw) => native.respite_response_free(raw));
-
-// A response's headers, looked up by name (case-insensitive; the last one wins).
-class ResponseHeaders {
-  constructor(response) {
-    this._response = response;
-  }
-
-  get(name) {
-    const raw = this._response._raw;
-    if (raw === null) throw new errors.ClosedError('response is closed');
-    const value = native.respite_response_header(raw, String(name));
-    return value === undefined ? null : value;
-  }
-
-  has(name) {
-    return this.get(name) !== null;
-  }
-}
-
 // One call's result (C8). Everything but the headers is copied at once;
 // close() (or garbage collection) frees the native response.
 class Response {
   constructor(raw) {
-    this._raw = raw;
+    own(this, raw, native.respite_response_free);
     this.status = native.respite_response_status(raw); // 0: the transport failed
     this._outcome = native.respite_response_outcome(raw);
-    this.body = native.respite_node_response_body(raw) || Buffer.alloc(0);
-    this.error = native.respite_response_error(raw) || ''; // the transport error's text
+    this.body = native.respite_node_response_body(raw);
+    this.error = native.respite_response_error(raw) ?? ''; // the transport error's text
     this.retryAfter = native.respite_response_retry_after(raw); // seconds, 0: none
     this.attempts = native.respite_response_attempts(raw);
     this.elapsed = native.respite_response_elapsed_seconds(raw); // seconds, sleeps included
-    this.headers = new ResponseHeaders(this);
-    responses.register(this, raw, this);
+    // Looked up by name when asked (case-insensitive; the last one wins).
+    this.headers = {
+      get: (name) => {
+        if (this._handle === null) throw new errors.ClosedError('response is closed');
+        return native.respite_response_header(this._handle, String(name));
+      },
+      has: (name) => this.headers.get(name) !== null,
+    };
   }
 
   // 'success', 'request_error', 'throttled', 'server_error', 'unusable', 'transport'.
@@ -88,15 +73,11 @@ class Response {
   }
 
   get closed() {
-    return this._raw === null;
+    return this._handle === null;
   }
 
   close() {
-    if (this._raw === null) return;
-    const raw = this._raw;
-    this._raw = null;
-    responses.unregister(this);
-    native.respite_response_free(raw);
+    release(this);
   }
 }
 
@@ -175,9 +156,9 @@ class Client {
   // `unusable` failure and response.outcome becomes 'unusable'.
   reportUnusable(response) {
     if (!(response instanceof Response)) throw new TypeError('respite: reportUnusable takes a Response');
-    if (response._raw === null) throw new errors.ClosedError('response is closed');
-    native.respite_client_report_unusable(this._handle, response._raw);
-    response._outcome = native.respite_response_outcome(response._raw);
+    if (response._handle === null) throw new errors.ClosedError('response is closed');
+    native.respite_client_report_unusable(this._handle, response._handle);
+    response._outcome = native.respite_response_outcome(response._handle);
     if (this.gate) this.gate._drainEvents();
   }
 }

@@ -2,7 +2,7 @@
 // The recovery gate (spec section 2) as an EventEmitter.
 const { EventEmitter } = require('node:events');
 const native = require('./native');
-const { plainStruct } = require('./struct');
+const { plainStruct, flag } = require('./struct');
 const { buildSettings } = require('./settings');
 const { SUCCESS, parseOutcome, classifyValue, classifyError, hintOf } = require('./outcome');
 const { forwardEvents } = require('./events');
@@ -88,7 +88,7 @@ class Gate extends EventEmitter {
     const decision = this._decision;
     native.respite_gate_check(this._handle, timeOf(now), decision);
     this._drainEvents();
-    return { allowed: decision.allowed === 1, probe: decision.probe === 1, permit: Number(decision.permit), retryAfter: decision.retry_after };
+    return plainStruct(decision, { allowed: flag, probe: flag });
   }
 
   // The permit for a call, or throws TemporarilyUnavailableError.
@@ -217,7 +217,7 @@ class Gate extends EventEmitter {
   // The one rule: after a call into the gate, take every waiting event and
   // emit it ('event' and its type's name).
   _drainEvents() {
-    if (native.respite_node_gate_events_pending(this._token) === 0) return;
+    if (native.respite_gate_events_pending(this._handle) === 0) return;
     this._leanPermit = 0; // something happened: ask the core again
     forwardEvents(this, this._logger, native.respite_gate_next_event, this._handle, this._rawEvent);
   }

@@ -120,21 +120,11 @@ static Napi::Value respite_node_gate_report(const Napi::CallbackInfo &info)
     return Napi::Number::New(info.Env(), respite_gate_events_pending(gate));
 }
 
-/* respite_node_gate_events_pending(gate): respite_gate_events_pending. */
-static Napi::Value respite_node_gate_events_pending(const Napi::CallbackInfo &info)
-{
-    respite_gate *gate;
-    if (!respite_node_gate_arg(info, &gate))
-        return Napi::Value();
-    return Napi::Number::New(info.Env(), respite_gate_events_pending(gate));
-}
-
 static void respite_node_gate_export(Napi::Env env, Napi::Object exports)
 {
     exports.Set("respite_node_gate_token", Napi::Function::New(env, respite_node_gate_token));
     exports.Set("respite_node_gate_admit", Napi::Function::New(env, respite_node_gate_admit));
     exports.Set("respite_node_gate_report", Napi::Function::New(env, respite_node_gate_report));
-    exports.Set("respite_node_gate_events_pending", Napi::Function::New(env, respite_node_gate_events_pending));
 }
 
 #endif /* RESPITE_NODE_GATE_H */
