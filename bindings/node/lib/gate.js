@@ -48,9 +48,7 @@ class Gate extends EventEmitter {
     // while an engine or client shares the gate (their reports may open
     // it), and with probes = 0 (G11: after a pause a success must reach the
     // core to reset the delay).
-    this._probesZero = probes === 0;
-    this._sharers = 0;
-    this._leanAllowed = !this._probesZero;
+    this._leanBlocks = probes === 0 ? 1 : 0; // sharers, and probes = 0
     this._leanPermit = 0;
     this._leanHandlers = null;
     this._leanAdmitted = 0;
@@ -78,8 +76,7 @@ class Gate extends EventEmitter {
 
   // An engine or client starts (+1) or stops (-1) sharing the core gate.
   _share(delta) {
-    this._sharers += delta;
-    this._leanAllowed = this._sharers === 0 && !this._probesZero;
+    this._leanBlocks += delta;
     this._leanPermit = 0;
   }
 
@@ -102,13 +99,10 @@ class Gate extends EventEmitter {
   // or reject with; events drained by the one rule either way.
   _admit(now) {
     const answer = native.respite_node_gate_admit(this._token, now);
-    if (typeof answer !== 'number') {
-      this._drainEvents();
-      return answer;
-    }
-    if (answer > 0) return answer;
-    this._drainEvents(); // negated: events wait
-    return -answer;
+    const admitted = typeof answer === 'number';
+    if (admitted && answer > 0) return answer;
+    this._drainEvents(); // an error, or a permit negated: events wait
+    return admitted ? -answer : answer;
   }
 
   // Reports the outcome of a call: an outcome name ('server_error'), an HTTP
@@ -118,9 +112,8 @@ class Gate extends EventEmitter {
     const [number, , hint] = parseOutcome(outcome);
     const retryAfter = options.retryAfter !== undefined ? options.retryAfter : hint;
     this._leanPermit = 0;
-    if (native.respite_node_gate_report(this._token, permit || 0, number, retryAfter, options.now) > 0) {
-      this._drainEvents();
-    }
+    native.respite_node_gate_report(this._token, permit || 0, number, retryAfter, options.now);
+    this._drainEvents();
   }
 
   // report() without a permit.
@@ -165,7 +158,7 @@ class Gate extends EventEmitter {
       permit = this._admit(undefined);
       if (typeof permit !== 'number') return Promise.reject(permit); // the refusal, with retryAfter
       handlers = this._handlersFor(permit);
-      if (this._leanAllowed && permit % PERMIT_SLOTS === 0) {
+      if (this._leanBlocks === 0 && permit % PERMIT_SLOTS === 0) {
         this._leanPermit = permit;
         this._leanHandlers = handlers;
       }
