@@ -8,9 +8,10 @@
   (with minExclusive/maxExclusive and the camelCase name), the profiles, and
   one options type per component with every key typed, so a misspelt setting
   fails type checking.
-- structs.d.ts: the types of the plain objects lib/struct.js makes from the
-  core's result structs (statistics, events, a gate's decision), read from
-  the public headers: every field in camelCase with its C comment.
+- structs.js (+ .d.ts): the core's result structs (statistics, events, a
+  gate's decision) as plain objects, read from the public headers: every
+  field in camelCase with its C comment, names from the tables, flags as
+  booleans.
 """
 from __future__ import annotations
 
@@ -266,29 +267,40 @@ def emit_tables_dts(tables: Tables) -> str:
 
 HEADERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "include", "respite")
 
-# The core's structs lib/struct.js turns into plain objects, by TypeScript
-# name; the interface a struct's object extends (a sender's stats also carry
-# the queue's figures at the top); the fields the binding adds.
+# The core's result structs the binding hands out as plain objects
+# (structs.js converts the SWIG objects, structs.d.ts types them): the
+# TypeScript name and the converting function's.
 STRUCTS = {
-    "respite_decision": "Decision",
-    "respite_event": "GateEvent",
-    "respite_gate_stats": "GateStats",
-    "respite_queue_stats": "QueueStats",
-    "respite_engine_stats": "EngineStats",
-    "respite_sender_stats": "SenderStats",
+    "respite_decision": ("Decision", "decisionOf"),
+    "respite_event": ("GateEvent", "eventOf"),
+    "respite_gate_stats": ("GateStats", "gateStatsOf"),
+    "respite_queue_stats": ("QueueStats", "queueStatsOf"),
+    "respite_engine_stats": ("EngineStats", "engineStatsOf"),
+    "respite_sender_stats": ("SenderStats", "senderStatsOf"),
 }
-EXTENDS = {"respite_sender_stats": "QueueStats"}
+# A nested struct whose fields are also at the top (a sender's stats carry
+# the queue's figures).
+SPREAD = {"respite_sender_stats": "queue"}
+# Fields the binding adds: name, TypeScript type, JavaScript value, doc.
 ADDED = {
-    "respite_event": [("warning", "boolean", "a warning: sending paused or a pause grew (respite_event_is_warning)"),
-                      ("message", "string", "the whole log line, as the core writes it (respite_event_message)")],
-    "respite_queue_stats": [("balanced", "boolean", "D9 holds for this snapshot (respite_queue_stats_balanced)")],
+    "respite_event": [
+        ("warning", "boolean", "native.respite_event_is_warning(raw.type) === 1",
+         "a warning: sending paused or a pause grew (respite_event_is_warning)"),
+        ("message", "string", "native.respite_event_message(raw)",
+         "the whole log line, as the core writes it (respite_event_message)")],
+    "respite_queue_stats": [
+        ("balanced", "boolean", "native.respite_queue_stats_balanced(raw) === 1",
+         "D9 holds for this snapshot (respite_queue_stats_balanced)")],
 }
-# Fields the binding converts from a number (lib/struct.js's callers): a
-# name from a core table, a 0/1 flag, or -1 for "not yet".
+# Fields converted from their number: a name from a core table, a 0/1 flag,
+# or -1 for "not yet": {field: (TypeScript type, JavaScript value of {v})}.
+FLAG = ("boolean", "{v} === 1")
 CONVERTED = {
-    "type": "EventTypeName", "state": "GateStateName", "overflow": "OverflowName", "unsent": "number | null",
-    "allowed": "boolean", "probe": "boolean", "closing": "boolean", "closed_while_paused": "boolean",
-    "closed": "boolean", "paused": "boolean",
+    "type": ("EventTypeName", "EVENT_TYPES[{v}]"),
+    "state": ("GateStateName", "GATE_STATES[{v}]"),
+    "overflow": ("OverflowName", "OVERFLOWS[{v}]"),
+    "unsent": ("number | null", "{v} < 0 ? null : Number({v})"),
+    "allowed": FLAG, "probe": FLAG, "closing": FLAG, "closed_while_paused": FLAG, "closed": FLAG, "paused": FLAG,
 }
 FIELD = re.compile(r"^\s*(?:const\s+)?(\w+)\s+(\w+)(\[[^]]*\])?;\s*(?:/\*(.*?)(\*/)?)?\s*$")
 
@@ -316,33 +328,76 @@ def read_struct(name: str) -> Tuple[str, List[Tuple[str, str, str]]]:
     return " ".join(word for word in (found.group(1) or "").split() if word != "*"), fields
 
 
-def ts_field(field: str, ctype: str, comment: str) -> Tuple[str, str]:
-    """The field's TypeScript type, and its comment in JavaScript's values."""
-    ts = CONVERTED.get(field) or STRUCTS.get(ctype) or ("string" if ctype == "text" else "number")
+def convert(field: str, ctype: str, comment: str) -> Tuple[str, str, str]:
+    """A field's TypeScript type, its JavaScript value read from `raw`, and
+    its comment in JavaScript's values."""
+    value = f"raw.{field}"
+    if field in CONVERTED:
+        ts, js_value = CONVERTED[field][0], CONVERTED[field][1].format(v=value)
+    elif ctype in STRUCTS:
+        ts, js_value = STRUCTS[ctype][0], f"{STRUCTS[ctype][1]}({value})"
+    elif ctype == "text":
+        ts, js_value = "string", value
+    else:
+        ts, js_value = "number", f"Number({value})"
     comment = comment.replace("INFINITY", "Infinity")
     if ts == "boolean":
         comment = re.sub(r"\b0\b", "false", re.sub(r"\b1\b", "true", comment))
     elif ts == "number | null":
         comment = comment.replace("-1", "null")
-    return ts, comment
+    return ts, js_value, comment
+
+
+def struct_summary(struct: str, summary: str) -> str:
+    return f"/** {doc(sentence(summary) + ' ' if summary else '')}({struct}) */"
+
+
+def emit_structs_js(_tables: Tables) -> str:
+    out = [
+        f"// {HEADER}.",
+        "'use strict';",
+        "// The core's result structs (the SWIG objects its getters fill) as plain",
+        "// objects: every field in camelCase, names from the core's tables, 0/1 flags",
+        "// as booleans; the fields read from the public headers.",
+        "const native = require('../lib/native');",
+        "const { EVENT_TYPES, GATE_STATES, OVERFLOWS } = require('./tables');",
+    ]
+    for struct, (_ts, function) in STRUCTS.items():
+        summary, fields = read_struct(struct)
+        out += ["", struct_summary(struct, summary), f"function {function}(raw) {{"]
+        spread = SPREAD.get(struct)
+        if spread:
+            nested = next(STRUCTS[ctype][1] for field, ctype, _c in fields if field == spread)
+            out.append(f"  const {spread} = {nested}(raw.{spread});")
+        out.append("  return {")
+        if spread:
+            out.append(f"    ...{spread},")
+        for field, ctype, comment in fields:
+            out.append(f"    {spread}," if field == spread else f"    {camel(field)}: {convert(field, ctype, comment)[1]},")
+        for field, _ts_type, js_value, _doc in ADDED.get(struct, []):
+            out.append(f"    {field}: {js_value},")
+        out += ["  };", "}"]
+    out += ["", "module.exports = { " + ", ".join(f for _t, f in STRUCTS.values()) + " };", ""]
+    return "\n".join(out)
 
 
 def emit_structs_dts(_tables: Tables) -> str:
     out = [f"// {HEADER}.",
            "import type { EventTypeName, GateStateName, OverflowName } from './tables';"]
-    for struct, ts in STRUCTS.items():
+    for struct, (ts, _function) in STRUCTS.items():
         summary, fields = read_struct(struct)
-        extends = f" extends {EXTENDS[struct]}" if struct in EXTENDS else ""
-        out += ["", f"/** {doc(sentence(summary) + ' ' if summary else '')}({struct}) */",
-                f"export interface {ts}{extends} {{"]
+        spread = next((STRUCTS[c][0] for f, c, _ in fields if f == SPREAD.get(struct)), None)
+        out += ["", struct_summary(struct, summary),
+                f"export interface {ts}{' extends ' + spread if spread else ''} {{"]
         for field, ctype, comment in fields:
-            field_type, comment = ts_field(field, ctype, comment)
+            field_type, _js, comment = convert(field, ctype, comment)
             if comment:
                 out.append(f"  /** {doc(comment)} */")
             out.append(f"  {camel(field)}: {field_type};")
-        for field, field_type, comment in ADDED.get(struct, []):
+        for field, field_type, _js, comment in ADDED.get(struct, []):
             out += [f"  /** {doc(comment)} */", f"  {field}: {field_type};"]
         out.append("}")
+    out += ["", *[f"export function {f}(raw: unknown): {t};" for t, f in STRUCTS.values()]]
     return "\n".join(out) + "\n"
 
 
@@ -352,5 +407,6 @@ def emit(tables: Tables) -> Dict[str, str]:
         "errors.d.ts": emit_errors_dts(tables),
         "tables.js": emit_tables_js(tables),
         "tables.d.ts": emit_tables_dts(tables),
+        "structs.js": emit_structs_js(tables),
         "structs.d.ts": emit_structs_dts(tables),
     }

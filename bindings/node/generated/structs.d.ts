@@ -159,3 +159,10 @@ export interface SenderStats extends QueueStats {
   /** true after close */
   closed: boolean;
 }
+
+export function decisionOf(raw: unknown): Decision;
+export function eventOf(raw: unknown): GateEvent;
+export function gateStatsOf(raw: unknown): GateStats;
+export function queueStatsOf(raw: unknown): QueueStats;
+export function engineStatsOf(raw: unknown): EngineStats;
+export function senderStatsOf(raw: unknown): SenderStats;

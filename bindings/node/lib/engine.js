@@ -12,7 +12,7 @@
 //   }
 const { EventEmitter } = require('node:events');
 const native = require('./native');
-const { plainStruct, flag } = require('./struct');
+const { engineStatsOf } = require('../generated/structs');
 const { buildSettings } = require('./settings');
 const { own, release } = require('./handle');
 const { Gate, timeOf } = require('./gate');
@@ -176,10 +176,4 @@ class DeliveryEngine extends EventEmitter {
   }
 }
 
-// A raw respite_engine_stats as an object (also the Sender's); unsent is
-// null before 'done'.
-function engineStatsOf(raw) {
-  return plainStruct(raw, { unsent: (unsent) => (unsent < 0 ? null : Number(unsent)), closing: flag, closed_while_paused: flag });
-}
-
-module.exports = { DeliveryEngine, ACTIONS, engineStatsOf };
+module.exports = { DeliveryEngine, ACTIONS };

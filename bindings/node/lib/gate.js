@@ -2,7 +2,7 @@
 // The recovery gate (spec section 2) as an EventEmitter.
 const { EventEmitter } = require('node:events');
 const native = require('./native');
-const { plainStruct, flag } = require('./struct');
+const { decisionOf, gateStatsOf } = require('../generated/structs');
 const { buildSettings } = require('./settings');
 const { SUCCESS, parseOutcome, classifyValue, classifyError, hintOf } = require('./outcome');
 const { forwardEvents } = require('./events');
@@ -85,7 +85,7 @@ class Gate extends EventEmitter {
     const decision = this._decision;
     native.respite_gate_check(this._handle, timeOf(now), decision);
     this._drainEvents();
-    return plainStruct(decision, { allowed: flag, probe: flag });
+    return decisionOf(decision);
   }
 
   // The permit for a call, or throws TemporarilyUnavailableError.
@@ -216,9 +216,4 @@ class Gate extends EventEmitter {
   }
 }
 
-// A raw respite_gate_stats as an object (also the Sender's).
-function gateStatsOf(raw) {
-  return plainStruct(raw, { state: (state) => STATES[state] });
-}
-
-module.exports = { Gate, timeOf, gateStatsOf };
+module.exports = { Gate, timeOf };

@@ -2,13 +2,13 @@
 // The bounded delivery queue (spec section 4, D3-D6, D9, Q1-Q9) and the
 // batches of events taken from it.
 const native = require('./native');
-const { plainStruct, flag } = require('./struct');
+const { queueStatsOf } = require('../generated/structs');
 const { buildSettings } = require('./settings');
 const { own, release } = require('./handle');
 const { timeOf } = require('./gate');
 const { Policy } = require('./policy');
 
-const { DISPOSITIONS, OVERFLOWS } = require('../generated/tables');
+const { DISPOSITIONS } = require('../generated/tables');
 
 // An unknown name becomes -1, which the core rejects with its own message.
 function dispositionNumber(name) {
@@ -98,13 +98,6 @@ class Queue {
   }
 }
 
-// A raw respite_queue_stats as an object (also the Sender's), with D9's check.
-function queueStatsOf(raw) {
-  const stats = plainStruct(raw, { overflow: (overflow) => OVERFLOWS[overflow], closed: flag });
-  stats.balanced = native.respite_queue_stats_balanced(raw) === 1;
-  return stats;
-}
-
 // Events taken together (Queue#take or DeliveryEngine#take), read by index
 // (0 is the oldest). A queue's batch is settled event by event and freed
 // with close(), which puts retried and unsettled events back at the head
@@ -190,4 +183,4 @@ class Batch {
   }
 }
 
-module.exports = { Queue, Batch, DISPOSITIONS, queueStatsOf };
+module.exports = { Queue, Batch, DISPOSITIONS };

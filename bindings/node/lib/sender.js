@@ -9,11 +9,8 @@ const { buildSettings, snakeCase } = require('./settings');
 const { finalizer, PoolHandle, releasePool } = require('./handle');
 const { headerPairs } = require('./client');
 const { Policy } = require('./policy');
-const { queueStatsOf } = require('./queue');
-const { engineStatsOf } = require('./engine');
-const { gateStatsOf } = require('./gate');
+const { senderStatsOf } = require('../generated/structs');
 const { forwardEvents } = require('./events');
-const { plainStruct, flag } = require('./struct');
 
 // Options of the Sender itself; every other key is a setting.
 const OWN = ['gate', 'queue', 'policy', 'headers', 'logger', 'eventIntervalMs'];
@@ -185,8 +182,7 @@ class Sender extends EventEmitter {
   _statsOf(handle) {
     const raw = new native.respite_sender_stats();
     native.respite_sender_stats_get(handle, raw);
-    const stats = plainStruct(raw, { queue: queueStatsOf, engine: engineStatsOf, gate: gateStatsOf, paused: flag, closed: flag });
-    return { ...stats.queue, ...stats };
+    return senderStatsOf(raw);
   }
 
   // Emits every waiting event under its type and as 'event'; warnings
