@@ -175,7 +175,6 @@ void respite_node_sender_flush_start(respite_sender *sender, double timeout_seco
 void respite_node_sender_close_start(respite_sender *sender, respite_node_callback *callback);
 void respite_node_sender_free_later(respite_sender *sender);
 respite_node_bytes respite_node_response_body(const respite_response *response);
-int respite_node_pool_threads(void);
 
 %inline %{
 /* Registers this environment's error maker (see respite_node_error). */

@@ -26,12 +26,9 @@ const { ACTIONS } = require('../generated/tables');
 // Returns [transportFailed, httpStatus, retryAfterHint].
 function answerOf(answer) {
   if (typeof answer === 'number') return [0, answer, 0];
-  if (answer && typeof answer === 'object') {
-    const hint = answer.retryAfter === undefined ? 0 : answer.retryAfter;
-    if (answer.transport === true) return [1, 0, hint];
-    const status = answer.status !== undefined ? answer.status : answer.statusCode;
-    if (typeof status === 'number') return [0, status, hint];
-  }
+  if (answer?.transport === true) return [1, 0, answer.retryAfter ?? 0];
+  const status = answer?.status ?? answer?.statusCode;
+  if (typeof status === 'number') return [0, status, answer.retryAfter ?? 0];
   throw new TypeError('respite: a send ends with an HTTP status, {status, retryAfter?} or {transport: true}');
 }
 
@@ -133,9 +130,7 @@ class DeliveryEngine extends EventEmitter {
   }
 
   get closing() {
-    const closing = native.respite_engine_is_closing(this._handle);
-    if (closing < 0) this.stats(); // raises ClosedError
-    return closing === 1;
+    return native.respite_engine_is_closing(this._live()) === 1;
   }
 
   // Events left unsent when 'done' was reached; null before.

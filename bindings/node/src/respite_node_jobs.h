@@ -141,13 +141,6 @@ static void respite_node_pool_push(respite_node_job *job)
     pool->wake.notify_one();
 }
 
-int respite_node_pool_threads(void)
-{
-    respite_node_pool *pool = respite_node_the_pool();
-    std::lock_guard<std::mutex> guard(pool->lock);
-    return pool->threads;
-}
-
 /* -------------------------------------------------------- loop's side */
 
 /* Calls callback(error or null, result). An exception it throws is the
