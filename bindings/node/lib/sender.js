@@ -59,39 +59,31 @@ class Sender extends EventEmitter {
       throw new TypeError(`respite: eventIntervalMs must be a number greater than 0 (got ${options.eventIntervalMs})`);
     }
     const parts = splitOptions(options);
-    let senderSettings = null;
-    let gateSettings = null;
-    let queueSettings = null;
-    let policy = options.policy === undefined || options.policy === null ? null : options.policy;
+    const settings = {};
+    let policy = options.policy ?? null;
     let ownPolicy = false;
     try {
-      senderSettings = buildSettings('sender', parts.sender);
-      if (parts.gate) gateSettings = buildSettings('gate', parts.gate);
-      if (parts.queue) queueSettings = buildSettings('queue', parts.queue);
+      for (const component of ['sender', 'gate', 'queue']) {
+        if (parts[component]) settings[component] = buildSettings(component, parts[component]);
+      }
       if (policy !== null && !(policy instanceof Policy)) {
         policy = Policy.fromJSON(policy); // its JSON text or object
         ownPolicy = true;
       }
       // The core holds the policy: ours may be closed at once.
-      this._handle = native.respite_sender_new(senderSettings, gateSettings, queueSettings, policy ? policy._live() : null);
+      this._handle = native.respite_sender_new(settings.sender, settings.gate ?? null, settings.queue ?? null, policy?._live() ?? null);
     } finally {
-      for (const settings of [senderSettings, gateSettings, queueSettings]) if (settings) native.respite_settings_free(settings);
+      for (const built of Object.values(settings)) native.respite_settings_free(built);
       if (ownPolicy) policy.close();
     }
     this._logger = options.logger || null;
     this._rawEvent = new native.respite_event();
     this._closing = null; // the promise of close()
     this._finalStats = null;
-    // Freed when closed (or collected) AND no flush/close is in flight.
-    // A sender never closed is freed on the pool: freeing closes, which
-    // may wait close_timeout_seconds.
-    // (The closure must not hold `this`, or it would never be collected.)
-    const state = { closed: false };
-    this._state = state;
-    this._native = new PoolHandle(this._handle, (raw) => {
-      if (state.closed) native.respite_sender_free(raw);
-      else native.respite_node_sender_free_later(raw);
-    });
+    // Freed when closed (or collected) AND no flush/close is in flight, on
+    // the pool: freeing a sender never closed closes it, which may wait
+    // close_timeout_seconds.
+    this._native = new PoolHandle(this._handle, native.respite_node_sender_free_later);
     finalizer.register(this, [releasePool, this._native], this);
     try {
       for (const [name, value] of headerPairs(options.headers)) this.addHeader(name, value);
@@ -159,7 +151,6 @@ class Sender extends EventEmitter {
       this._finalStats = null;
     }
     this._handle = null;
-    this._state.closed = true; // the core's close has returned: free is quick
     finalizer.unregister(this);
     this._native.release();
   }
