@@ -21,13 +21,13 @@ class Queue {
   // settings in camelCase: overflow ('drop_oldest' | 'drop_newest'),
   // maxBytes (0: no byte limit).
   constructor(options = {}) {
-    const policy = options && options.policy !== undefined && options.policy !== null ? options.policy : null;
+    const policy = options?.policy ?? null;
     if (policy !== null && !(policy instanceof Policy)) {
       throw new TypeError('respite: policy must be a Policy (Policy.fromJSON, Policy.build, Policy.default) or absent');
     }
     const settings = buildSettings('queue', options || {}, ['policy']);
     try {
-      own(this, native.respite_queue_new(policy === null ? null : policy._live(), settings), native.respite_queue_free);
+      own(this, native.respite_queue_new(policy?._live() ?? null, settings), native.respite_queue_free);
     } finally {
       native.respite_settings_free(settings);
     }
