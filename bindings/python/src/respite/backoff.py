@@ -31,8 +31,8 @@ class Backoff(OwnsHandle):
 
     def __init__(self, **settings: Any) -> None:
         self._own = CLOSED
-        self._settings, ptr = new_with_settings("backoff", settings, "backoff", _c.respite_backoff_new)
-        self._own = Owned(ptr, _c.respite_backoff_free)
+        self._settings, self._own = new_with_settings(_c.respite_backoff_new, _c.respite_backoff_free,
+                                                      ("backoff", settings, "backoff"))
 
     def __repr__(self) -> str:
         return f"<respite.Backoff {'closed' if self.closed else self._settings}>"
@@ -79,43 +79,38 @@ class Backoff(OwnsHandle):
 
     def run(self, fn: Callable[[], T], *, gate: Any = None, sleep: Callable[[float], Any] = time.sleep,
             status_of: Optional[Callable[[T], Optional[int]]] = None) -> T:
-        """Calls ``fn()`` until it succeeds or the schedule ends (see :func:`retry`)."""
-        return _run(self, fn, gate, sleep, status_of)
-
-
-def _run(backoff: Backoff, fn: Callable[[], T], gate: Any, sleep: Callable[[float], Any],
-         status_of: Optional[Callable[[T], Optional[int]]]) -> T:
-    """Calls fn until it succeeds; the core decides each retry and its delay
-    (respite_retry_decide) and words the give-up, this loop only sleeps."""
-    sequence = backoff.start()
-    attempt, code = 0, None
-    try:
-        while True:
-            permit = gate.acquire() if gate is not None else 0  # refused: no attempt is made
-            attempt += 1
-            failure: Optional[BaseException] = None
-            try:
-                result = fn()
-            except Exception as exc:
-                failure = exc
-                code, status, hint = failure_of(exc)
-            else:
-                status = (status_of(result) if status_of is not None else None) or 0
-                code, hint = (classify(status).code if status else _SUCCESS), 0.0
-            if gate is not None:
-                gate._report(gate._own, permit, code, hint, None)
-            if code == _SUCCESS:
-                return result
-            try:
-                delay = _c.respite_retry_decide(backoff._own.ptr, sequence, attempt, code, status, hint)
-            except TransportError as gave_up:
-                raise gave_up from failure
-            sleep(delay)
-    except RespiteError as exc:
-        # what the loop did, for the caller: attempts made and the last outcome
-        exc.attempts = attempt  # type: ignore[attr-defined]
-        exc.last_outcome = None if code is None else outcome_from_code(code).value  # type: ignore[attr-defined]
-        raise
+        """Calls ``fn()`` until it succeeds or the schedule ends (see :func:`retry`).
+        The core decides each retry and its delay (respite_retry_decide) and
+        words the give-up; this loop only sleeps."""
+        sequence = self.start()
+        attempt, code = 0, None
+        try:
+            while True:
+                permit = gate.acquire() if gate is not None else 0  # refused: no attempt is made
+                attempt += 1
+                failure: Optional[BaseException] = None
+                try:
+                    result = fn()
+                except Exception as exc:
+                    failure = exc
+                    code, status, hint = failure_of(exc)
+                else:
+                    status = (status_of(result) if status_of is not None else None) or 0
+                    code, hint = (classify(status).code if status else _SUCCESS), 0.0
+                if gate is not None:
+                    gate._report(gate._own, permit, code, hint, None)
+                if code == _SUCCESS:
+                    return result
+                try:
+                    delay = _c.respite_retry_decide(self._own.ptr, sequence, attempt, code, status, hint)
+                except TransportError as gave_up:
+                    raise gave_up from failure
+                sleep(delay)
+        except RespiteError as exc:
+            # what the loop did, for the caller: attempts made and the last outcome
+            exc.attempts = attempt  # type: ignore[attr-defined]
+            exc.last_outcome = None if code is None else outcome_from_code(code).value  # type: ignore[attr-defined]
+            raise
 
 
 @overload
@@ -153,7 +148,7 @@ def retry(fn: Optional[F] = None, /, *, backoff: Optional[Backoff] = None, gate:
     def decorate(func: F) -> F:
         @functools.wraps(func)
         def retried(*args: Any, **kwargs: Any) -> Any:
-            return _run(schedule, lambda: func(*args, **kwargs), gate, sleep, status_of)
+            return schedule.run(lambda: func(*args, **kwargs), gate=gate, sleep=sleep, status_of=status_of)
 
         return cast(F, retried)
 

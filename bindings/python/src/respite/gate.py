@@ -59,8 +59,8 @@ class Gate(OwnsHandle):
 
     def __init__(self, profile: Optional[str] = None, **settings: Any) -> None:
         self._own = CLOSED
-        self._settings, ptr = new_with_settings(profile or "gate", settings, "gate", _c.respite_gate_new)
-        self._own = Owned(ptr, _c.respite_gate_free)
+        self._settings, self._own = new_with_settings(_c.respite_gate_new, _c.respite_gate_free,
+                                                      (profile or "gate", settings, "gate"))
         self._log = _events.Log(64)
 
     @property
@@ -198,30 +198,25 @@ _c._gate_call_install(Gate)
 class Attempt:
     """One call made through a gate; see :meth:`Gate.attempt`."""
 
-    __slots__ = ("gate", "permit", "now", "_outcome", "_status", "_retry_after", "_body_usable")
+    __slots__ = ("gate", "permit", "now", "_code", "_retry_after")
 
     def __init__(self, gate: Gate, now: Optional[float]) -> None:
         self.gate = gate
         self.now = now
         self.permit = 0
-        self._outcome: Optional[int] = None
-        self._status: Optional[int] = None
+        self._code: Optional[int] = None  # the outcome set on the call (None: success, or the exception's)
         self._retry_after: Optional[float] = None
-        self._body_usable = True
 
     def set_status(self, status: int, *, body_usable: bool = True, retry_after: Optional[float] = None) -> None:
-        """The call got this HTTP status (classified by the core when the block ends)."""
-        classify(status, body_usable=body_usable)  # the core rejects a status outside 100-599 now
-        self._status = status
-        self._body_usable = body_usable
-        self._outcome = None
-        if retry_after is not None:
-            self._retry_after = retry_after
+        """The call got this HTTP status (classified by the core)."""
+        self._set(classify(status, body_usable=body_usable).code, retry_after)
 
     def set_outcome(self, outcome: OutcomeLike, *, retry_after: Optional[float] = None) -> None:
         """The call ended with this outcome (overrides any status)."""
-        self._outcome = outcome_code(outcome)
-        self._status = None
+        self._set(outcome_code(outcome), retry_after)
+
+    def _set(self, code: int, retry_after: Optional[float]) -> None:
+        self._code = code
         if retry_after is not None:
             self._retry_after = retry_after
 
@@ -235,18 +230,12 @@ class Attempt:
 
     def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException], tb: Any) -> None:
         # Returns None: an exception from the block always propagates.
-        if exc is None and self._outcome is None and self._status is None:  # success, the common case
-            return self.gate._report(self.gate._own, self.permit, _SUCCESS, self._retry_after, self.now)
+        code, hint = self._code, self._retry_after
         if exc is not None and not isinstance(exc, Exception):
             # KeyboardInterrupt, SystemExit, cancellation: the call did not
             # end, so there is nothing to report (a probe times out, G10).
             return
-        hint = self._retry_after
-        if self._outcome is not None:
-            code = self._outcome
-        elif self._status is not None:
-            code = classify(self._status, body_usable=self._body_usable).code
-        else:
-            code, _status, exc_hint = failure_of(cast(BaseException, exc))
+        if code is None and exc is not None:
+            code, _status, exc_hint = failure_of(exc)
             hint = hint if hint is not None else exc_hint
-        self.gate._report(self.gate._own, self.permit, code, hint, self.now)
+        self.gate._report(self.gate._own, self.permit, _SUCCESS if code is None else code, hint, self.now)

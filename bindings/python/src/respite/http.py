@@ -17,7 +17,7 @@ from . import _events
 from .generated.errors import ClosedError
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, outcome_from_code
-from ._settings import make_settings, new_with_settings, read_settings, settings_table
+from ._settings import new_with_settings, settings_table
 from ._structs import struct_tuple
 from .backoff import Backoff
 from .engine import EngineStats
@@ -139,9 +139,9 @@ class Client(OwnsHandle):
         self.gate, self.backoff = gate, backoff
         gate_own = gate._own if gate is not None else CLOSED  # alive for the call
         backoff_own = backoff._own if backoff is not None else CLOSED
-        self._settings, ptr = new_with_settings("client", settings, "client",
-                                                lambda raw: _c.respite_client_new(raw, gate_own.ptr, backoff_own.ptr))
-        self._own = Owned(ptr, _c.respite_client_free)
+        self._settings, self._own = new_with_settings(
+            lambda raw: _c.respite_client_new(raw, gate_own.ptr, backoff_own.ptr), _c.respite_client_free,
+            ("client", settings, "client"))
         self._gate = Owned(gate_own.ptr, None)  # the client's reference keeps it valid
 
     def request(self, method: str, url: str, headers: Headers = None, body: Body = None) -> Response:
@@ -251,17 +251,10 @@ class Sender(OwnsHandle):
             # an unknown name goes to the sender, whose settings name it in the core's error
             parts[_COMPONENT_OF.get(key, "sender")][key] = value
         policy_own = policy._handle() if policy is not None else CLOSED  # the sender takes its own reference
-        raws: Dict[str, Any] = {}
-        self._settings: Dict[str, Any] = {}
-        try:
-            for component, profile in (("queue", "queue"), ("gate", gate_profile), ("sender", "sender")):
-                raws[component] = make_settings(profile, parts[component])
-                self._settings.update(read_settings(raws[component], component))  # the sender's name last
-            own = Owned(_c.respite_sender_new(raws["sender"], raws["gate"], raws["queue"], policy_own.ptr),
-                        _c.respite_sender_free)
-        finally:
-            for raw in raws.values():
-                _c.respite_settings_free(raw)
+        self._settings, own = new_with_settings(  # the sender's name last
+            lambda queue, gate, sender: _c.respite_sender_new(sender, gate, queue, policy_own.ptr),
+            _c.respite_sender_free, ("queue", parts["queue"], "queue"), (gate_profile, parts["gate"], "gate"),
+            ("sender", parts["sender"], "sender"))
         if headers is not None:
             pairs = headers.items() if isinstance(headers, Mapping) else headers
             if isinstance(pairs, str):
