@@ -68,10 +68,7 @@ def read_settings(raw: Any, component: str) -> Dict[str, Any]:
 
 class Settings:
     """A validated bag of settings for a component or profile, for checking
-    a configuration up front or reading defaults::
-
-        Settings("usage_sharing", recovery_seconds=5).get("max_recovery_seconds")  # 300.0
-    """
+    a configuration up front or reading defaults."""
 
     __slots__ = ("_own", "component")
 

@@ -18,14 +18,9 @@ _SUCCESS = _c.RESPITE_OUTCOME_SUCCESS
 
 
 class Backoff(OwnsHandle):
-    """A schedule of delays between attempts of one call. Settings are
-    keyword arguments with the spec's names::
-
-        backoff = Backoff(max_attempts=5, initial_delay_seconds=0.2, jitter="full")
-
-    Immutable and safe to share between threads; each retried call takes
-    its own sequence with :meth:`start`.
-    """
+    """A schedule of delays between attempts of one call; settings are keyword
+    arguments with the spec's names. Immutable and safe to share between
+    threads; each retried call takes its own sequence with :meth:`start`."""
 
     __slots__ = ("_own", "_settings", "__weakref__")
 
@@ -124,23 +119,12 @@ def retry(fn: None = None, /, *, backoff: Optional[Backoff] = None, gate: Any = 
 def retry(fn: Optional[F] = None, /, *, backoff: Optional[Backoff] = None, gate: Any = None,
           sleep: Callable[[float], Any] = time.sleep, status_of: Optional[Callable[[Any], Optional[int]]] = None,
           **settings: Any) -> Union[F, Callable[[F], F]]:
-    """Decorator: retries the function with a back-off, asking the gate
-    before every attempt::
-
-        @retry(gate=gate, max_attempts=4, jitter="full")
-        def fetch(url): ...
-
-    ``backoff`` is a Backoff (or back-off settings are given as keywords).
-    An exception from the function is a failure of its kind (transport by
-    default; see :func:`respite.failure_of`); ``status_of(result)`` may give
-    an HTTP status for a returned value. A failure is retried while its
-    outcome is in ``retry_on`` and attempts remain; then TransportError is
-    raised with the core's message ("the call failed after 3 attempts: last
-    outcome server_error (status 503)"), chained from the last exception.
-    While the gate refuses, no attempt is made and
-    TemporarilyUnavailableError is raised. Either error carries
-    ``.attempts`` (attempts made) and ``.last_outcome`` (a name, or None).
-    """
+    """Decorator: retries the function with ``backoff`` (or back-off settings
+    as keywords), asking ``gate`` before every attempt. An exception is a
+    failure of its kind (:func:`respite.failure_of`); ``status_of(result)``
+    gives a returned value's HTTP status. When the core gives up:
+    TransportError, chained from the last exception; while the gate refuses:
+    TemporarilyUnavailableError. Either carries ``.attempts`` and ``.last_outcome``."""
     if backoff is not None and settings:
         raise TypeError("give either backoff= or back-off settings, not both")
     schedule = backoff if backoff is not None else Backoff(**settings)

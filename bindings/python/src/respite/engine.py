@@ -91,9 +91,7 @@ class Engine(OwnsHandle):
     max_entries = reader(_c.respite_engine_max_entries)
 
     def stats(self) -> EngineStats:
-        out = _raw.respite_engine_stats()
-        _c.respite_engine_stats_get((own := self._own).ptr, out)
-        return EngineStats.of(out)
+        return EngineStats.fill(_c.respite_engine_stats_get, (own := self._own).ptr)
 
     def events(self) -> List[_events.Event]:
         """The engine's own events (unsent_at_close) since the last call;

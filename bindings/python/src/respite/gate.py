@@ -43,17 +43,9 @@ def refusal_message(retry_after: float) -> str:
 
 class Gate(OwnsHandle):
     """One recovery gate protecting one service, shared by every thread.
-
-    Settings are keyword arguments with the spec's names; ``profile`` picks
-    the defaults (``"cloud_request"``, the default, or ``"usage_sharing"``)::
-
-        gate = Gate(failures_to_enter_recovery=5, recovery_seconds=30)
-        gate = Gate(profile="usage_sharing", max_recovery_seconds=600)
-
-    ``name`` (the core's ``name`` setting) starts its log lines. Methods take
-    an optional ``now`` (seconds on a monotonic clock, for tests); by default
-    the core's clock is read.
-    """
+    Settings are keyword arguments with the spec's names over the defaults of
+    ``profile`` (``"cloud_request"`` or ``"usage_sharing"``); ``name`` starts its
+    log lines. Methods take an optional ``now`` (monotonic seconds, for tests)."""
 
     __slots__ = ("_own", "_log", "_settings", "__weakref__")
 
@@ -92,10 +84,9 @@ class Gate(OwnsHandle):
     def check(self, now: Optional[float] = None) -> Decision:
         """Asks to make a call without raising on a refusal."""
         own = self._own
-        out = _raw.respite_decision()
-        _c.respite_gate_check(own.ptr, _now() if now is None else now, out)
+        decision = Decision.fill(_c.respite_gate_check, own.ptr, _now() if now is None else now)
         self._poll(own)
-        return Decision.of(out)
+        return decision
 
     def retry_after(self, now: Optional[float] = None) -> float:
         """Seconds until a call may be admitted: 0 when one would be, inf under recover_never."""
@@ -136,18 +127,10 @@ class Gate(OwnsHandle):
         self._poll(own)
 
     def attempt(self, now: Optional[float] = None) -> "Attempt":
-        """A context manager around one call::
-
-            with gate.attempt() as call:
-                response = session.get(url)
-                call.set_status(response.status_code)
-
-        Entering asks the gate (raises TemporarilyUnavailableError when it
-        refuses: the block does not run). Leaving normally reports success,
-        or the status/outcome set on ``call``; an exception leaving the block
-        is reported as a failure of its kind (transport by default) and
-        propagates.
-        """
+        """A context manager around one call: entering asks the gate (refused:
+        TemporarilyUnavailableError, the block does not run); leaving reports
+        success, the status or outcome set on it, or the failure of an
+        exception leaving the block (which propagates)."""
         return Attempt(self, now)
 
     if TYPE_CHECKING:  # Gate.call is C (ext/gate_call.c), installed below
@@ -173,9 +156,7 @@ class Gate(OwnsHandle):
         return GATE_STATES[_c.respite_gate_get_state(self._own.ptr, _now() if now is None else now)]
 
     def stats(self) -> GateStats:
-        out = _raw.respite_gate_stats()
-        _c.respite_gate_stats_get(self._own.ptr, out)
-        return GateStats.of(out)
+        return GateStats.fill(_c.respite_gate_stats_get, self._own.ptr)
 
     def events(self) -> List[_events.Event]:
         """The events (G18) seen since the last call of events(), oldest

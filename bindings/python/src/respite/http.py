@@ -119,18 +119,10 @@ class Response(OwnsHandle):
 
 
 class Client(OwnsHandle):
-    """HTTP calls through a gate, with retries by a back-off (section 6)::
-
-        gate = respite.Gate(failures_to_enter_recovery=5, recovery_seconds=30)
-        with respite.Client(gate=gate, backoff=respite.Backoff(max_attempts=3),
-                            timeout_seconds=2.0) as client:
-            response = client.get("https://api.example.com/items")
-
-    Settings: ``timeout_seconds`` (per attempt) and ``user_agent``. The gate
-    and back-off are optional (none: every call admitted; one attempt); the
-    client holds its own references to them in the core, so they may be
-    closed in any order. Safe to share between threads.
-    """
+    """HTTP calls through an optional gate, with retries by an optional
+    back-off (section 6). Settings: ``timeout_seconds`` (per attempt) and
+    ``user_agent``. The client holds the gate and back-off in the core, so
+    they may be closed in any order. Safe to share between threads."""
 
     __slots__ = ("_own", "_gate", "gate", "backoff", "_settings", "__weakref__")
 
@@ -217,23 +209,10 @@ EVENT_POLL_SECONDS = 0.1
 class Sender(OwnsHandle):
     """Sends events in the background (section 5): ``enqueue`` never waits
     for the network; a thread of the core batches, posts and retries them
-    through a gate, pausing while the service is failing::
-
-        with respite.Sender(url="https://collector.example.com/v1/events",
-                            min_entries_per_message=1, recovery_seconds=60,
-                            headers={"X-Api-Key": key}) as sender:
-            sender.enqueue('{"event": "started"}')
-
-    Settings by the spec's names, each routed to its component: sender
-    (``url``, ``name``, ``timeout_seconds``, ``gzip``, ``min_entries_per_message``,
-    ``close_timeout_seconds``, ...), gate (``failures_to_enter_recovery``,
-    ``recovery_seconds``, ``max_recovery_seconds``, ...; over the
-    ``gate_profile``, ``usage_sharing`` by default) and queue (``overflow``,
-    ``max_bytes``). ``policy`` (a Policy; ``@default`` when None) settles
-    failed events. Events go to the ``respite`` logger: warnings when sending
-    pauses, a pause grows, a send fails (status and the start of the body)
-    or events are left unsent at close; information when sending resumes.
-    """
+    through a gate, pausing while the service is failing. Settings by the
+    spec's names go to their component: the sender's, the gate's (over
+    ``gate_profile``) or the queue's. ``policy`` (None: ``@default``) settles
+    failed events. Events go to the ``respite`` logger as they happen."""
 
     __slots__ = ("_own", "policy", "_settings", "_log", "_stop", "_poller", "_unsent", "final_stats", "__weakref__")
 
@@ -297,7 +276,7 @@ class Sender(OwnsHandle):
         if own is CLOSED and self._unsent is not None:
             return self._unsent
         self._unsent = _c.respite_sender_close(own.ptr)
-        self.final_stats = self._stats(own)
+        self.final_stats = SenderStats.fill(_c.respite_sender_stats_get, own.ptr)
         self._stop.set()
         self._poll()
         self._own = CLOSED  # freed once no other thread is inside a call
@@ -314,13 +293,7 @@ class Sender(OwnsHandle):
 
     def stats(self) -> SenderStats:
         """S13 statistics (after close: ClosedError; see ``final_stats``)."""
-        return self._stats(self._own)
-
-    @staticmethod
-    def _stats(own: Owned) -> SenderStats:
-        out = _raw.respite_sender_stats()
-        _c.respite_sender_stats_get(own.ptr, out)
-        return SenderStats.of(out)
+        return SenderStats.fill(_c.respite_sender_stats_get, (own := self._own).ptr)
 
     def events(self) -> List[_events.Event]:
         """The events seen since the last call (at most the last 256), oldest

@@ -32,15 +32,9 @@ def _make(build: Any) -> Any:
 
 
 class Policy(OwnsHandle):
-    """A validated delivery policy (Astarte's trigger delivery policy)::
-
-        policy = Policy.from_json('{"name": "p", "maximum_capacity": 100, ...}')
-        policy = Policy.build("p", 100, [("server_error", "retry"), ("client_error", "discard")],
-                              retry_times=3)
-
-    Invalid documents raise InvalidPolicyError with ``.problems`` (every
-    problem, each with its JSON pointer and the core's message).
-    """
+    """A validated delivery policy (Astarte's trigger delivery policy). An
+    invalid one raises InvalidPolicyError with ``.problems`` (every problem,
+    each with its JSON pointer and the core's message)."""
 
     __slots__ = ("_own", "__weakref__")
 

@@ -28,11 +28,8 @@ QueueStats = struct_tuple("QueueStats", _raw.respite_queue_stats,
 
 
 class Queue(OwnsHandle):
-    """Events waiting for delivery under a policy (``None``: ``@default``)::
-
-        queue = Queue(policy, overflow="drop_newest", max_bytes=1 << 20)
-        queue.enqueue(b'{"event": 1}')
-    """
+    """Events waiting for delivery under a policy (None: ``@default``);
+    settings ``overflow`` and ``max_bytes``."""
 
     __slots__ = ("_own", "policy", "_settings", "__weakref__")
 
@@ -74,9 +71,7 @@ class Queue(OwnsHandle):
         return _c.respite_queue_wait((own := self._own).ptr, min_pending, timeout) == 1
 
     def stats(self) -> QueueStats:
-        out = _raw.respite_queue_stats()
-        _c.respite_queue_stats_get((own := self._own).ptr, out)
-        return QueueStats.of(out)
+        return QueueStats.fill(_c.respite_queue_stats_get, (own := self._own).ptr)
 
 
 class Batch(OwnsHandle):
