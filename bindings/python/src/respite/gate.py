@@ -133,11 +133,13 @@ class Gate(OwnsHandle):
         exception leaving the block (which propagates)."""
         return Attempt(self, now)
 
-    if TYPE_CHECKING:  # Gate.call is C (ext/gate_call.c), installed below
+    if TYPE_CHECKING:
         def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
             """Calls ``fn(*args, **kwargs)`` through the gate: refused ->
             TemporarilyUnavailableError and fn is not called; fn returning ->
             success; fn raising -> a failure of its kind, re-raised."""
+    else:  # in C (ext/gate_call.c): admit, call and report with no Python frame on the success path
+        call = _c._gate_call
 
     def protect(self, fn: F) -> F:
         """Decorator: every call of ``fn`` goes through :meth:`call`."""
@@ -170,10 +172,6 @@ class Gate(OwnsHandle):
         engine or client holds)."""
         if _pending(own.ptr) > 0:
             self._log.take(_c.respite_gate_next_event, own.ptr)
-
-
-# Gate.call in C: admit, call and report with no Python frame on the success path.
-_c._gate_call_install(Gate)
 
 
 class Attempt:

@@ -174,29 +174,15 @@ class Client(OwnsHandle):
             self.gate._poll(self._gate)
 
 
-class SenderStats(struct_tuple("SenderStats", _raw.respite_sender_stats, "",
-                               queue=lambda out: QueueStats.of(out.queue),
-                               engine=lambda out: EngineStats.of(out.engine), gate=lambda out: GateStats.of(out.gate),
-                               paused=lambda out: bool(out.paused), closed=lambda out: bool(out.closed))):
-    """S13 (respite_sender_stats): the queue's D9 figures, the engine's and
-    the gate's, and the sender's own (requests, bytes_sent after gzip,
-    paused, closed)."""
-
-    __slots__ = ()
-
-    @property
-    def accepted(self) -> int:
-        return self.queue.accepted
-
-    @property
-    def delivered(self) -> int:
-        return self.queue.delivered
-
-    @property
-    def balanced(self) -> bool:
-        """D9: accepted = delivered + dropped_capacity + expired +
-        retries_exhausted + discarded + pending + in_flight."""
-        return self.queue.balanced
+SenderStats = struct_tuple("SenderStats", _raw.respite_sender_stats,
+                           """S13 (respite_sender_stats): the queue's D9 figures, the engine's and the
+                           gate's, the sender's own (requests, bytes_sent after gzip, paused, closed), and
+                           the queue's accepted, delivered and balanced (D9) at the top.""",
+                           queue=lambda out: QueueStats.of(out.queue), engine=lambda out: EngineStats.of(out.engine),
+                           gate=lambda out: GateStats.of(out.gate), paused=lambda out: bool(out.paused),
+                           closed=lambda out: bool(out.closed), accepted=lambda out: out.queue.accepted,
+                           delivered=lambda out: out.queue.delivered,
+                           balanced=lambda out: _c.respite_queue_stats_balanced(out.queue) == 1)
 
 
 # a name that several components have (``name``) goes to the sender, which names its events

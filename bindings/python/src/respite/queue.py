@@ -123,7 +123,4 @@ class Batch(OwnsHandle):
 
 
 def _disposition(name: str) -> int:
-    try:
-        return DISPOSITIONS.index(name)
-    except ValueError:
-        return -1  # the core rejects it with its own message
+    return DISPOSITIONS.index(name) if name in DISPOSITIONS else -1  # -1: the core rejects it in its own words
