@@ -13,6 +13,8 @@ final class Backoff
 {
     use Handle;
 
+    private const CLOSED_CHECK = 'respite_backoff_start';
+
     /** @var array<string, mixed> */
     private array $settings;
 
@@ -32,12 +34,6 @@ final class Backoff
     public function close(): void
     {
         $this->free('respite_backoff_free');
-    }
-
-    /** @internal the raw handle for a client (which holds its own reference) */
-    public function raw()
-    {
-        return $this->ptr ?? respite_backoff_start(null); // ClosedException
     }
 
     /** @return array<string, mixed> */

@@ -99,12 +99,9 @@ final class Batch implements \Countable
         return respite_batch_settle_all($this->ptr, Queue::disposition($disposition));
     }
 
-    /** The handle, or ClosedException worded by the core (count() answers 0 quietly). */
+    /** The handle, or the core's ClosedException (count() answers 0 quietly). */
     private function open()
     {
-        if ($this->ptr === null) {
-            $this->payload(0);
-        }
-        return $this->ptr;
+        return $this->ptr ?? respite_batch_event_size(null, 0);
     }
 }

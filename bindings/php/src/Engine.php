@@ -19,6 +19,7 @@ final class Engine
     use Events;
 
     private const NEXT_EVENT = 'respite_engine_next_event';
+    private const CLOSED_CHECK = 'respite_engine_unsent';
 
     /** @var mixed the batch taken and not yet settled */
     private $batch = null;
@@ -48,8 +49,7 @@ final class Engine
     /** The next action at $now: "send", "wait", "idle" or "done". */
     public function next(?float $now = null): string
     {
-        $action = respite_engine_next($this->ptr, $now ?? respite_now());
-        $this->poll();
+        $action = $this->polled(fn () => respite_engine_next($this->ptr, $now ?? respite_now()));
         return (string) respite_action_name($action);
     }
 
@@ -67,11 +67,7 @@ final class Engine
      */
     public function take(?float $now = null): ?array
     {
-        try {
-            $batch = respite_engine_take($this->ptr, $now ?? respite_now());
-        } finally {
-            $this->poll();
-        }
+        $batch = $this->polled(fn () => respite_engine_take($this->ptr, $now ?? respite_now()));
         if ($batch === null) {
             return null;
         }
@@ -97,18 +93,14 @@ final class Engine
     {
         $batch = $this->batch;
         $this->batch = null;
-        try {
-            respite_engine_settle(
-                $this->ptr,
-                $batch,
-                $httpStatus === null ? 1 : 0,
-                $httpStatus ?? 0,
-                $retryAfter ?? 0.0,
-                $now ?? respite_now(),
-            );
-        } finally {
-            $this->poll();
-        }
+        $this->polled(fn () => respite_engine_settle(
+            $this->ptr,
+            $batch,
+            $httpStatus === null ? 1 : 0,
+            $httpStatus ?? 0,
+            $retryAfter ?? 0.0,
+            $now ?? respite_now(),
+        ));
     }
 
     /**
@@ -135,12 +127,12 @@ final class Engine
 
     public function minEntries(): int
     {
-        return respite_engine_min_entries($this->open());
+        return respite_engine_min_entries($this->raw());
     }
 
     public function maxEntries(): int
     {
-        return respite_engine_max_entries($this->open());
+        return respite_engine_max_entries($this->raw());
     }
 
     /** @return array<string, int|float|bool|null> */
@@ -173,16 +165,8 @@ final class Engine
         return $this->gate;
     }
 
-    private function open()
-    {
-        if ($this->ptr === null) {
-            $this->unsent(); // throws ClosedException worded by the core
-        }
-        return $this->ptr;
-    }
-
-    /** After a call into the engine: its gate's events (the one rule), then its own. */
-    private function poll(): void
+    /** Forwards its gate's events (the one rule), then its own, to the logger. */
+    public function pollEvents(): void
     {
         $this->gate->pollEvents();
         if ($this->ptr !== null) {

@@ -21,6 +21,7 @@ final class Gate
     use Events;
 
     private const NEXT_EVENT = 'respite_gate_next_event';
+    private const CLOSED_CHECK = 'respite_gate_admit_now';
 
     /** @var array<string, mixed> */
     private array $settings;
@@ -74,22 +75,14 @@ final class Gate
      */
     public function acquire(?float $now = null): int
     {
-        try {
-            return respite_gate_admit($this->ptr, $now ?? respite_now());
-        } finally {
-            $this->pollEvents();
-        }
+        return $this->polled(fn () => respite_gate_admit($this->ptr, $now ?? respite_now()));
     }
 
     /** Asks to make a call without throwing on a refusal. */
     public function check(?float $now = null): Decision
     {
         $out = new \respite_decision();
-        try {
-            respite_gate_check($this->ptr, $now ?? respite_now(), $out);
-        } finally {
-            $this->pollEvents();
-        }
+        $this->polled(fn () => respite_gate_check($this->ptr, $now ?? respite_now(), $out));
         return new Decision($out->allowed !== 0, $out->probe !== 0, $out->permit, $out->retry_after);
     }
 
@@ -137,11 +130,7 @@ final class Gate
     /** G14: closed again, with the first pause, an empty window and a new generation. */
     public function reset(?float $now = null): void
     {
-        try {
-            respite_gate_reset($this->ptr, $now ?? respite_now());
-        } finally {
-            $this->pollEvents();
-        }
+        $this->polled(fn () => respite_gate_reset($this->ptr, $now ?? respite_now()));
     }
 
     /**
@@ -203,20 +192,10 @@ final class Gate
         return array_replace(self::fields($s), ['state' => (string) respite_gate_state_name($s->state)]);
     }
 
-    /** @internal the raw handle for an engine or client (which hold their own reference) */
-    public function raw()
-    {
-        return $this->ptr ?? respite_gate_stats_get(null, new \respite_gate_stats()); // ClosedException
-    }
-
     /** @internal */
     public function reportCode(int $code, int $permit, ?float $hint, ?float $now): void
     {
-        try {
-            respite_gate_report($this->ptr, $permit, $code, $hint ?? 0.0, $now ?? respite_now());
-        } finally {
-            $this->pollEvents();
-        }
+        $this->polled(fn () => respite_gate_report($this->ptr, $permit, $code, $hint ?? 0.0, $now ?? respite_now()));
     }
 
     /**

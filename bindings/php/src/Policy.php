@@ -14,6 +14,8 @@ final class Policy
 {
     use Handle;
 
+    private const CLOSED_CHECK = 'respite_policy_to_json';
+
     /** @internal use fromJson(), builder() or default() */
     public function __construct($raw)
     {
@@ -129,11 +131,5 @@ final class Policy
     public function toJson(): string
     {
         return respite_policy_to_json($this->ptr);
-    }
-
-    /** @internal the raw handle, or ClosedException worded by the core (its accessors answer NULL quietly) */
-    public function raw()
-    {
-        return $this->ptr ?? respite_policy_to_json(null);
     }
 }

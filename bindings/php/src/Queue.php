@@ -15,6 +15,8 @@ final class Queue
 {
     use Handle;
 
+    private const CLOSED_CHECK = 'respite_queue_pending';
+
     /**
      * @param Policy|null $policy null for "@default" (D8); the queue copies what it needs
      * @param array<string, mixed> $settings queue settings by name
@@ -28,12 +30,6 @@ final class Queue
     public function close(): void
     {
         $this->free('respite_queue_free');
-    }
-
-    /** @internal the raw handle for an engine (null once closed: the core answers "queue is closed") */
-    public function raw()
-    {
-        return $this->ptr;
     }
 
     /**

@@ -92,11 +92,7 @@ final class Sender
      */
     public function flush(float $timeoutSeconds = 5.0): void
     {
-        try {
-            respite_sender_flush($this->ptr, $timeoutSeconds);
-        } finally {
-            $this->pollEvents();
-        }
+        $this->polled(fn () => respite_sender_flush($this->ptr, $timeoutSeconds));
     }
 
     /**

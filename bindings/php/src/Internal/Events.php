@@ -45,6 +45,16 @@ trait Events
         $this->logger = $logger;
     }
 
+    /** $call(), then pollEvents() whether it returned or threw. */
+    private function polled(callable $call): mixed
+    {
+        try {
+            return $call();
+        } finally {
+            $this->pollEvents();
+        }
+    }
+
     /** Takes every waiting event and logs it (a closed handle: the core's ClosedException). */
     private function drain(): void
     {

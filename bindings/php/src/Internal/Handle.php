@@ -39,6 +39,15 @@ trait Handle
         return $out;
     }
 
+    /**
+     * @internal the handle, or the core's ClosedException once closed
+     * (CLOSED_CHECK: one of the class's calls that throws it for null)
+     */
+    public function raw()
+    {
+        return $this->ptr ?? (self::CLOSED_CHECK)(null);
+    }
+
     /** Drops the handle and frees it with $free; nothing when already closed. */
     private function free(callable $free): void
     {
