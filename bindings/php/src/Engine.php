@@ -7,11 +7,8 @@ use Respite\Internal\Handle;
 use Respite\Internal\Events;
 
 /**
- * The delivery engine (spec section 5): a sender's decisions on the
- * caller's clock, without threads, network or sleeping; the loop over
- * next() (send: take(), your HTTP call, settle(); wait; idle; done) is in
- * docs/php.md. It settles by its queue's policy and holds its own
- * references to the queue and the gate (the core counts them).
+ * The delivery engine (spec section 5): a sender's decisions on the caller's clock, without
+ * threads, network or sleeping (the loop over next() is in docs/php.md). Settles by the queue's policy.
  */
 final class Engine
 {
@@ -103,11 +100,7 @@ final class Engine
         ));
     }
 
-    /**
-     * S5: starts closing: the queue refuses new events; next() drains what
-     * is pending (until close_timeout_seconds, or the gate refuses), then
-     * says "done".
-     */
+    /** S5: the queue refuses new events; next() drains the rest (within close_timeout_seconds), then "done". */
     public function startClosing(?float $now = null): void
     {
         respite_engine_close($this->ptr, $now ?? respite_now());
@@ -143,10 +136,7 @@ final class Engine
         return self::statsArray($s);
     }
 
-    /**
-     * @internal the figures of a raw stats struct (also a sender's engine)
-     * @return array<string, mixed>
-     */
+    /** @internal @return array<string, mixed> a raw stats struct's figures (also a sender's engine) */
     public static function statsArray(\respite_engine_stats $s): array
     {
         return array_replace(self::fields($s), [
