@@ -6,13 +6,8 @@ namespace Respite\Internal;
 use Respite\Event;
 
 /**
- * A handle's events, each logged as the core's line (respite_event_message:
- * the handle's name, then the event in words), unchanged: to a PSR-3-shaped
- * object (warning() and info(); Psr\Log\LoggerInterface fits without being
- * needed), a callable fn(string $level, string $message, array $context),
- * or error_log() when there is no logger. The class says where events come
- * from in NEXT_EVENT (a respite_*_next_event function).
- * @internal
+ * @internal a handle's events (from its NEXT_EVENT function), each logged as the core's line
+ * to a PSR-3-shaped object, a callable fn(string $level, string $message, array $context), or error_log()
  */
 trait Events
 {
@@ -21,11 +16,7 @@ trait Events
     /** @var list<Event> seen, not yet taken by takeEvents() (at most 64) */
     private array $recent = [];
 
-    /**
-     * The events seen since the last call, oldest first (at most the last
-     * 64). They are logged as they are seen, too.
-     * @return list<Event>
-     */
+    /** @return list<Event> the events seen (and logged) since the last call, oldest first, at most 64 */
     public function takeEvents(): array
     {
         $this->drain();
