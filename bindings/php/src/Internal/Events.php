@@ -53,7 +53,7 @@ trait Events
         $raw ??= new \respite_event();
         $next = self::NEXT_EVENT;
         while ($next($this->ptr, $raw) === 1) {
-            $event = Event::fromRaw($raw);
+            $event = new Event($raw);
             $this->recent[] = $event;
             $level = $event->isWarning() ? 'warning' : 'info';
             $context = ['respite_event' => $event->toArray()];
