@@ -33,44 +33,32 @@
 
 %{
 #include "respite.h"
-#include <mutex>
-#include <unordered_map>
 
-/* Per environment (the main thread, each worker): the JavaScript function
- * (status, message, setting, retry_after) -> error that lib/errors.js
- * registers with respite_node_set_error_maker. Never destroyed: a worker
- * may still end while the process exits. */
-static std::mutex respite_node_makers_lock;
-static std::unordered_map<napi_env, Napi::FunctionReference> &respite_node_makers()
-{
-    static auto *makers = new std::unordered_map<napi_env, Napi::FunctionReference>();
-    return *makers;
-}
+/* This environment's JavaScript function (status, message, setting,
+ * retry_after) -> error, which lib/errors.js registers with
+ * respite_node_set_error_maker. Node runs every environment (the main
+ * thread, each worker) on a thread of its own: one maker per thread, freed
+ * by the environment's cleanup hook. */
+static thread_local Napi::FunctionReference *respite_node_maker = nullptr;
 
-static void respite_node_forget_error_maker(void *env)
+static void respite_node_forget_error_maker(void *)
 {
-    std::lock_guard<std::mutex> guard(respite_node_makers_lock);
-    respite_node_makers().erase((napi_env)env);
+    delete respite_node_maker;
+    respite_node_maker = nullptr;
 }
 
 /* The error for err's fields; empty when making it threw. */
 static Napi::Value respite_node_error(Napi::Env env, const respite_error *err)
 {
     const char *message = err->message[0] ? err->message : respite_strerror(err->status);
-    Napi::Function maker;
-    {
-        std::lock_guard<std::mutex> guard(respite_node_makers_lock);
-        auto found = respite_node_makers().find(env);
-        if (found != respite_node_makers().end())
-            maker = found->second.Value();
-    }
-    if (maker.IsEmpty()) { /* the raw module used alone */
+    if (!respite_node_maker) { /* the raw module used alone */
         Napi::Error error = Napi::Error::New(env, message);
         error.Set("code", respite_status_name(err->status));
         return error.Value();
     }
-    return maker.Call({Napi::Number::New(env, err->status), Napi::String::New(env, message),
-                       Napi::String::New(env, err->setting), Napi::Number::New(env, err->retry_after)});
+    return respite_node_maker->Value().Call({Napi::Number::New(env, err->status), Napi::String::New(env, message),
+                                             Napi::String::New(env, err->setting),
+                                             Napi::Number::New(env, err->retry_after)});
 }
 
 static void respite_node_throw(Napi::Env env, const respite_error *err)
@@ -187,18 +175,16 @@ void respite_node_sender_flush_start(respite_sender *sender, double timeout_seco
 void respite_node_sender_close_start(respite_sender *sender, respite_node_callback *callback);
 void respite_node_sender_free_later(respite_sender *sender);
 respite_node_bytes respite_node_response_body(const respite_response *response);
-int respite_node_pool_threads(void);
 
 %inline %{
 /* Registers this environment's error maker (see respite_node_error). */
 void respite_node_set_error_maker(respite_node_callback *callback)
 {
-    Napi::Env env = callback->fn.Env();
-    std::lock_guard<std::mutex> guard(respite_node_makers_lock);
-    bool first = respite_node_makers().find(env) == respite_node_makers().end();
-    respite_node_makers()[env] = Napi::Persistent(callback->fn);
-    if (first)
-        napi_add_env_cleanup_hook(env, respite_node_forget_error_maker, (napi_env)env);
+    if (!respite_node_maker) {
+        respite_node_maker = new Napi::FunctionReference();
+        napi_add_env_cleanup_hook(callback->fn.Env(), respite_node_forget_error_maker, nullptr);
+    }
+    *respite_node_maker = Napi::Persistent(callback->fn);
 }
 
 /* Payload `index` of a batch as bytes (a Buffer), for binary events. */

@@ -95,13 +95,9 @@ static void respite_php_throw(const respite_error *err)
 int respite_php_batch_event_bytes(const respite_batch *batch, int index, const char **bytes, int64_t *length,
                                   respite_error *err)
 {
-    int64_t size = respite_batch_event_size(batch, index, err);
-    const char *text = size < 0 ? NULL : respite_batch_event_text(batch, index, err);
-    if (text == NULL)
-        return -1;
-    *bytes = text;
-    *length = size;
-    return 0;
+    *length = respite_batch_event_size(batch, index, err);
+    *bytes = *length < 0 ? NULL : respite_batch_event_text(batch, index, err);
+    return *bytes == NULL ? -1 : 0;
 }
 
 /* The response body ("" for NULL). */

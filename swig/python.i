@@ -56,25 +56,15 @@
 /* A policy document too: with its length, a NUL inside is the core's syntax error. */
 %apply (const char *data, size_t size) { (const char *json, size_t length) };
 
-/* An event's payload comes out as bytes of its exact size (binary-safe). */
-%typemap(out) const char *respite_batch_event_text {
-    if ($1) {
-        $result = PyBytes_FromStringAndSize($1, (Py_ssize_t)respite_batch_event_size(arg1, arg2, NULL));
-    } else {
-        Py_INCREF(Py_None);
-        $result = Py_None;
-    }
+/* An event's payload and a response's body come out as bytes of their
+ * exact size (binary-safe). */
+%define %respite_bytes_out(FUNCTION, SIZE)
+%typemap(out) const char *FUNCTION {
+    $result = $1 ? PyBytes_FromStringAndSize($1, (Py_ssize_t)(SIZE)) : SWIG_Py_Void();
 }
-
-/* A response's body comes out as bytes of its exact size (binary-safe). */
-%typemap(out) const char *respite_response_body {
-    if ($1) {
-        $result = PyBytes_FromStringAndSize($1, (Py_ssize_t)respite_response_body_size(arg1));
-    } else {
-        Py_INCREF(Py_None);
-        $result = Py_None;
-    }
-}
+%enddef
+%respite_bytes_out(respite_batch_event_text, respite_batch_event_size(arg1, arg2, NULL))
+%respite_bytes_out(respite_response_body, respite_response_body_size(arg1))
 
 /* The GIL is kept during core calls: most take nanoseconds (the gate's
  * closed-state path takes no lock), so releasing and re-taking it would

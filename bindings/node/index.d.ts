@@ -2,13 +2,15 @@
 // errors come from the core's tables (generated/*.d.ts).
 import { EventEmitter } from 'node:events';
 import type {
-  OutcomeName, GateStateName, DispositionName, ActionName, EventTypeName, ProfileName, SettingInfo,
+  OutcomeName, GateStateName, DispositionName, ActionName, StrategyName, ProfileName, SettingInfo,
   GateSettings, BackoffSettings, QueueSettings, SenderSettings, ClientSettings,
 } from './generated/tables';
 import type { TransportError } from './generated/errors';
+import type { Decision, GateEvent, GateStats, QueueStats, EngineStats, SenderStats } from './generated/structs';
 
 export * from './generated/errors';
-export type { OutcomeName, SettingInfo };
+export type { OutcomeName, SettingInfo, Decision, GateEvent, GateStats, QueueStats, EngineStats, SenderStats };
+export { OUTCOMES, STATUS_NAMES, DISPOSITIONS, ACTIONS } from './generated/tables';
 /** An outcome name, an HTTP status, or a description of the answer. */
 export type OutcomeSpec =
   | OutcomeName
@@ -30,54 +32,6 @@ export interface GateOptions extends GateSettings {
 }
 
 export type BackoffOptions = BackoffSettings;
-
-export interface Decision {
-  allowed: boolean;
-  probe: boolean;
-  /** Report the call's outcome with it (0 when refused). */
-  permit: number;
-  /** Refused: seconds until a call may be admitted (Infinity under recoverNever). */
-  retryAfter: number;
-}
-
-export interface GateStats {
-  admitted: number;
-  refused: number;
-  reported: number;
-  countedFailures: number;
-  late: number;
-  trips: number;
-  probes: number;
-  probeTimeouts: number;
-  eventsDropped: number;
-  generation: number;
-  windowFailures: number;
-  state: GateState;
-  delay: number;
-  until: number;
-  probesOutstanding: number;
-}
-
-/** An event (G18): every field as the core fills it, 0 or '' where it does not apply to the type. */
-export interface GateEvent {
-  type: EventTypeName;
-  at: number;
-  warning: boolean;
-  /** recovery_started: the failures counted and the window. */
-  failures: number;
-  window: number;
-  /** recovery_started, recovery_extended: the pause. */
-  pause: number;
-  /** send_failed: the HTTP status (0: transport) and the start of the body or error. */
-  httpStatus: number;
-  detail: string;
-  /** unsent_at_close: events not sent. */
-  count: number;
-  /** The name of the gate, engine or sender it came from ('' if none). */
-  source: string;
-  /** The whole log line, as the core writes it (respite_event_message), the same in every language. */
-  message: string;
-}
 
 /** The recovery gate. Emits 'event' and each event's type. */
 export class Gate extends EventEmitter {
@@ -124,7 +78,7 @@ export interface PolicyProblem {
 export interface PolicySpec {
   name: string;
   maximumCapacity: number;
-  handlers: Array<{ on: 'client_error' | 'server_error' | 'any_error' | number[] | string; strategy: 'discard' | 'retry' }>;
+  handlers: Array<{ on: 'client_error' | 'server_error' | 'any_error' | number[] | string; strategy: StrategyName }>;
   retryTimes?: number;
   eventTtl?: number;
   prefetchCount?: number;
@@ -140,8 +94,8 @@ export class Policy {
   readonly retryTimes: number;
   readonly eventTtl: number;
   readonly prefetchCount: number;
-  readonly handlers: Array<{ on: string; strategy: 'discard' | 'retry' }>;
-  strategyFor(failure: number | { transport: true } | { status: number }): 'discard' | 'retry';
+  readonly handlers: Array<{ on: string; strategy: StrategyName }>;
+  strategyFor(failure: number | { transport: true } | { status: number }): StrategyName;
   toJSON(): object;
   close(): void;
 }
@@ -153,34 +107,6 @@ export type EngineAction = ActionName;
 /** Queue settings (spec section 8.3) in camelCase, and the policy (absent: @default). */
 export interface QueueOptions extends QueueSettings {
   policy?: Policy | null;
-}
-
-/** The D9 figures: accepted = delivered + droppedCapacity + expired + retriesExhausted + discarded + pending + inFlight. */
-export interface QueueStats {
-  accepted: number;
-  delivered: number;
-  droppedCapacity: number;
-  expired: number;
-  retriesExhausted: number;
-  discarded: number;
-  pending: number;
-  inFlight: number;
-  refusedFull: number;
-  refusedTooLarge: number;
-  refusedClosed: number;
-  retried: number;
-  pendingBytes: number;
-  inFlightBytes: number;
-  liveBytes: number;
-  capacity: number;
-  maxBytes: number;
-  overflow: 'drop_oldest' | 'drop_newest';
-  retryTimes: number;
-  eventTtl: number;
-  /** shutdown() was called. */
-  closed: boolean;
-  /** D9 holds for this snapshot. */
-  balanced: boolean;
 }
 
 /** The bounded delivery queue (spec section 4). close() frees it (closing engines that use it first). */
@@ -237,19 +163,6 @@ export interface DeliveryEngineOptions extends Pick<SenderSettings, 'name' | 'mi
   gate: Gate;
   /** Receives unsent_at_close (a warning). */
   logger?: Logger;
-}
-
-export interface EngineStats {
-  sends: number;
-  probes: number;
-  sendsFailed: number;
-  refusals: number;
-  eventsSent: number;
-  /** null before 'done'. */
-  unsent: number | null;
-  closing: boolean;
-  closedWhilePaused: boolean;
-  closeDeadline: number;
 }
 
 /** The sender's decisions (spec section 5) over a queue, its policy and a gate; no I/O. Emits 'unsent_at_close' and 'event'. */
@@ -333,7 +246,7 @@ export class Client {
 export interface SenderOptions extends GateSettings, QueueSettings, SenderSettings {
   url: string;
   gate?: GateOptions;
-  queue?: { overflow?: 'drop_oldest' | 'drop_newest'; maxBytes?: number };
+  queue?: QueueSettings;
   /** A Policy, its JSON text or object (default @default). */
   policy?: Policy | string | PolicySpec | Record<string, unknown>;
   /** Added to every request. */
@@ -341,16 +254,6 @@ export interface SenderOptions extends GateSettings, QueueSettings, SenderSettin
   logger?: Logger;
   /** How often the sender's events are looked for (default 50). */
   eventIntervalMs?: number;
-}
-
-export interface SenderStats extends QueueStats {
-  queue: QueueStats;
-  engine: EngineStats;
-  gate: GateStats;
-  requests: number;
-  bytesSent: number;
-  paused: boolean;
-  closed: boolean;
 }
 
 /** The background sender (spec section 5). Emits 'event' and each event's type (GateEvent). */
@@ -367,9 +270,6 @@ export class Sender extends EventEmitter {
   /** After close: the figures at close. */
   stats(): SenderStats;
 }
-
-export const DISPOSITIONS: ReadonlyArray<Disposition>;
-export const ACTIONS: ReadonlyArray<EngineAction>;
 
 export class Settings {
   constructor(target: string, options?: Record<string, unknown>);
@@ -397,5 +297,3 @@ export function outcomeCounts(spec: OutcomeSpec, options?: { countAllFailures?: 
 export function refusalMessage(retryAfter: number | null): string;
 /** The core's settings table (generated from respite_setting_at). */
 export function settingsTable(): ReadonlyArray<SettingInfo>;
-export const OUTCOMES: ReadonlyArray<OutcomeName>;
-export const STATUS_NAMES: ReadonlyArray<string>;

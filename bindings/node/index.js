@@ -63,7 +63,6 @@ module.exports = {
   settingsTable,
   OUTCOMES,
   STATUS_NAMES,
-  RespiteError: errors.RespiteError,
   ...Object.fromEntries(Object.entries(errors).filter(([name]) => name.endsWith('Error'))),
   native,
 };

@@ -8,14 +8,20 @@
   (with minExclusive/maxExclusive and the camelCase name), the profiles, and
   one options type per component with every key typed, so a misspelt setting
   fails type checking.
+- structs.js (+ .d.ts): the core's result structs (statistics, events, a
+  gate's decision) as plain objects, read from the public headers: every
+  field in camelCase with its C comment, names from the tables, flags as
+  booleans.
 """
 from __future__ import annotations
 
 import json
 import math
-from typing import Any, Dict, List
+import os
+import re
+from typing import Any, Dict, List, Tuple
 
-from tables import HEADER, Setting, Tables, describe_range, pascal, sentence, upper
+from tables import HEADER, Setting, Tables, camel, describe_range, pascal, sentence, upper
 
 DIRECTORY = "bindings/node/generated"
 
@@ -259,10 +265,148 @@ def emit_tables_dts(tables: Tables) -> str:
     return "\n".join(out)
 
 
+HEADERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "include", "respite")
+
+# The core's result structs the binding hands out as plain objects
+# (structs.js converts the SWIG objects, structs.d.ts types them): the
+# TypeScript name and the converting function's.
+STRUCTS = {
+    "respite_decision": ("Decision", "decisionOf"),
+    "respite_event": ("GateEvent", "eventOf"),
+    "respite_gate_stats": ("GateStats", "gateStatsOf"),
+    "respite_queue_stats": ("QueueStats", "queueStatsOf"),
+    "respite_engine_stats": ("EngineStats", "engineStatsOf"),
+    "respite_sender_stats": ("SenderStats", "senderStatsOf"),
+}
+# A nested struct whose fields are also at the top (a sender's stats carry
+# the queue's figures).
+SPREAD = {"respite_sender_stats": "queue"}
+# Fields the binding adds: name, TypeScript type, JavaScript value, doc.
+ADDED = {
+    "respite_event": [
+        ("warning", "boolean", "native.respite_event_is_warning(raw.type) === 1",
+         "a warning: sending paused or a pause grew (respite_event_is_warning)"),
+        ("message", "string", "native.respite_event_message(raw)",
+         "the whole log line, as the core writes it (respite_event_message)")],
+    "respite_queue_stats": [
+        ("balanced", "boolean", "native.respite_queue_stats_balanced(raw) === 1",
+         "D9 holds for this snapshot (respite_queue_stats_balanced)")],
+}
+# Fields converted from their number: a name from a core table, a 0/1 flag,
+# or -1 for "not yet": {field: (TypeScript type, JavaScript value of {v})}.
+FLAG = ("boolean", "{v} === 1")
+CONVERTED = {
+    "type": ("EventTypeName", "EVENT_TYPES[{v}]"),
+    "state": ("GateStateName", "GATE_STATES[{v}]"),
+    "overflow": ("OverflowName", "OVERFLOWS[{v}]"),
+    "unsent": ("number | null", "{v} < 0 ? null : Number({v})"),
+    "allowed": FLAG, "probe": FLAG, "closing": FLAG, "closed_while_paused": FLAG, "closed": FLAG, "paused": FLAG,
+}
+FIELD = re.compile(r"^\s*(?:const\s+)?(\w+)\s+(\w+)(\[[^]]*\])?;\s*(?:/\*(.*?)(\*/)?)?\s*$")
+
+
+def read_struct(name: str) -> Tuple[str, List[Tuple[str, str, str]]]:
+    """A struct of the public headers: the comment above it, and each
+    field's (name, C type or 'text', comment)."""
+    for header in sorted(os.listdir(HEADERS)):
+        with open(os.path.join(HEADERS, header), encoding="utf-8") as f:
+            text = f.read()
+        found = re.search(r"(?:/\*((?:(?!\*/).)*)\*/\n)?typedef struct %s \{\n(.*?)\n\} %s;" % (name, name), text, re.S)
+        if found:
+            break
+    else:
+        raise ValueError(f"struct {name} not found in {HEADERS}")
+    fields: List[Tuple[str, str, str]] = []
+    for line in found.group(2).splitlines():
+        match = FIELD.match(line)
+        if match:
+            ctype, field, array, comment, _end = match.groups()
+            fields.append((field, "text" if array else ctype, (comment or "").strip()))
+        elif fields and line.strip():  # a comment's next line
+            field, ctype, comment = fields[-1]
+            fields[-1] = (field, ctype, (comment + " " + line.strip().rstrip("*/").strip()).strip())
+    return " ".join(word for word in (found.group(1) or "").split() if word != "*"), fields
+
+
+def convert(field: str, ctype: str, comment: str) -> Tuple[str, str, str]:
+    """A field's TypeScript type, its JavaScript value read from `raw`, and
+    its comment in JavaScript's values."""
+    value = f"raw.{field}"
+    if field in CONVERTED:
+        ts, js_value = CONVERTED[field][0], CONVERTED[field][1].format(v=value)
+    elif ctype in STRUCTS:
+        ts, js_value = STRUCTS[ctype][0], f"{STRUCTS[ctype][1]}({value})"
+    elif ctype == "text":
+        ts, js_value = "string", value
+    else:
+        ts, js_value = "number", f"Number({value})"
+    comment = comment.replace("INFINITY", "Infinity")
+    if ts == "boolean":
+        comment = re.sub(r"\b0\b", "false", re.sub(r"\b1\b", "true", comment))
+    elif ts == "number | null":
+        comment = comment.replace("-1", "null")
+    return ts, js_value, comment
+
+
+def struct_summary(struct: str, summary: str) -> str:
+    return f"/** {doc(sentence(summary) + ' ' if summary else '')}({struct}) */"
+
+
+def emit_structs_js(_tables: Tables) -> str:
+    out = [
+        f"// {HEADER}.",
+        "'use strict';",
+        "// The core's result structs (the SWIG objects its getters fill) as plain",
+        "// objects: every field in camelCase, names from the core's tables, 0/1 flags",
+        "// as booleans; the fields read from the public headers.",
+        "const native = require('../lib/native');",
+        "const { EVENT_TYPES, GATE_STATES, OVERFLOWS } = require('./tables');",
+    ]
+    for struct, (_ts, function) in STRUCTS.items():
+        summary, fields = read_struct(struct)
+        out += ["", struct_summary(struct, summary), f"function {function}(raw) {{"]
+        spread = SPREAD.get(struct)
+        if spread:
+            nested = next(STRUCTS[ctype][1] for field, ctype, _c in fields if field == spread)
+            out.append(f"  const {spread} = {nested}(raw.{spread});")
+        out.append("  return {")
+        if spread:
+            out.append(f"    ...{spread},")
+        for field, ctype, comment in fields:
+            out.append(f"    {spread}," if field == spread else f"    {camel(field)}: {convert(field, ctype, comment)[1]},")
+        for field, _ts_type, js_value, _doc in ADDED.get(struct, []):
+            out.append(f"    {field}: {js_value},")
+        out += ["  };", "}"]
+    out += ["", "module.exports = { " + ", ".join(f for _t, f in STRUCTS.values()) + " };", ""]
+    return "\n".join(out)
+
+
+def emit_structs_dts(_tables: Tables) -> str:
+    out = [f"// {HEADER}.",
+           "import type { EventTypeName, GateStateName, OverflowName } from './tables';"]
+    for struct, (ts, _function) in STRUCTS.items():
+        summary, fields = read_struct(struct)
+        spread = next((STRUCTS[c][0] for f, c, _ in fields if f == SPREAD.get(struct)), None)
+        out += ["", struct_summary(struct, summary),
+                f"export interface {ts}{' extends ' + spread if spread else ''} {{"]
+        for field, ctype, comment in fields:
+            field_type, _js, comment = convert(field, ctype, comment)
+            if comment:
+                out.append(f"  /** {doc(comment)} */")
+            out.append(f"  {camel(field)}: {field_type};")
+        for field, field_type, _js, comment in ADDED.get(struct, []):
+            out += [f"  /** {doc(comment)} */", f"  {field}: {field_type};"]
+        out.append("}")
+    out += ["", *[f"export function {f}(raw: unknown): {t};" for t, f in STRUCTS.values()]]
+    return "\n".join(out) + "\n"
+
+
 def emit(tables: Tables) -> Dict[str, str]:
     return {
         "errors.js": emit_errors_js(tables),
         "errors.d.ts": emit_errors_dts(tables),
         "tables.js": emit_tables_js(tables),
         "tables.d.ts": emit_tables_dts(tables),
+        "structs.js": emit_structs_js(tables),
+        "structs.d.ts": emit_structs_dts(tables),
     }

@@ -3,7 +3,7 @@
 - RespiteException and one <Status>Exception per status, with the names the
   binding has always had, the fields of respite_error as properties, and
   RespiteException::fromError(), the one constructor the exception typemap
-  calls.
+  calls; Problem, the type of the problems field.
 - One backed enum per core enumeration (cases in code order, code(),
   fromCode()); an enum may also use a hand-written trait (TRAITS below).
 - Tables: status names and codes, every enumeration's names, the settings
@@ -139,6 +139,31 @@ def emit_exception(status: Status) -> str:
     return "\n".join(out)
 
 
+def emit_problem() -> str:
+    """The type of InvalidPolicyException's problems (a field of the status table)."""
+    return "\n".join(head() + [
+        "/** One problem of a delivery policy: where (a JSON pointer) and what. */",
+        "final class Problem",
+        "{",
+        "    public function __construct(",
+        "        /** \"\" for the whole document, \"/error_handlers/0/on\", ... */",
+        "        public readonly string $pointer,",
+        "        public readonly string $message,",
+        "        /** For a syntax error, where the parser stopped; 0 otherwise. */",
+        "        public readonly int $line = 0,",
+        "        public readonly int $column = 0,",
+        "    ) {",
+        "    }",
+        "",
+        "    public function __toString(): string",
+        "    {",
+        "        return $this->pointer === '' ? $this->message : $this->pointer . ': ' . $this->message;",
+        "    }",
+        "}",
+        "",
+    ])
+
+
 def emit_enum(e: Enum, tables: Tables) -> str:
     out = head() + [f"/** {sentence(e.doc)} The values are the core's names. */", f"enum {e.type_name}: string", "{"]
     if e.type_name in TRAITS:
@@ -232,7 +257,7 @@ def emit_tables(tables: Tables) -> str:
 
 
 def emit(tables: Tables) -> Dict[str, str]:
-    files = {"RespiteException.php": emit_root(tables), "Tables.php": emit_tables(tables)}
+    files = {"RespiteException.php": emit_root(tables), "Tables.php": emit_tables(tables), "Problem.php": emit_problem()}
     for s in tables.errors:
         files[class_name(s.name) + ".php"] = emit_exception(s)
     for e in tables.enums:

@@ -63,21 +63,13 @@ class Backoff {
   // Returned, not thrown; a success is not a failure (InvalidArgumentError).
   gaveUp(attempts, outcome) {
     const [number, status] = parseOutcome(outcome);
-    const error = this._gaveUp(attempts, number, status);
-    if (error.code !== 'transport') throw error;
-    return error;
-  }
-
-  // The core's give-up error (B14) after `attempts` attempts whose last
-  // ended with `outcome` (a number) and httpStatus (0: none): a
-  // TransportError with the core's message, to throw.
-  _gaveUp(attempts, outcome, httpStatus) {
     try {
-      native.respite_retry_gave_up(this._handle, attempts, outcome, httpStatus);
+      native.respite_retry_gave_up(this._handle, attempts, number, status);
     } catch (error) {
-      return error;
+      if (error.code === 'transport') return error;
+      throw error;
     }
-    return new Error('respite: respite_retry_gave_up did not fail');
+    throw new Error('respite: respite_retry_gave_up did not fail');
   }
 }
 

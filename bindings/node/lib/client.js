@@ -7,20 +7,23 @@
 const native = require('./native');
 const errors = require('./errors');
 const { buildSettings } = require('./settings');
-const { finalizer, PoolHandle } = require('./handle');
+const { finalizer, own, release, PoolHandle, releasePool } = require('./handle');
 const { OUTCOMES } = require('./outcome');
 
-// Headers as the core wants them: "Name: value" lines joined by "\n".
-// Accepts an object, a Map, an array of [name, value], or the text itself;
-// the core checks each line (C2).
+// Header [name, value] pairs from an object, a Map or an array of pairs
+// (none for null or undefined).
+function headerPairs(headers) {
+  if (headers === undefined || headers === null) return [];
+  if (headers instanceof Map || Array.isArray(headers)) return [...headers];
+  if (typeof headers === 'object') return Object.entries(headers);
+  throw new TypeError(`respite: headers must be an object, a Map, an array of [name, value] or text (got ${typeof headers})`);
+}
+
+// Headers as the core wants them: "Name: value" lines joined by "\n", from
+// header pairs or the text itself; the core checks each line (C2).
 function headerLines(headers) {
-  if (headers === undefined || headers === null) return '';
   if (typeof headers === 'string') return headers;
-  let pairs;
-  if (headers instanceof Map || Array.isArray(headers)) pairs = [...headers];
-  else if (typeof headers === 'object') pairs = Object.entries(headers);
-  else throw new TypeError(`respite: headers must be an object, a Map, an array of [name, value] or text (got ${typeof headers})`);
-  return pairs
+  return headerPairs(headers)
     .map(([name, value]) => {
       const line = `${name}: ${value}`;
       // A line break would smuggle in another header.
@@ -30,41 +33,26 @@ function headerLines(headers) {
     .join('\n');
 }
 
-// Frees a response nobody closed.
-const responses = new FinalizationRegistry((raw) => native.respite_response_free(raw));
-
-// A response's headers, looked up by name (case-insensitive; the last one wins).
-class ResponseHeaders {
-  constructor(response) {
-    this._response = response;
-  }
-
-  get(name) {
-    const raw = this._response._raw;
-    if (raw === null) throw new errors.ClosedError('response is closed');
-    const value = native.respite_response_header(raw, String(name));
-    return value === undefined ? null : value;
-  }
-
-  has(name) {
-    return this.get(name) !== null;
-  }
-}
-
 // One call's result (C8). Everything but the headers is copied at once;
 // close() (or garbage collection) frees the native response.
 class Response {
   constructor(raw) {
-    this._raw = raw;
+    own(this, raw, native.respite_response_free);
     this.status = native.respite_response_status(raw); // 0: the transport failed
     this._outcome = native.respite_response_outcome(raw);
-    this.body = native.respite_node_response_body(raw) || Buffer.alloc(0);
-    this.error = native.respite_response_error(raw) || ''; // the transport error's text
+    this.body = native.respite_node_response_body(raw);
+    this.error = native.respite_response_error(raw) ?? ''; // the transport error's text
     this.retryAfter = native.respite_response_retry_after(raw); // seconds, 0: none
     this.attempts = native.respite_response_attempts(raw);
     this.elapsed = native.respite_response_elapsed_seconds(raw); // seconds, sleeps included
-    this.headers = new ResponseHeaders(this);
-    responses.register(this, raw, this);
+    // Looked up by name when asked (case-insensitive; the last one wins).
+    this.headers = {
+      get: (name) => {
+        if (this._handle === null) throw new errors.ClosedError('response is closed');
+        return native.respite_response_header(this._handle, String(name));
+      },
+      has: (name) => this.headers.get(name) !== null,
+    };
   }
 
   // 'success', 'request_error', 'throttled', 'server_error', 'unusable', 'transport'.
@@ -85,15 +73,11 @@ class Response {
   }
 
   get closed() {
-    return this._raw === null;
+    return this._handle === null;
   }
 
   close() {
-    if (this._raw === null) return;
-    const raw = this._raw;
-    this._raw = null;
-    responses.unregister(this);
-    native.respite_response_free(raw);
+    release(this);
   }
 }
 
@@ -119,20 +103,16 @@ class Client {
     } finally {
       native.respite_settings_free(settings);
     }
-    this._gate = gate;
+    this.gate = gate; // the core holds it too
     if (gate) gate._share(1); // turns off the gate's lean path: our reports can open it
     // The native client is freed when closed (or collected) AND no request
     // is in flight on the pool.
     this._native = new PoolHandle(this._handle, native.respite_client_free);
-    finalizer.register(this, [PoolHandle.release, this._native], this);
+    finalizer.register(this, [releasePool, this._native], this);
   }
 
   get closed() {
     return this._handle === null;
-  }
-
-  get gate() {
-    return this._gate;
   }
 
   // Later requests raise ClosedError; requests in flight finish first.
@@ -140,7 +120,7 @@ class Client {
     if (this._handle === null) return;
     this._handle = null;
     finalizer.unregister(this);
-    if (this._gate) this._gate._share(-1);
+    if (this.gate) this.gate._share(-1);
     this._native.release();
   }
 
@@ -149,21 +129,16 @@ class Client {
   // rejects with TemporarilyUnavailableError when the gate refuses (no I/O),
   // InvalidArgumentError for a bad method, URL or header, ClosedError.
   request({ method = 'GET', url, headers, body } = {}) {
-    let lines;
-    try {
-      lines = headerLines(headers);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const gate = this._gate;
+    const gate = this.gate;
+    // A throw here (a bad header, body or type) rejects the promise.
     const start = (done) =>
       native.respite_node_request_start(
         this._handle,
         gate ? gate._handle : null,
         String(method),
-        url === undefined || url === null ? '' : String(url),
-        lines,
-        body === undefined || body === null ? '' : body,
+        String(url ?? ''),
+        headerLines(headers),
+        body ?? '',
         done,
       );
     return this._native.job(start, () => gate && gate._drainEvents()).then((raw) => new Response(raw));
@@ -181,11 +156,11 @@ class Client {
   // `unusable` failure and response.outcome becomes 'unusable'.
   reportUnusable(response) {
     if (!(response instanceof Response)) throw new TypeError('respite: reportUnusable takes a Response');
-    if (response._raw === null) throw new errors.ClosedError('response is closed');
-    native.respite_client_report_unusable(this._handle, response._raw);
-    response._outcome = native.respite_response_outcome(response._raw);
-    if (this._gate) this._gate._drainEvents();
+    if (response._handle === null) throw new errors.ClosedError('response is closed');
+    native.respite_client_report_unusable(this._handle, response._handle);
+    response._outcome = native.respite_response_outcome(response._handle);
+    if (this.gate) this.gate._drainEvents();
   }
 }
 
-module.exports = { Client, Response, headerLines };
+module.exports = { Client, Response, headerPairs };

@@ -12,7 +12,7 @@
 //   }
 const { EventEmitter } = require('node:events');
 const native = require('./native');
-const { plainStruct, flag } = require('./struct');
+const { engineStatsOf } = require('../generated/structs');
 const { buildSettings } = require('./settings');
 const { own, release } = require('./handle');
 const { Gate, timeOf } = require('./gate');
@@ -26,12 +26,9 @@ const { ACTIONS } = require('../generated/tables');
 // Returns [transportFailed, httpStatus, retryAfterHint].
 function answerOf(answer) {
   if (typeof answer === 'number') return [0, answer, 0];
-  if (answer && typeof answer === 'object') {
-    const hint = answer.retryAfter === undefined ? 0 : answer.retryAfter;
-    if (answer.transport === true) return [1, 0, hint];
-    const status = answer.status !== undefined ? answer.status : answer.statusCode;
-    if (typeof status === 'number') return [0, status, hint];
-  }
+  if (answer?.transport === true) return [1, 0, answer.retryAfter ?? 0];
+  const status = answer?.status ?? answer?.statusCode;
+  if (typeof status === 'number') return [0, status, answer.retryAfter ?? 0];
   throw new TypeError('respite: a send ends with an HTTP status, {status, retryAfter?} or {transport: true}');
 }
 
@@ -53,8 +50,9 @@ class DeliveryEngine extends EventEmitter {
     } finally {
       native.respite_settings_free(settings);
     }
-    this._queue = queue;
-    this._gate = gate;
+    // The queue and gate it was made with (the core holds them too).
+    this.queue = queue;
+    this.gate = gate;
     this._logger = options.logger || null;
     this._batch = null; // the in-flight Batch, until settled
     this._rawEvent = new native.respite_event();
@@ -65,20 +63,12 @@ class DeliveryEngine extends EventEmitter {
     return this._handle === null;
   }
 
-  get queue() {
-    return this._queue;
-  }
-
-  get gate() {
-    return this._gate;
-  }
-
   // Frees the engine: a batch still in flight goes back to the head of the
   // queue, its attempt not counted. Later calls raise ClosedError.
   close() {
     if (!release(this)) return;
     this._dropBatch();
-    this._gate._share(-1);
+    this.gate._share(-1);
   }
 
   // 'send' | 'wait' | 'idle' | 'done' at `now` (S2, S4, S5).
@@ -140,9 +130,7 @@ class DeliveryEngine extends EventEmitter {
   }
 
   get closing() {
-    const closing = native.respite_engine_is_closing(this._handle);
-    if (closing < 0) this.stats(); // raises ClosedError
-    return closing === 1;
+    return native.respite_engine_is_closing(this._live()) === 1;
   }
 
   // Events left unsent when 'done' was reached; null before.
@@ -177,16 +165,10 @@ class DeliveryEngine extends EventEmitter {
 
   // The engine's events (unsent_at_close) here, the gate's on the gate.
   _drainEvents() {
-    this._gate._drainEvents();
+    this.gate._drainEvents();
     if (this._handle === null) return;
     forwardEvents(this, this._logger, native.respite_engine_next_event, this._handle, this._rawEvent);
   }
 }
 
-// A raw respite_engine_stats as an object (also the Sender's); unsent is
-// null before 'done'.
-function engineStatsOf(raw) {
-  return plainStruct(raw, { unsent: (unsent) => (unsent < 0 ? null : Number(unsent)), closing: flag, closed_while_paused: flag });
-}
-
-module.exports = { DeliveryEngine, ACTIONS, engineStatsOf };
+module.exports = { DeliveryEngine, ACTIONS };

@@ -2,9 +2,9 @@
 // The recovery gate (spec section 2) as an EventEmitter.
 const { EventEmitter } = require('node:events');
 const native = require('./native');
-const { plainStruct } = require('./struct');
+const { decisionOf, gateStatsOf } = require('../generated/structs');
 const { buildSettings } = require('./settings');
-const { SUCCESS, parseOutcome, classifyValue, classifyError, hintOf, httpStatusOf } = require('./outcome');
+const { SUCCESS, parseOutcome, classifyValue, classifyError, hintOf } = require('./outcome');
 const { forwardEvents } = require('./events');
 const { own, release } = require('./handle');
 
@@ -14,17 +14,9 @@ const { GATE_STATES: STATES } = require('../generated/tables');
 const PERMIT_SLOTS = native.RESPITE_GATE_PERMIT_SLOTS;
 
 // `now`: seconds on the caller's monotonic clock; absent: the core's clock.
-// The core checks the value (negative, NaN ...); only the type is ours.
+// SWIG refuses a non-number, the core a bad number (negative, NaN ...).
 function timeOf(now) {
-  if (now === undefined) return native.respite_now();
-  if (typeof now !== 'number') throw new TypeError(`now must be a number of seconds (got ${typeof now})`);
-  return now;
-}
-
-// timeOf for the addon's gate entry points: absent stays absent (they read
-// the core's clock only when the answer depends on it).
-function givenTime(now) {
-  return now === undefined ? undefined : timeOf(now);
+  return now === undefined ? native.respite_now() : now;
 }
 
 class Gate extends EventEmitter {
@@ -56,9 +48,7 @@ class Gate extends EventEmitter {
     // while an engine or client shares the gate (their reports may open
     // it), and with probes = 0 (G11: after a pause a success must reach the
     // core to reset the delay).
-    this._probesZero = probes === 0;
-    this._sharers = 0;
-    this._leanAllowed = !this._probesZero;
+    this._leanBlocks = probes === 0 ? 1 : 0; // sharers, and probes = 0
     this._leanPermit = 0;
     this._leanHandlers = null;
     this._leanAdmitted = 0;
@@ -86,8 +76,7 @@ class Gate extends EventEmitter {
 
   // An engine or client starts (+1) or stops (-1) sharing the core gate.
   _share(delta) {
-    this._sharers += delta;
-    this._leanAllowed = this._sharers === 0 && !this._probesZero;
+    this._leanBlocks += delta;
     this._leanPermit = 0;
   }
 
@@ -96,12 +85,12 @@ class Gate extends EventEmitter {
     const decision = this._decision;
     native.respite_gate_check(this._handle, timeOf(now), decision);
     this._drainEvents();
-    return { allowed: decision.allowed === 1, probe: decision.probe === 1, permit: Number(decision.permit), retryAfter: decision.retry_after };
+    return decisionOf(decision);
   }
 
   // The permit for a call, or throws TemporarilyUnavailableError.
   acquire(now) {
-    const permit = this._admit(givenTime(now));
+    const permit = this._admit(now);
     if (typeof permit !== 'number') throw permit;
     return permit;
   }
@@ -110,13 +99,10 @@ class Gate extends EventEmitter {
   // or reject with; events drained by the one rule either way.
   _admit(now) {
     const answer = native.respite_node_gate_admit(this._token, now);
-    if (typeof answer !== 'number') {
-      this._drainEvents();
-      return answer;
-    }
-    if (answer > 0) return answer;
-    this._drainEvents(); // negated: events wait
-    return -answer;
+    const admitted = typeof answer === 'number';
+    if (admitted && answer > 0) return answer;
+    this._drainEvents(); // an error, or a permit negated: events wait
+    return admitted ? -answer : answer;
   }
 
   // Reports the outcome of a call: an outcome name ('server_error'), an HTTP
@@ -126,9 +112,8 @@ class Gate extends EventEmitter {
     const [number, , hint] = parseOutcome(outcome);
     const retryAfter = options.retryAfter !== undefined ? options.retryAfter : hint;
     this._leanPermit = 0;
-    if (native.respite_node_gate_report(this._token, permit || 0, number, retryAfter, givenTime(options.now)) > 0) {
-      this._drainEvents();
-    }
+    native.respite_node_gate_report(this._token, permit || 0, number, retryAfter, options.now);
+    this._drainEvents();
   }
 
   // report() without a permit.
@@ -173,7 +158,7 @@ class Gate extends EventEmitter {
       permit = this._admit(undefined);
       if (typeof permit !== 'number') return Promise.reject(permit); // the refusal, with retryAfter
       handlers = this._handlersFor(permit);
-      if (this._leanAllowed && permit % PERMIT_SLOTS === 0) {
+      if (this._leanBlocks === 0 && permit % PERMIT_SLOTS === 0) {
         this._leanPermit = permit;
         this._leanHandlers = handlers;
       }
@@ -225,15 +210,10 @@ class Gate extends EventEmitter {
   // The one rule: after a call into the gate, take every waiting event and
   // emit it ('event' and its type's name).
   _drainEvents() {
-    if (native.respite_node_gate_events_pending(this._token) === 0) return;
+    if (native.respite_gate_events_pending(this._handle) === 0) return;
     this._leanPermit = 0; // something happened: ask the core again
     forwardEvents(this, this._logger, native.respite_gate_next_event, this._handle, this._rawEvent);
   }
 }
 
-// A raw respite_gate_stats as an object (also the Sender's).
-function gateStatsOf(raw) {
-  return plainStruct(raw, { state: (state) => STATES[state] });
-}
-
-module.exports = { Gate, STATES, timeOf, httpStatusOf, gateStatsOf };
+module.exports = { Gate, timeOf };

@@ -30,15 +30,6 @@ class PoolHandle {
     this._released = false;
   }
 
-  begin() {
-    this._inFlight++;
-  }
-
-  end() {
-    this._inFlight--;
-    if (this._released) this.release();
-  }
-
   release() {
     this._released = true;
     if (this._inFlight > 0 || this.handle === null) return;
@@ -56,12 +47,13 @@ class PoolHandle {
       const done = (error, value) => {
         if (answered) return;
         answered = true;
-        this.end();
+        this._inFlight--;
+        if (this._released) this.release();
         after();
         if (error !== null) reject(error);
         else resolve(value);
       };
-      this.begin();
+      this._inFlight++;
       try {
         start(done);
       } catch (error) {
@@ -69,10 +61,9 @@ class PoolHandle {
       }
     });
   }
-
-  static release(held) {
-    held.release();
-  }
 }
 
-module.exports = { finalizer, own, release, PoolHandle };
+// The finalizer's entry for a PoolHandle: releases it.
+const releasePool = (held) => held.release();
+
+module.exports = { finalizer, own, release, PoolHandle, releasePool };

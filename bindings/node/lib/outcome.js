@@ -7,22 +7,20 @@ const { OUTCOMES } = require('../generated/tables');
 const SUCCESS = native.RESPITE_OUTCOME_SUCCESS;
 const TRANSPORT = native.RESPITE_OUTCOME_TRANSPORT;
 
-function outcomeNumber(name) {
-  return native.respite_outcome_from_name(String(name));
+// The outcome of an HTTP answer (its body usable unless said otherwise).
+function classifyStatus(httpStatus, bodyUsable = true) {
+  return native.respite_classify(0, httpStatus, bodyUsable ? 1 : 0);
 }
 
-function classifyStatus(transportFailed, httpStatus, bodyUsable = true) {
-  return native.respite_classify(transportFailed ? 1 : 0, httpStatus, bodyUsable ? 1 : 0);
-}
-
+// The HTTP status a value or error carries (`status` or `statusCode`); 0 if none.
 function httpStatusOf(value) {
-  if (value === null || typeof value !== 'object') return 0;
-  const status = typeof value.status === 'number' ? value.status : value.statusCode;
+  const status = typeof value?.status === 'number' ? value.status : value?.statusCode;
   return Number.isInteger(status) && status >= 100 && status <= 599 ? status : 0;
 }
 
+// Its Retry-After hint in seconds; 0 if none.
 function hintOf(value) {
-  const hint = value && value.retryAfter;
+  const hint = value?.retryAfter;
   return typeof hint === 'number' && hint > 0 && Number.isFinite(hint) ? hint : 0;
 }
 
@@ -30,42 +28,35 @@ function hintOf(value) {
 // (503), or {status, bodyUsable, transport, retryAfter}. Returns
 // [outcome, httpStatus, retryAfterHint].
 function parseOutcome(spec) {
-  if (typeof spec === 'string') return [outcomeNumber(spec), 0, 0];
-  if (typeof spec === 'number') return [classifyStatus(false, spec), spec, 0];
+  if (typeof spec === 'number') return [classifyStatus(spec), spec, 0];
   if (spec && typeof spec === 'object') {
     const hint = hintOf(spec);
     if (typeof spec.outcome === 'string') {
       // The status goes to the core as given, which checks its range.
       const status = Number.isInteger(spec.status) ? spec.status : httpStatusOf(spec);
-      return [outcomeNumber(spec.outcome), status, hint];
+      return [native.respite_outcome_from_name(spec.outcome), status, hint];
     }
     if (spec.transport) return [TRANSPORT, 0, hint];
     const status = typeof spec.status === 'number' ? spec.status : spec.statusCode;
-    if (typeof status === 'number') return [classifyStatus(false, status, spec.bodyUsable !== false), status, hint];
+    if (typeof status === 'number') return [classifyStatus(status, spec.bodyUsable !== false), status, hint];
   }
-  return [outcomeNumber(String(spec)), 0, 0];
+  return [native.respite_outcome_from_name(String(spec)), 0, 0];
 }
 
 // A value user code resolved with: a success, unless it carries an HTTP
 // status (a fetch Response, {status: 503}) that says otherwise.
 function classifyValue(value) {
   const status = httpStatusOf(value);
-  if (status === 0) return SUCCESS;
-  return native.respite_classify(0, status, 1);
+  return status === 0 ? SUCCESS : classifyStatus(status);
 }
 
 // An error user code threw: its `outcome` name, else its HTTP status
 // (`status` or `statusCode`), else transport (the call did not complete).
 function classifyError(error) {
-  if (error !== null && typeof error === 'object') {
-    if (typeof error.outcome === 'string') {
-      const outcome = OUTCOMES.indexOf(error.outcome);
-      if (outcome >= 0) return outcome;
-    }
-    const status = httpStatusOf(error);
-    if (status !== 0) return native.respite_classify(0, status, 1);
-  }
-  return TRANSPORT;
+  const named = OUTCOMES.indexOf(error?.outcome);
+  if (named >= 0) return named;
+  const status = httpStatusOf(error);
+  return status === 0 ? TRANSPORT : classifyStatus(status);
 }
 
-module.exports = { OUTCOMES, SUCCESS, TRANSPORT, parseOutcome, classifyValue, classifyError, httpStatusOf, hintOf, outcomeNumber };
+module.exports = { OUTCOMES, SUCCESS, parseOutcome, classifyValue, classifyError, httpStatusOf, hintOf };

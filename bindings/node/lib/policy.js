@@ -51,7 +51,7 @@ class Policy {
   // retryTimes?, eventTtl?, prefetchCount?}; `on` is 'client_error',
   // 'server_error', 'any_error' or a list of codes.
   static build(spec) {
-    let builder;
+    let builder = null;
     try {
       builder = native.respite_policy_builder_new(spec.name ?? null, spec.maximumCapacity ?? spec.maximum_capacity ?? 0);
       for (const handler of spec.handlers || []) {
@@ -64,14 +64,9 @@ class Policy {
       if (retryTimes !== undefined) native.respite_policy_builder_set_retry_times(builder, retryTimes);
       if (eventTtl !== undefined) native.respite_policy_builder_set_event_ttl(builder, eventTtl);
       if (prefetchCount !== undefined) native.respite_policy_builder_set_prefetch_count(builder, prefetchCount);
-    } catch (error) {
-      if (builder) native.respite_policy_builder_free(builder);
-      throw error;
-    }
-    try {
       return new Policy(withProblems((raw) => native.respite_policy_builder_build(builder, raw)));
     } finally {
-      native.respite_policy_builder_free(builder);
+      if (builder) native.respite_policy_builder_free(builder);
     }
   }
 

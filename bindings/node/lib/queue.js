@@ -2,13 +2,13 @@
 // The bounded delivery queue (spec section 4, D3-D6, D9, Q1-Q9) and the
 // batches of events taken from it.
 const native = require('./native');
-const { plainStruct, flag } = require('./struct');
+const { queueStatsOf } = require('../generated/structs');
 const { buildSettings } = require('./settings');
 const { own, release } = require('./handle');
 const { timeOf } = require('./gate');
 const { Policy } = require('./policy');
 
-const { DISPOSITIONS, OVERFLOWS } = require('../generated/tables');
+const { DISPOSITIONS } = require('../generated/tables');
 
 // An unknown name becomes -1, which the core rejects with its own message.
 function dispositionNumber(name) {
@@ -21,13 +21,13 @@ class Queue {
   // settings in camelCase: overflow ('drop_oldest' | 'drop_newest'),
   // maxBytes (0: no byte limit).
   constructor(options = {}) {
-    const policy = options && options.policy !== undefined && options.policy !== null ? options.policy : null;
+    const policy = options?.policy ?? null;
     if (policy !== null && !(policy instanceof Policy)) {
       throw new TypeError('respite: policy must be a Policy (Policy.fromJSON, Policy.build, Policy.default) or absent');
     }
     const settings = buildSettings('queue', options || {}, ['policy']);
     try {
-      own(this, native.respite_queue_new(policy === null ? null : policy._live(), settings), native.respite_queue_free);
+      own(this, native.respite_queue_new(policy?._live() ?? null, settings), native.respite_queue_free);
     } finally {
       native.respite_settings_free(settings);
     }
@@ -51,9 +51,6 @@ class Queue {
   // than maxBytes), ClosedError (after shutdown() or close()),
   // InvalidArgumentError (an empty event).
   enqueue(payload, now) {
-    if (typeof payload !== 'string' && !ArrayBuffer.isView(payload)) {
-      throw new TypeError(`respite: payload must be a string or a Buffer (got ${payload === null ? 'null' : typeof payload})`);
-    }
     native.respite_queue_enqueue(this._handle, payload, timeOf(now));
   }
 
@@ -99,13 +96,6 @@ class Queue {
   checkAccounting() {
     native.respite_queue_check_accounting(this._handle);
   }
-}
-
-// A raw respite_queue_stats as an object (also the Sender's), with D9's check.
-function queueStatsOf(raw) {
-  const stats = plainStruct(raw, { overflow: (overflow) => OVERFLOWS[overflow], closed: flag });
-  stats.balanced = native.respite_queue_stats_balanced(raw) === 1;
-  return stats;
 }
 
 // Events taken together (Queue#take or DeliveryEngine#take), read by index
@@ -157,15 +147,11 @@ class Batch {
   }
 
   texts() {
-    const out = [];
-    for (let i = 0, n = this.length; i < n; i++) out.push(this.text(i));
-    return out;
+    return Array.from({ length: this.length }, (_, i) => this.text(i));
   }
 
   buffers() {
-    const out = [];
-    for (let i = 0, n = this.length; i < n; i++) out.push(this.bytes(i));
-    return out;
+    return Array.from({ length: this.length }, (_, i) => this.bytes(i));
   }
 
   // Attempts including this one (1 on the first take).
@@ -175,8 +161,7 @@ class Batch {
 
   // Seconds since the event was first queued.
   age(index, now) {
-    const handle = this._live();
-    return native.respite_batch_event_age(handle, index, timeOf(now));
+    return native.respite_batch_event_age(this._live(), index, timeOf(now));
   }
 
   // 'delivered', 'retry', 'discarded', 'retries_exhausted', or null when
@@ -198,4 +183,4 @@ class Batch {
   }
 }
 
-module.exports = { Queue, Batch, DISPOSITIONS, queueStatsOf };
+module.exports = { Queue, Batch, DISPOSITIONS };

@@ -36,28 +36,24 @@ async function retry(fn, backoff = {}, options = {}) {
         outcome = classifyError(error);
       }
       const hint = outcome === SUCCESS ? 0 : hintOf(carrier);
-      if (gate && !gate.closed) gate.report(permit, { outcome: outcomeName(outcome) }, { retryAfter: hint });
+      if (gate && !gate.closed) gate.report(permit, { outcome: OUTCOMES[outcome] }, { retryAfter: hint });
       if (outcome === SUCCESS) return carrier;
       let delay;
       try {
         delay = native.respite_retry_decide(schedule._handle, sequence, attempt, outcome, httpStatusOf(carrier), hint);
       } catch (error) {
         error.attempts = attempt;
-        error.lastOutcome = outcomeName(outcome);
+        error.lastOutcome = OUTCOMES[outcome];
         if (failed) error.cause = carrier;
         else error.response = carrier;
         throw error;
       }
-      if (onRetry) onRetry({ attempt, delay, outcome: outcomeName(outcome), error: failed ? carrier : undefined });
+      if (onRetry) onRetry({ attempt, delay, outcome: OUTCOMES[outcome], error: failed ? carrier : undefined });
       await sleep(delay * 1000, undefined, signal ? { signal } : undefined);
     }
   } finally {
     if (owned) schedule.close();
   }
-}
-
-function outcomeName(outcome) {
-  return OUTCOMES[outcome];
 }
 
 module.exports = { retry };

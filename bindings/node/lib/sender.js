@@ -5,21 +5,18 @@
 // addon's own threads and return promises: the event loop never waits.
 const { EventEmitter } = require('node:events');
 const native = require('./native');
-const { buildSettings } = require('./settings');
-const { finalizer, PoolHandle } = require('./handle');
+const { buildSettings, snakeCase } = require('./settings');
+const { finalizer, PoolHandle, releasePool } = require('./handle');
+const { headerPairs } = require('./client');
 const { Policy } = require('./policy');
-const { queueStatsOf } = require('./queue');
-const { engineStatsOf } = require('./engine');
-const { gateStatsOf } = require('./gate');
+const { senderStatsOf } = require('../generated/structs');
 const { forwardEvents } = require('./events');
-const { plainStruct, flag } = require('./struct');
 
 // Options of the Sender itself; every other key is a setting.
 const OWN = ['gate', 'queue', 'policy', 'headers', 'logger', 'eventIntervalMs'];
 
 function isSetting(component, key) {
-  const name = key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-  return native.respite_setting_find(component, name) != null;
+  return native.respite_setting_find(component, snakeCase(key)) != null;
 }
 
 // Splits flat options into the sender's, the gate's and the queue's
@@ -45,17 +42,6 @@ function splitOptions(options) {
   return parts;
 }
 
-function freeAll(...settings) {
-  for (const s of settings) if (s) native.respite_settings_free(s);
-}
-
-// Stops the event poll of a sender that was collected.
-function pollOnce(weak, timer) {
-  const sender = weak.deref();
-  if (sender === undefined) clearInterval(timer);
-  else sender._drainEvents();
-}
-
 class Sender extends EventEmitter {
   // options: the "sender" settings in camelCase (url required, timeoutSeconds,
   // contentType, prefix, separator, suffix, gzip, minEntriesPerMessage,
@@ -68,47 +54,39 @@ class Sender extends EventEmitter {
   constructor(options = {}) {
     super();
     if (options === null || typeof options !== 'object') throw new TypeError('respite: options must be an object');
+    const interval = options.eventIntervalMs === undefined ? 50 : Number(options.eventIntervalMs);
+    if (!(interval > 0)) {
+      throw new TypeError(`respite: eventIntervalMs must be a number greater than 0 (got ${options.eventIntervalMs})`);
+    }
     const parts = splitOptions(options);
-    let senderSettings = null;
-    let gateSettings = null;
-    let queueSettings = null;
-    let policy = options.policy === undefined || options.policy === null ? null : options.policy;
+    const settings = {};
+    let policy = options.policy ?? null;
     let ownPolicy = false;
     try {
-      senderSettings = buildSettings('sender', parts.sender);
-      if (parts.gate) gateSettings = buildSettings('gate', parts.gate);
-      if (parts.queue) queueSettings = buildSettings('queue', parts.queue);
+      for (const component of ['sender', 'gate', 'queue']) {
+        if (parts[component]) settings[component] = buildSettings(component, parts[component]);
+      }
       if (policy !== null && !(policy instanceof Policy)) {
         policy = Policy.fromJSON(policy); // its JSON text or object
         ownPolicy = true;
       }
       // The core holds the policy: ours may be closed at once.
-      this._handle = native.respite_sender_new(senderSettings, gateSettings, queueSettings, policy ? policy._live() : null);
+      this._handle = native.respite_sender_new(settings.sender, settings.gate ?? null, settings.queue ?? null, policy?._live() ?? null);
     } finally {
-      freeAll(senderSettings, gateSettings, queueSettings);
+      for (const built of Object.values(settings)) native.respite_settings_free(built);
       if (ownPolicy) policy.close();
     }
     this._logger = options.logger || null;
     this._rawEvent = new native.respite_event();
     this._closing = null; // the promise of close()
     this._finalStats = null;
-    // Freed when closed (or collected) AND no flush/close is in flight.
-    // A sender never closed is freed on the pool: freeing closes, which
-    // may wait close_timeout_seconds.
-    // (The closure must not hold `this`, or it would never be collected.)
-    const state = { closed: false };
-    this._state = state;
-    this._native = new PoolHandle(this._handle, (raw) => {
-      if (state.closed) native.respite_sender_free(raw);
-      else native.respite_node_sender_free_later(raw);
-    });
-    finalizer.register(this, [PoolHandle.release, this._native], this);
+    // Freed when closed (or collected) AND no flush/close is in flight, on
+    // the pool: freeing a sender never closed closes it, which may wait
+    // close_timeout_seconds.
+    this._native = new PoolHandle(this._handle, native.respite_node_sender_free_later);
+    finalizer.register(this, [releasePool, this._native], this);
     try {
-      const headers = options.headers;
-      if (headers !== undefined && headers !== null) {
-        const pairs = headers instanceof Map || Array.isArray(headers) ? [...headers] : Object.entries(headers);
-        for (const [name, value] of pairs) this.addHeader(name, value);
-      }
+      for (const [name, value] of headerPairs(options.headers)) this.addHeader(name, value);
     } catch (error) {
       this._abandon();
       throw error;
@@ -116,15 +94,8 @@ class Sender extends EventEmitter {
     // The sender's thread makes events at any time: look every few ms. The
     // timer neither keeps the process alive nor this object.
     const weak = new WeakRef(this);
-    const interval = options.eventIntervalMs === undefined ? 50 : Number(options.eventIntervalMs);
-    if (!(interval > 0)) {
-      this._abandon();
-      throw new TypeError(`respite: eventIntervalMs must be a number greater than 0 (got ${options.eventIntervalMs})`);
-    }
-    const poll = { timer: null };
-    poll.timer = setInterval(() => pollOnce(weak, poll.timer), interval);
-    poll.timer.unref();
-    this._timer = poll.timer;
+    const timer = setInterval(() => (weak.deref() ? weak.deref()._drainEvents() : clearInterval(timer)), interval);
+    this._timer = timer.unref();
   }
 
   _abandon() {
@@ -156,9 +127,6 @@ class Sender extends EventEmitter {
   // while sending is paused, with TransportError when timeoutSeconds ran
   // out, ClosedError after close.
   flush(timeoutSeconds = 5) {
-    if (typeof timeoutSeconds !== 'number') {
-      return Promise.reject(new TypeError(`respite: timeoutSeconds must be a number (got ${typeof timeoutSeconds})`));
-    }
     return this._job((handle, done) => native.respite_node_sender_flush_start(handle, timeoutSeconds, done)).then(() => undefined);
   }
 
@@ -170,16 +138,7 @@ class Sender extends EventEmitter {
     if (this._closing) return this._closing;
     if (this._handle === null) return this._job(null);
     const handle = this._handle;
-    this._closing = this._job((raw, done) => native.respite_node_sender_close_start(raw, done)).then(
-      (unsent) => {
-        this._finish(handle);
-        return unsent;
-      },
-      (error) => {
-        this._finish(handle);
-        throw error;
-      },
-    );
+    this._closing = this._job((raw, done) => native.respite_node_sender_close_start(raw, done)).finally(() => this._finish(handle));
     return this._closing;
   }
 
@@ -192,7 +151,6 @@ class Sender extends EventEmitter {
       this._finalStats = null;
     }
     this._handle = null;
-    this._state.closed = true; // the core's close has returned: free is quick
     finalizer.unregister(this);
     this._native.release();
   }
@@ -215,8 +173,7 @@ class Sender extends EventEmitter {
   _statsOf(handle) {
     const raw = new native.respite_sender_stats();
     native.respite_sender_stats_get(handle, raw);
-    const stats = plainStruct(raw, { queue: queueStatsOf, engine: engineStatsOf, gate: gateStatsOf, paused: flag, closed: flag });
-    return { ...stats.queue, ...stats };
+    return senderStatsOf(raw);
   }
 
   // Emits every waiting event under its type and as 'event'; warnings

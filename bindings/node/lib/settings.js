@@ -52,8 +52,6 @@ function settingsTable() {
   return SETTINGS;
 }
 
-module.exports = { buildSettings, snakeCase, settingsTable };
-
 // A validated bag of settings for a component or profile, for checking
 // options or reading defaults: new Settings('gate', {probes: 2}).get('probes').
 class Settings {
@@ -63,10 +61,10 @@ class Settings {
   }
 
   // The value of a setting (camelCase or snake_case name), typed as the
-  // settings table says: number, boolean or string.
+  // settings table says: number, boolean or string. The core words a
+  // closed or unknown one.
   get(name) {
     const key = snakeCase(String(name));
-    if (this._handle === null) throw new (require('./errors').ClosedError)('settings is closed');
     const info = native.respite_setting_find(this.component, key);
     if (info && info.type >= native.RESPITE_SETTING_CHOICE) return native.respite_settings_get_text(this._handle, key);
     const value = native.respite_settings_get_number(this._handle, key);
@@ -80,4 +78,4 @@ class Settings {
   }
 }
 
-module.exports.Settings = Settings;
+module.exports = { buildSettings, snakeCase, settingsTable, Settings };

@@ -16,8 +16,6 @@
 
 #include <napi.h>
 
-#include <math.h>
-
 /* The gate behind the token respite_node_gate_token made (null: NULL,
  * which the core answers with "gate is closed"); false with a TypeError
  * thrown for anything else. A token is an External: reading it is a field
@@ -53,15 +51,19 @@ static Napi::Value respite_node_gate_token(const Napi::CallbackInfo &info)
     return Napi::Value();
 }
 
-/* `now` at info[index]: undefined is the core's clock (the _now calls,
- * which read it only when the answer depends on it); NaN for a non-number,
- * which the core refuses as invalid_time. */
-static bool respite_node_now_arg(const Napi::CallbackInfo &info, size_t index, double *now)
+/* `now` at info[index]: 0 when undefined (the core's clock: the _now calls
+ * read it only when the answer depends on it), 1 with *now set, -1 with a
+ * TypeError thrown for anything else, as SWIG's wrappers do. */
+static int respite_node_now_arg(const Napi::CallbackInfo &info, size_t index, double *now)
 {
     if (info[index].IsUndefined())
-        return false;
-    *now = info[index].IsNumber() ? info[index].As<Napi::Number>().DoubleValue() : NAN;
-    return true;
+        return 0;
+    if (info[index].IsNumber()) {
+        *now = info[index].As<Napi::Number>().DoubleValue();
+        return 1;
+    }
+    Napi::TypeError::New(info.Env(), "now must be a number of seconds").ThrowAsJavaScriptException();
+    return -1;
 }
 
 /* respite_node_gate_admit(gate, now?): the permit, negated when events
@@ -77,8 +79,10 @@ static Napi::Value respite_node_gate_admit(const Napi::CallbackInfo &info)
     respite_error err; /* the core fills every field when it fails */
     err.status = RESPITE_OK;
     double now;
-    int64_t permit = respite_node_now_arg(info, 1, &now) ? respite_gate_admit(gate, now, &err)
-                                                         : respite_gate_admit_now(gate, &err);
+    int given = respite_node_now_arg(info, 1, &now);
+    if (given < 0)
+        return Napi::Value();
+    int64_t permit = given ? respite_gate_admit(gate, now, &err) : respite_gate_admit_now(gate, &err);
     if (err.status != RESPITE_OK)
         return respite_node_error(info.Env(), &err);
     return Napi::Number::New(info.Env(), (double)(respite_gate_events_pending(gate) > 0 ? -permit : permit));
@@ -102,7 +106,10 @@ static Napi::Value respite_node_gate_report(const Napi::CallbackInfo &info)
     respite_error err;
     err.status = RESPITE_OK;
     double now;
-    if (respite_node_now_arg(info, 4, &now))
+    int given = respite_node_now_arg(info, 4, &now);
+    if (given < 0)
+        return Napi::Value();
+    if (given)
         respite_gate_report(gate, permit, outcome, hint, now, &err);
     else
         respite_gate_report_now(gate, permit, outcome, hint, &err);
@@ -113,21 +120,11 @@ static Napi::Value respite_node_gate_report(const Napi::CallbackInfo &info)
     return Napi::Number::New(info.Env(), respite_gate_events_pending(gate));
 }
 
-/* respite_node_gate_events_pending(gate): respite_gate_events_pending. */
-static Napi::Value respite_node_gate_events_pending(const Napi::CallbackInfo &info)
-{
-    respite_gate *gate;
-    if (!respite_node_gate_arg(info, &gate))
-        return Napi::Value();
-    return Napi::Number::New(info.Env(), respite_gate_events_pending(gate));
-}
-
 static void respite_node_gate_export(Napi::Env env, Napi::Object exports)
 {
     exports.Set("respite_node_gate_token", Napi::Function::New(env, respite_node_gate_token));
     exports.Set("respite_node_gate_admit", Napi::Function::New(env, respite_node_gate_admit));
     exports.Set("respite_node_gate_report", Napi::Function::New(env, respite_node_gate_report));
-    exports.Set("respite_node_gate_events_pending", Napi::Function::New(env, respite_node_gate_events_pending));
 }
 
 #endif /* RESPITE_NODE_GATE_H */

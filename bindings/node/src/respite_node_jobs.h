@@ -27,21 +27,15 @@
 
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
 
-enum respite_node_job_kind { RESPITE_NODE_REQUEST, RESPITE_NODE_FLUSH, RESPITE_NODE_CLOSE, RESPITE_NODE_FREE_SENDER };
-
 struct respite_node_job {
-    respite_node_job_kind kind;
-    /* inputs, copied: JavaScript's buffers are gone when the call returns */
-    respite_client *client = nullptr;
-    respite_sender *sender = nullptr;
-    std::string method, url, headers, body;
-    bool has_headers = false;
-    double timeout = 0;
-    /* outputs */
+    /* the blocking call, its inputs copied into the closure (JavaScript's
+     * buffers are gone when the call returns); it fills the outputs */
+    std::function<void(respite_node_job *)> call;
     respite_response *response = nullptr;
     int64_t value = 0;
     respite_error err;
@@ -50,6 +44,7 @@ struct respite_node_job {
     std::mutex lock;
     bool finalized = false; /* the thread-safe function is gone */
     int refs = 0;
+    bool detached = false; /* no loop waits for it (a sender freed later) */
 };
 
 /* ------------------------------------------------------------------ pool */
@@ -89,21 +84,9 @@ static void respite_node_job_deliver(Napi::Env env, Napi::Function fn, respite_n
 static void respite_node_job_run(respite_node_job *job)
 {
     memset(&job->err, 0, sizeof job->err);
-    switch (job->kind) {
-    case RESPITE_NODE_REQUEST:
-        job->response = respite_client_request(job->client, job->method.c_str(), job->url.c_str(),
-                                               job->has_headers ? job->headers.c_str() : nullptr, job->body.data(),
-                                               job->body.size(), &job->err);
-        break;
-    case RESPITE_NODE_FLUSH:
-        job->value = respite_sender_flush(job->sender, job->timeout, &job->err);
-        break;
-    case RESPITE_NODE_CLOSE:
-        job->value = respite_sender_close(job->sender, &job->err);
-        break;
-    case RESPITE_NODE_FREE_SENDER:
-        respite_sender_free(job->sender);
-        delete job; /* no loop waits for it */
+    job->call(job);
+    if (job->detached) {
+        delete job;
         return;
     }
     {
@@ -158,13 +141,6 @@ static void respite_node_pool_push(respite_node_job *job)
     pool->wake.notify_one();
 }
 
-int respite_node_pool_threads(void)
-{
-    respite_node_pool *pool = respite_node_the_pool();
-    std::lock_guard<std::mutex> guard(pool->lock);
-    return pool->threads;
-}
-
 /* -------------------------------------------------------- loop's side */
 
 /* Calls callback(error or null, result). An exception it throws is the
@@ -186,16 +162,14 @@ static void respite_node_call_back(Napi::Env env, Napi::Function fn, const respi
         fn.Call(argv);
 }
 
+/* A request's response (JavaScript owns it now), else the number. */
 static Napi::Value respite_node_job_result(Napi::Env env, respite_node_job *job)
 {
-    if (job->kind == RESPITE_NODE_REQUEST) {
-        if (!job->response)
-            return env.Null();
-        respite_response *response = job->response;
-        job->response = nullptr; /* JavaScript owns it now */
+    respite_response *response = job->response;
+    job->response = nullptr;
+    if (response)
         return SWIG_NewPointerObj((void *)response, SWIGTYPE_p_respite_response, 0);
-    }
-    return Napi::Number::New(env, (double)job->value);
+    return job->err.status == RESPITE_OK ? Napi::Number::New(env, (double)job->value) : env.Null();
 }
 
 /* On the loop's thread; fn is empty when the environment is going away. */
@@ -216,8 +190,11 @@ static void respite_node_job_finalize(Napi::Env, void *, respite_node_job *job)
     respite_node_job_release(job);
 }
 
-static void respite_node_submit(respite_node_job *job, respite_node_callback *callback)
+/* Runs call on the pool; callback(error or null, result) on this loop. */
+static void respite_node_submit(respite_node_callback *callback, std::function<void(respite_node_job *)> call)
 {
+    respite_node_job *job = new respite_node_job();
+    job->call = std::move(call);
     job->refs = 2; /* the pool thread's and the finalizer's */
     job->done = Napi::ThreadSafeFunction::New(callback->fn.Env(), callback->fn, "respite", 0, 1, job,
                                               respite_node_job_finalize, (void *)nullptr);
@@ -235,52 +212,41 @@ static const double respite_node_refusal_margin = 0.05;
 void respite_node_request_start(respite_client *client, respite_gate *gate, const char *method, const char *url,
                                 const char *headers, const char *data, size_t size, respite_node_callback *callback)
 {
-    Napi::Env env = callback->fn.Env();
-    bool refused = false;
+    bool has_headers = headers && headers[0];
+    auto call = [client, method = std::string(method ? method : ""), url = std::string(url ? url : ""), has_headers,
+                 headers = std::string(has_headers ? headers : ""),
+                 body = std::string(data ? data : "", size)](respite_node_job *job) {
+        job->response = respite_client_request(client, method.c_str(), url.c_str(),
+                                               has_headers ? headers.c_str() : nullptr, body.data(), body.size(),
+                                               &job->err);
+    };
+    bool refused = !client;
     if (client && gate) {
         respite_error probe_err;
         memset(&probe_err, 0, sizeof probe_err);
         double retry_after = respite_gate_retry_after(gate, respite_now(), &probe_err);
         refused = probe_err.status == RESPITE_OK && retry_after > respite_node_refusal_margin;
     }
-    if (!client || refused) {
-        respite_error err;
-        memset(&err, 0, sizeof err);
-        respite_response *response = respite_client_request(client, method, url, headers && headers[0] ? headers : nullptr,
-                                                            data, size, &err);
-        Napi::Value result = env.Null();
-        if (response)
-            result = SWIG_NewPointerObj((void *)response, SWIGTYPE_p_respite_response, 0);
-        respite_node_call_back(env, callback->fn, &err, result, false);
-        return;
-    }
-    respite_node_job *job = new respite_node_job();
-    job->kind = RESPITE_NODE_REQUEST;
-    job->client = client;
-    job->method = method ? method : "";
-    job->url = url ? url : "";
-    job->has_headers = headers && headers[0];
-    if (job->has_headers)
-        job->headers = headers;
-    job->body.assign(data ? data : "", size);
-    respite_node_submit(job, callback);
+    if (!refused)
+        return respite_node_submit(callback, std::move(call));
+    respite_node_job job;
+    memset(&job.err, 0, sizeof job.err);
+    call(&job);
+    Napi::Env env = callback->fn.Env();
+    respite_node_call_back(env, callback->fn, &job.err, respite_node_job_result(env, &job), false);
 }
 
 void respite_node_sender_flush_start(respite_sender *sender, double timeout_seconds, respite_node_callback *callback)
 {
-    respite_node_job *job = new respite_node_job();
-    job->kind = RESPITE_NODE_FLUSH;
-    job->sender = sender;
-    job->timeout = timeout_seconds;
-    respite_node_submit(job, callback);
+    respite_node_submit(callback, [sender, timeout_seconds](respite_node_job *job) {
+        job->value = respite_sender_flush(sender, timeout_seconds, &job->err);
+    });
 }
 
 void respite_node_sender_close_start(respite_sender *sender, respite_node_callback *callback)
 {
-    respite_node_job *job = new respite_node_job();
-    job->kind = RESPITE_NODE_CLOSE;
-    job->sender = sender;
-    respite_node_submit(job, callback);
+    respite_node_submit(callback,
+                        [sender](respite_node_job *job) { job->value = respite_sender_close(sender, &job->err); });
 }
 
 /* For a finalizer: freeing closes first, which may wait close_timeout. */
@@ -289,8 +255,8 @@ void respite_node_sender_free_later(respite_sender *sender)
     if (!sender)
         return;
     respite_node_job *job = new respite_node_job();
-    job->kind = RESPITE_NODE_FREE_SENDER;
-    job->sender = sender;
+    job->call = [sender](respite_node_job *) { respite_sender_free(sender); };
+    job->detached = true;
     respite_node_pool_push(job);
 }
 

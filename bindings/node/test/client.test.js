@@ -5,14 +5,10 @@ const assert = require('node:assert/strict');
 const { Worker } = require('node:worker_threads');
 const path = require('node:path');
 const respite = require('..');
-const { FaultServer, sleep } = require('./fault_server');
+const { sleep, useFaultServer } = require('./fault_server');
 
 let server;
-test.before(async () => {
-  server = await FaultServer.start();
-});
-test.after(() => server.stop());
-test.beforeEach(() => server.reset());
+useFaultServer(test, (started) => (server = started));
 
 test('a call returns a Response: status, headers, body, outcome, attempts, elapsed', async () => {
   await server.script('201 body=created header=X-Request-Id:42');

@@ -74,6 +74,11 @@ test('bad times and arguments: InvalidTimeError, InvalidArgumentError, TypeError
     const outcome = raises(() => gate.record('bogus', { now: 1 }), respite.InvalidArgumentError);
     assert.match(outcome.message, /^outcome must be one of success, request_error/);
     assert.throws(() => gate.check('later'), TypeError);
+    // The hand-written entry points refuse a non-number as SWIG's do.
+    assert.throws(() => gate.acquire('later'), { name: 'TypeError', message: 'now must be a number of seconds' });
+    assert.throws(() => gate.record('success', { now: 'later' }), TypeError);
+    assert.throws(() => gate.acquire(-1), respite.InvalidTimeError);
+    assert.equal(gate.stats().reported, 0);
   } finally {
     gate.close();
   }

@@ -76,4 +76,13 @@ function once(emitter, type, ms = 5000) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-module.exports = { FaultServer, once, sleep };
+// One server for a test file: started before its tests (`use` receives it),
+// reset before each test, stopped after them.
+function useFaultServer(test, use) {
+  let server;
+  test.before(async () => use((server = await FaultServer.start())));
+  test.after(() => server.stop());
+  test.beforeEach(() => server.reset());
+}
+
+module.exports = { FaultServer, once, sleep, useFaultServer };

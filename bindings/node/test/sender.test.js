@@ -3,14 +3,10 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const respite = require('..');
-const { FaultServer, once, sleep } = require('./fault_server');
+const { once, sleep, useFaultServer } = require('./fault_server');
 
 let server;
-test.before(async () => {
-  server = await FaultServer.start();
-});
-test.after(() => server.stop());
-test.beforeEach(() => server.reset());
+useFaultServer(test, (started) => (server = started));
 
 // Retries server errors and transport failures many times: nothing is lost
 // while the service is down.

@@ -44,4 +44,6 @@ test('the addon loads and works in worker threads, in parallel', async () => {
   const gate = new respite.Gate();
   assert.equal(await gate.run(async () => 'main'), 'main');
   gate.close();
+  // Its errors are still made by its own maker (one per environment).
+  assert.throws(() => gate.state(), respite.ClosedError);
 });

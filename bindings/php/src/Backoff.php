@@ -13,6 +13,8 @@ final class Backoff
 {
     use Handle;
 
+    private const CLOSED_CHECK = 'respite_backoff_start';
+
     /** @var array<string, mixed> */
     private array $settings;
 
@@ -25,19 +27,10 @@ final class Backoff
         });
     }
 
-    /**
-     * Frees this back-off's reference (a client that uses it keeps its
-     * own); using it afterwards throws ClosedException. Idempotent.
-     */
+    /** Frees this back-off's reference (a client that uses it keeps its own). Idempotent. */
     public function close(): void
     {
         $this->free('respite_backoff_free');
-    }
-
-    /** @internal the raw handle for a client (which holds its own reference) */
-    public function raw()
-    {
-        return $this->ptr ?? respite_backoff_start(null); // ClosedException
     }
 
     /** @return array<string, mixed> */
@@ -80,10 +73,7 @@ final class Backoff
         return respite_backoff_retries_on($this->ptr, $code, $httpStatus) === 1;
     }
 
-    /**
-     * After attempt $attempt (1 = the first) of $sequence ended with
-     * $outcome: the delay before the next attempt, or null to stop.
-     */
+    /** After attempt $attempt (1: the first) of $sequence ended with $outcome: the next delay, or null to stop. */
     public function next(
         int $sequence,
         int $attempt,
@@ -97,18 +87,10 @@ final class Backoff
     }
 
     /**
-     * Calls $fn() until it succeeds or the core's schedule gives up
-     * (respite_retry_decide, B12-B14); this loop only waits.
-     *
-     * Before every attempt $gate (when given) is asked: a refusal throws
-     * TemporarilyUnavailableException and no attempt is made. A Throwable
-     * from $fn is a failure of its kind (Outcome::ofThrowable); when the
-     * schedule ends on one, TransportException is thrown with the core's
-     * message, the Throwable as getPrevious(). $statusOf($result) may give
-     * an HTTP status for a returned answer (a 503 is then retried); when the
-     * schedule ends on such an answer, the answer is returned.
-     * $sleep(float $seconds) waits between attempts (default: usleep).
-     * $report receives ['attempts' => made, 'last_outcome' => Outcome|null].
+     * Calls $fn() until it succeeds or the core's schedule gives up (B12-B14; see docs/php.md),
+     * asking $gate before every attempt. Gave up on a Throwable: TransportException with it as
+     * getPrevious(); on an answer ($statusOf($result): its HTTP status): that answer.
+     * $sleep(float $seconds) waits; $report gets ['attempts' => made, 'last_outcome' => Outcome|null].
      */
     public function run(
         callable $fn,
@@ -117,9 +99,7 @@ final class Backoff
         ?callable $statusOf = null,
         ?array &$report = null,
     ): mixed {
-        $sleep ??= static function (float $seconds): void {
-            usleep((int) round($seconds * 1e6));
-        };
+        $sleep ??= static fn (float $seconds) => usleep((int) round($seconds * 1e6));
         $report = ['attempts' => 0, 'last_outcome' => null];
         $sequence = $this->start();
         for ($attempt = 1;; $attempt++) {
@@ -155,11 +135,8 @@ final class Backoff
     }
 
     /**
-     * The error a retry loop ends with when this schedule stops it after
-     * $attempts attempts, the last ending with $outcome (B14), worded by
-     * the core: TransportException ("the call failed after 3 attempts:
-     * last outcome server_error (status 503)"), or the core's error for
-     * bad input. For your own retry loops.
+     * For your own retry loops: the core's TransportException when this schedule stops after
+     * $attempts, the last ending with $outcome (B14), $last as getPrevious().
      */
     public function gaveUp(
         int $attempts,
@@ -167,9 +144,8 @@ final class Backoff
         int $httpStatus = 0,
         ?\Throwable $last = null,
     ): RespiteException {
-        $outcome = Outcome::of($outcome);
         try {
-            respite_retry_gave_up($this->ptr, $attempts, $outcome->code(), $httpStatus);
+            respite_retry_gave_up($this->ptr, $attempts, Outcome::of($outcome)->code(), $httpStatus);
         } catch (TransportException $e) {
             return new TransportException($e->getMessage(), null, $last);
         } catch (RespiteException $e) {

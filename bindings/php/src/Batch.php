@@ -5,7 +5,6 @@ namespace Respite;
 
 use Respite\Internal\Handle;
 
-
 /**
  * Events taken from a Queue, in flight until settled. Settle each with
  * "delivered", "retry", "discarded" or "retries_exhausted"; close() (or
@@ -51,10 +50,7 @@ final class Batch implements \Countable
         return self::each($this->open(), 'respite_php_batch_event_bytes');
     }
 
-    /**
-     * @internal $get($batch, $i) for every event of a raw batch (also the engine's)
-     * @return list<mixed>
-     */
+    /** @internal @return list<mixed> $get($batch, $i) for every event of a raw batch (also the engine's) */
     public static function each($batch, callable $get): array
     {
         $out = [];
@@ -83,28 +79,28 @@ final class Batch implements \Countable
         return $d < 0 ? null : (string) respite_disposition_name($d);
     }
 
-    /**
-     * Settles event $index; returns the disposition applied ("retry" may
-     * come back "retries_exhausted", D3).
-     */
+    /** Settles event $index; returns the disposition applied ("retry" may be "retries_exhausted", D3). */
     public function settle(int $index, string|int $disposition): string
     {
-        $applied = respite_batch_settle($this->ptr, $index, Queue::disposition($disposition));
+        $applied = respite_batch_settle($this->ptr, $index, self::code($disposition));
         return (string) respite_disposition_name($applied);
     }
 
     /** Settles every unsettled event the same way; returns how many. */
     public function settleAll(string|int $disposition): int
     {
-        return respite_batch_settle_all($this->ptr, Queue::disposition($disposition));
+        return respite_batch_settle_all($this->ptr, self::code($disposition));
     }
 
-    /** The handle, or ClosedException worded by the core (count() answers 0 quietly). */
+    /** A disposition's number; an unknown name is -1, whose error the core words. */
+    private static function code(string|int $disposition): int
+    {
+        return is_int($disposition) ? $disposition : Disposition::tryFrom($disposition)?->code() ?? -1;
+    }
+
+    /** The handle, or the core's ClosedException (count() answers 0 quietly). */
     private function open()
     {
-        if ($this->ptr === null) {
-            $this->payload(0);
-        }
-        return $this->ptr;
+        return $this->ptr ?? respite_batch_event_size(null, 0);
     }
 }

@@ -6,12 +6,8 @@ namespace Respite;
 use Respite\Internal\Handle;
 
 /**
- * HTTP calls through a gate, with libcurl (spec section 6). The gate is
- * asked before every attempt (a refusal throws
- * TemporarilyUnavailableException and sends nothing); each attempt's
- * outcome is reported to it, and retries follow the back-off. A failed
- * call still gives a Response. Connections are reused; the client holds
- * its own references to the gate and the back-off.
+ * HTTP calls with libcurl (spec section 6): the gate is asked before every attempt and told
+ * its outcome; retries follow the back-off. A failed call still gives a Response.
  */
 final class Client
 {
@@ -54,13 +50,8 @@ final class Client
     }
 
     /**
-     * One call: $method ("GET", "POST", ...) to $url (http:// or https://).
-     * $headers: ['Name' => 'value', ...] or ['Name: value', ...].
-     * $body: bytes (null: none).
-     *
-     * Throws TemporarilyUnavailableException when the gate refuses (no
-     * request is made), InvalidArgumentException for a bad method, URL or
-     * header (worded by the core), ClosedException after close().
+     * One call (the gate refused: TemporarilyUnavailableException, nothing sent).
+     * $headers: ['Name' => 'value', ...] or ['Name: value', ...]; $body: bytes (null: none).
      */
     public function request(string $method, string $url, array $headers = [], ?string $body = null): Response
     {
@@ -98,11 +89,8 @@ final class Client
     }
 
     /**
-     * C4: the answer was a success but its body cannot be used (empty, not
-     * parseable, an error object): the gate counts one `unusable` failure
-     * and the response's outcome becomes unusable. Only a success can be
-     * reported so (InvalidArgumentException, worded by the core); a second
-     * report of the same response changes nothing.
+     * C4: a success whose body cannot be used (empty, not parseable, an error object): the gate
+     * counts one `unusable` failure and the response's outcome becomes unusable.
      */
     public function reportUnusable(Response $response): void
     {
@@ -115,27 +103,21 @@ final class Client
     }
 
     /**
-     * "Name: value" lines joined by "\n", as the core takes them; the core
-     * checks each line. A line break inside a name or value would smuggle
-     * in another header: refused here.
+     * "Name: value" lines joined by "\n", as the core takes (and checks) them. A line break in a
+     * name or value would smuggle in another header: refused with the sender's words.
      */
     private static function headerLines(array $headers): ?string
     {
-        if ($headers === []) {
-            return null;
-        }
         $lines = [];
         foreach ($headers as $name => $value) {
-            $line = is_int($name) ? (string) $value : $name . ': ' . $value;
             if (!is_int($name) && strpbrk($name . $value, "\r\n") !== false) {
-                // the sender's rule, as respite_sender_add_header words it
                 throw new InvalidArgumentException(sprintf(
                     'header %s: name and value must be text without line breaks (got a line break)',
                     json_encode($name),
                 ));
             }
-            $lines[] = $line;
+            $lines[] = is_int($name) ? (string) $value : "$name: $value";
         }
-        return implode("\n", $lines);
+        return $headers === [] ? null : implode("\n", $lines);
     }
 }

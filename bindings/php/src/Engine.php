@@ -7,11 +7,8 @@ use Respite\Internal\Handle;
 use Respite\Internal\Events;
 
 /**
- * The delivery engine (spec section 5): a sender's decisions on the
- * caller's clock, without threads, network or sleeping; the loop over
- * next() (send: take(), your HTTP call, settle(); wait; idle; done) is in
- * docs/php.md. It settles by its queue's policy and holds its own
- * references to the queue and the gate (the core counts them).
+ * The delivery engine (spec section 5): a sender's decisions on the caller's clock, without
+ * threads, network or sleeping (the loop over next() is in docs/php.md). Settles by the queue's policy.
  */
 final class Engine
 {
@@ -19,6 +16,7 @@ final class Engine
     use Events;
 
     private const NEXT_EVENT = 'respite_engine_next_event';
+    private const CLOSED_CHECK = 'respite_engine_unsent';
 
     /** @var mixed the batch taken and not yet settled */
     private $batch = null;
@@ -48,8 +46,7 @@ final class Engine
     /** The next action at $now: "send", "wait", "idle" or "done". */
     public function next(?float $now = null): string
     {
-        $action = respite_engine_next($this->ptr, $now ?? respite_now());
-        $this->poll();
+        $action = $this->polled(fn () => respite_engine_next($this->ptr, $now ?? respite_now()));
         return (string) respite_action_name($action);
     }
 
@@ -67,11 +64,7 @@ final class Engine
      */
     public function take(?float $now = null): ?array
     {
-        try {
-            $batch = respite_engine_take($this->ptr, $now ?? respite_now());
-        } finally {
-            $this->poll();
-        }
+        $batch = $this->polled(fn () => respite_engine_take($this->ptr, $now ?? respite_now()));
         if ($batch === null) {
             return null;
         }
@@ -97,25 +90,17 @@ final class Engine
     {
         $batch = $this->batch;
         $this->batch = null;
-        try {
-            respite_engine_settle(
-                $this->ptr,
-                $batch,
-                $httpStatus === null ? 1 : 0,
-                $httpStatus ?? 0,
-                $retryAfter ?? 0.0,
-                $now ?? respite_now(),
-            );
-        } finally {
-            $this->poll();
-        }
+        $this->polled(fn () => respite_engine_settle(
+            $this->ptr,
+            $batch,
+            $httpStatus === null ? 1 : 0,
+            $httpStatus ?? 0,
+            $retryAfter ?? 0.0,
+            $now ?? respite_now(),
+        ));
     }
 
-    /**
-     * S5: starts closing: the queue refuses new events; next() drains what
-     * is pending (until close_timeout_seconds, or the gate refuses), then
-     * says "done".
-     */
+    /** S5: the queue refuses new events; next() drains the rest (within close_timeout_seconds), then "done". */
     public function startClosing(?float $now = null): void
     {
         respite_engine_close($this->ptr, $now ?? respite_now());
@@ -135,12 +120,12 @@ final class Engine
 
     public function minEntries(): int
     {
-        return respite_engine_min_entries($this->open());
+        return respite_engine_min_entries($this->raw());
     }
 
     public function maxEntries(): int
     {
-        return respite_engine_max_entries($this->open());
+        return respite_engine_max_entries($this->raw());
     }
 
     /** @return array<string, int|float|bool|null> */
@@ -151,10 +136,7 @@ final class Engine
         return self::statsArray($s);
     }
 
-    /**
-     * @internal the figures of a raw stats struct (also a sender's engine)
-     * @return array<string, mixed>
-     */
+    /** @internal @return array<string, mixed> a raw stats struct's figures (also a sender's engine) */
     public static function statsArray(\respite_engine_stats $s): array
     {
         return array_replace(self::fields($s), [
@@ -173,16 +155,8 @@ final class Engine
         return $this->gate;
     }
 
-    private function open()
-    {
-        if ($this->ptr === null) {
-            $this->unsent(); // throws ClosedException worded by the core
-        }
-        return $this->ptr;
-    }
-
-    /** After a call into the engine: its gate's events (the one rule), then its own. */
-    private function poll(): void
+    /** Forwards its gate's events (the one rule), then its own, to the logger. */
+    public function pollEvents(): void
     {
         $this->gate->pollEvents();
         if ($this->ptr !== null) {

@@ -21,6 +21,7 @@ final class Gate
     use Events;
 
     private const NEXT_EVENT = 'respite_gate_next_event';
+    private const CLOSED_CHECK = 'respite_gate_admit_now';
 
     /** @var array<string, mixed> */
     private array $settings;
@@ -68,28 +69,17 @@ final class Gate
         return $this->settings;
     }
 
-    /**
-     * Asks to make a call: returns the permit to report its outcome with,
-     * or throws TemporarilyUnavailableException (with getRetryAfter()).
-     */
+    /** Asks to make a call: the permit to report with, or TemporarilyUnavailableException. */
     public function acquire(?float $now = null): int
     {
-        try {
-            return respite_gate_admit($this->ptr, $now ?? respite_now());
-        } finally {
-            $this->pollEvents();
-        }
+        return $this->polled(fn () => respite_gate_admit($this->ptr, $now ?? respite_now()));
     }
 
     /** Asks to make a call without throwing on a refusal. */
     public function check(?float $now = null): Decision
     {
         $out = new \respite_decision();
-        try {
-            respite_gate_check($this->ptr, $now ?? respite_now(), $out);
-        } finally {
-            $this->pollEvents();
-        }
+        $this->polled(fn () => respite_gate_check($this->ptr, $now ?? respite_now(), $out));
         return new Decision($out->allowed !== 0, $out->probe !== 0, $out->permit, $out->retry_after);
     }
 
@@ -100,9 +90,8 @@ final class Gate
     }
 
     /**
-     * Reports a call's outcome (an Outcome, its name or number) with the
-     * permit it was admitted with (0: no permit, counted in the current
-     * generation). $retryAfter: seconds from a Retry-After header.
+     * Reports an outcome (an Outcome, name or number) with its permit (0: none, counted in the
+     * current generation); $retryAfter: seconds from a Retry-After header.
      */
     public function report(
         Outcome|string|int $outcome = Outcome::Success,
@@ -137,19 +126,12 @@ final class Gate
     /** G14: closed again, with the first pause, an empty window and a new generation. */
     public function reset(?float $now = null): void
     {
-        try {
-            respite_gate_reset($this->ptr, $now ?? respite_now());
-        } finally {
-            $this->pollEvents();
-        }
+        $this->polled(fn () => respite_gate_reset($this->ptr, $now ?? respite_now()));
     }
 
     /**
-     * Calls $fn(...$args) through the gate. Refused: throws
-     * TemporarilyUnavailableException and $fn is not called. $fn returns:
-     * success is reported and its value returned. $fn throws: the failure
-     * its Throwable stands for is reported (transport unless it says
-     * otherwise, see Outcome::ofThrowable) and the Throwable rethrown.
+     * Calls $fn(...$args) through the gate (refused: TemporarilyUnavailableException, $fn not called):
+     * a return is reported as a success, a Throwable as its failure (Outcome::ofThrowable), rethrown.
      */
     public function call(callable $fn, mixed ...$args): mixed
     {
@@ -183,10 +165,7 @@ final class Gate
         return (string) respite_gate_state_name(respite_gate_get_state($this->ptr, $now ?? respite_now()));
     }
 
-    /**
-     * Statistics since the gate was made (reset does not clear them).
-     * @return array<string, int|float|string>
-     */
+    /** @return array<string, int|float|string> statistics since the gate was made (reset keeps them) */
     public function stats(): array
     {
         $s = new \respite_gate_stats();
@@ -194,35 +173,19 @@ final class Gate
         return self::statsArray($s);
     }
 
-    /**
-     * @internal the figures of a raw stats struct (also a sender's gate)
-     * @return array<string, int|float|string>
-     */
+    /** @internal @return array<string, int|float|string> a raw stats struct's figures (also a sender's gate) */
     public static function statsArray(\respite_gate_stats $s): array
     {
         return array_replace(self::fields($s), ['state' => (string) respite_gate_state_name($s->state)]);
     }
 
-    /** @internal the raw handle for an engine or client (which hold their own reference) */
-    public function raw()
-    {
-        return $this->ptr ?? respite_gate_stats_get(null, new \respite_gate_stats()); // ClosedException
-    }
-
     /** @internal */
     public function reportCode(int $code, int $permit, ?float $hint, ?float $now): void
     {
-        try {
-            respite_gate_report($this->ptr, $permit, $code, $hint ?? 0.0, $now ?? respite_now());
-        } finally {
-            $this->pollEvents();
-        }
+        $this->polled(fn () => respite_gate_report($this->ptr, $permit, $code, $hint ?? 0.0, $now ?? respite_now()));
     }
 
-    /**
-     * @internal the one rule after a call into the gate (also by an engine
-     * or client): when events are pending, take and log every one.
-     */
+    /** @internal the one rule after a call into the gate: when events are pending, log every one */
     public function pollEvents(): void
     {
         if (respite_gate_events_pending($this->ptr) > 0) {

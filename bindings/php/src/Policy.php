@@ -6,13 +6,14 @@ namespace Respite;
 use Respite\Internal\Handle;
 
 /**
- * A delivery policy (spec section 4): what happens to an event whose
- * delivery failed. Made from Astarte's JSON or with Policy::builder(),
- * validated once (InvalidPolicyException lists every problem), immutable.
+ * A delivery policy (spec section 4): what happens to an event whose delivery failed. From
+ * JSON or Policy::builder(), validated once (InvalidPolicyException lists every problem).
  */
 final class Policy
 {
     use Handle;
+
+    private const CLOSED_CHECK = 'respite_policy_to_json';
 
     /** @internal use fromJson(), builder() or default() */
     public function __construct($raw)
@@ -44,10 +45,7 @@ final class Policy
         $this->free('respite_policy_free');
     }
 
-    /**
-     * @internal a policy from $make($problems); InvalidPolicyException
-     * lists every problem the core put in $problems
-     */
+    /** @internal a policy from $make($problems); InvalidPolicyException lists the core's problems */
     public static function validated(callable $make): self
     {
         $problems = respite_problems_new();
@@ -111,10 +109,7 @@ final class Policy
         return $out;
     }
 
-    /**
-     * D2: "retry" or "discard" for a failed attempt: an HTTP status 400-599,
-     * or a transport failure (matched as 503).
-     */
+    /** D2: "retry" or "discard" for a failed attempt: an HTTP status, or a transport failure (as 503). */
     public function strategyFor(?int $httpStatus, bool $transportFailed = false): string
     {
         $strategy = respite_policy_strategy_for(
@@ -129,11 +124,5 @@ final class Policy
     public function toJson(): string
     {
         return respite_policy_to_json($this->ptr);
-    }
-
-    /** @internal the raw handle, or ClosedException worded by the core (its accessors answer NULL quietly) */
-    public function raw()
-    {
-        return $this->ptr ?? respite_policy_to_json(null);
     }
 }

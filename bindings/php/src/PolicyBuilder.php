@@ -3,11 +3,9 @@ declare(strict_types=1);
 
 namespace Respite;
 
-
 /**
- * A delivery policy without JSON (Policy::builder()). Setters record
- * values; build() validates with the JSON path's rules and messages, the
- * problems' pointers naming the JSON field each value stands for.
+ * A delivery policy without JSON (Policy::builder()): build() validates with the JSON path's
+ * rules and messages, each problem's pointer naming the JSON field its value stands for.
  */
 final class PolicyBuilder
 {
@@ -21,9 +19,7 @@ final class PolicyBuilder
 
     public function __destruct()
     {
-        $ptr = $this->ptr;
-        $this->ptr = null;
-        respite_policy_builder_free($ptr);
+        respite_policy_builder_free($this->ptr);
     }
 
     /**

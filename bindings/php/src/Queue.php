@@ -6,14 +6,14 @@ namespace Respite;
 use Respite\Internal\Handle;
 
 /**
- * The bounded delivery queue (spec section 4): byte payloads, copied in,
- * bounded by the policy's maximum_capacity and the "queue" settings. A
- * consumer takes events as a Batch and settles each one; every accepted
- * event is counted under one heading (D9).
+ * The bounded delivery queue (spec section 4) of byte payloads; a consumer takes events as a
+ * Batch and settles each one; every accepted event is counted under one heading (D9).
  */
 final class Queue
 {
     use Handle;
+
+    private const CLOSED_CHECK = 'respite_queue_pending';
 
     /**
      * @param Policy|null $policy null for "@default" (D8); the queue copies what it needs
@@ -30,17 +30,7 @@ final class Queue
         $this->free('respite_queue_free');
     }
 
-    /** @internal the raw handle for an engine (null once closed: the core answers "queue is closed") */
-    public function raw()
-    {
-        return $this->ptr;
-    }
-
-    /**
-     * Copies $payload in (bytes; a PHP string). Throws QueueFullException
-     * (drop_newest at capacity), TooLargeException (over max_bytes),
-     * ClosedException (after stopAccepting() or close()).
-     */
+    /** Copies $payload (bytes) in: QueueFullException under drop_newest, TooLargeException over max_bytes. */
     public function enqueue(string $payload, ?float $now = null): void
     {
         respite_queue_enqueue($this->ptr, $payload, $now ?? respite_now());
@@ -76,19 +66,13 @@ final class Queue
         return $batch === null ? null : new Batch($batch);
     }
 
-    /**
-     * Blocks until $minPending events are pending or the queue stops
-     * accepting (true), or $timeoutSeconds pass (false).
-     */
+    /** Blocks until $minPending events are pending or the queue stops accepting (true), or times out. */
     public function wait(int $minPending, float $timeoutSeconds): bool
     {
         return respite_queue_wait($this->ptr, $minPending, $timeoutSeconds) === 1;
     }
 
-    /**
-     * D9 figures, one consistent snapshot.
-     * @return array<string, int|float|string|bool>
-     */
+    /** @return array<string, int|float|string|bool> D9 figures, one consistent snapshot */
     public function stats(): array
     {
         $s = new \respite_queue_stats();
@@ -96,10 +80,7 @@ final class Queue
         return self::statsArray($s);
     }
 
-    /**
-     * @internal the figures of a raw stats struct (also a sender's queue)
-     * @return array<string, int|float|string|bool>
-     */
+    /** @internal @return array<string, int|float|string|bool> a raw stats struct's figures (also a sender's) */
     public static function statsArray(\respite_queue_stats $s): array
     {
         return array_replace(self::fields($s), [
@@ -112,15 +93,5 @@ final class Queue
     public function checkAccounting(): void
     {
         respite_queue_check_accounting($this->ptr);
-    }
-
-    /** @internal a disposition's number from its name (or number; the core checks it). */
-    public static function disposition(string|int $disposition): int
-    {
-        if (is_int($disposition)) {
-            return $disposition;
-        }
-        // an unknown name goes to the core as -1, which words the error
-        return Disposition::tryFrom($disposition)?->code() ?? -1;
     }
 }

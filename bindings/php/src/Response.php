@@ -5,10 +5,7 @@ namespace Respite;
 
 use Respite\Internal\Handle;
 
-/**
- * The answer to one Client::request() (spec C8), read once; the native
- * response is kept for header() and Client::reportUnusable().
- */
+/** The answer to one Client::request() (spec C8); the native response is kept for header() and reportUnusable(). */
 final class Response
 {
     use Handle;

@@ -7,11 +7,8 @@ use Respite\Internal\Handle;
 use Respite\Internal\Events;
 
 /**
- * Sends events in batches from a background thread of this process (spec
- * section 5): enqueue() never waits for the network; the thread POSTs to
- * `url` through its own gate. See docs/php.md. PHP code runs on one
- * thread, so events reach the logger when this object is used or
- * pollEvents() is called, not from the sender's thread.
+ * Sends events in batches from a background thread of this process (spec section 5), through
+ * its own gate; see docs/php.md. Events reach the logger when this object is used or polled.
  */
 final class Sender
 {
@@ -63,20 +60,13 @@ final class Sender
         }
     }
 
-    /**
-     * Adds a header to every later request (from the next batch). The core
-     * checks it: a name must be an HTTP token, a value has no line break.
-     */
+    /** Adds a header to every later request (from the next batch); the core checks it. */
     public function addHeader(string $name, string $value): void
     {
         respite_sender_add_header($this->ptr, $name, $value);
     }
 
-    /**
-     * Queues one event (bytes, sent as given). Never waits for the network.
-     * Throws QueueFullException (capacity, under overflow drop_newest),
-     * TooLargeException (max_bytes), ClosedException (after shutdown/close).
-     */
+    /** Queues one event (bytes, sent as given), never waiting for the network. */
     public function enqueue(string $event): void
     {
         respite_sender_enqueue($this->ptr, $event);
@@ -84,28 +74,17 @@ final class Sender
     }
 
     /**
-     * S11: sends what is queued (even below min_entries_per_message) and
-     * waits up to $timeoutSeconds until nothing is pending or in flight.
-     * Throws TemporarilyUnavailableException at once while sending is
-     * paused (getRetryAfter(); the events stay queued), TransportException
-     * when the time runs out, ClosedException after shutdown/close.
+     * S11: sends what is queued and waits up to $timeoutSeconds until nothing is pending or in flight;
+     * TemporarilyUnavailableException at once while paused, TransportException when the time runs out.
      */
     public function flush(float $timeoutSeconds = 5.0): void
     {
-        try {
-            respite_sender_flush($this->ptr, $timeoutSeconds);
-        } finally {
-            $this->pollEvents();
-        }
+        $this->polled(fn () => respite_sender_flush($this->ptr, $timeoutSeconds));
     }
 
     /**
-     * S12: stops accepting events and stops the thread. While sending is
-     * paused it returns at once and sends nothing more; otherwise it drains
-     * the queue for up to close_timeout_seconds. Returns the events not
-     * sent (logged as unsent_at_close when > 0). The sender stays readable
-     * (stats(), takeEvents()) until close(); a second call returns the
-     * same count.
+     * S12: stops accepting and stops the thread (draining for up to close_timeout_seconds unless
+     * paused); returns the events not sent, again on a later call. stats() stays readable until close().
      */
     public function shutdown(): int
     {
@@ -117,11 +96,7 @@ final class Sender
         return $this->unsent;
     }
 
-    /**
-     * shutdown(), then frees the sender. Returns the events not sent.
-     * Idempotent (later calls return the same count); afterwards every
-     * other method throws ClosedException ("sender is closed").
-     */
+    /** shutdown(), then frees the sender; returns the events not sent. Idempotent. */
     public function close(): int
     {
         if ($this->ptr !== null) {
@@ -142,10 +117,7 @@ final class Sender
     }
 
     /**
-     * S13: the queue's D9 figures (queue: accepted = delivered +
-     * dropped_capacity + expired + retries_exhausted + discarded + pending +
-     * in_flight), the engine's, the gate's, requests (HTTP requests made,
-     * probes included), bytes_sent (bodies after gzip), paused, closed.
+     * S13: the queue's D9 figures, the engine's, the gate's, HTTP requests made, bytes_sent (after gzip).
      * @return array{queue: array<string, mixed>, engine: array<string, mixed>, gate: array<string, mixed>,
      *               requests: int, bytes_sent: int, paused: bool, closed: bool}
      */

@@ -16,10 +16,8 @@ final class Settings
     }
 
     /**
-     * Every setting of the core's table (of one component when given), as
-     * generated from it (Tables::SETTINGS): component, name, type, default,
-     * min, max (null unless numeric), min_exclusive, max_exclusive (true:
-     * the bound itself is refused), choices, accepted (as errors say it), doc.
+     * The rows of Tables::SETTINGS (of one component when given): component, name, type, default,
+     * min, max, min_exclusive, max_exclusive (true: the bound itself is refused), choices, accepted, doc.
      * @return list<array<string, mixed>>
      */
     public static function table(?string $component = null): array
@@ -30,15 +28,13 @@ final class Settings
     }
 
     /**
-     * Checks $values for a component or profile ("gate", "backoff",
-     * "queue", "sender", "client", "cloud_request", "usage_sharing") the
-     * way making an object would: InvalidSettingException when the core
-     * refuses one.
+     * Checks $values for a component or profile ("gate", ..., "usage_sharing") as making an
+     * object would: InvalidSettingException when the core refuses one.
      * @param array<string, mixed> $values
      */
     public static function check(string $componentOrProfile, array $values): void
     {
-        respite_settings_free(self::make($componentOrProfile, $values));
+        self::with($componentOrProfile, $values, static fn () => null);
     }
 
     /** The default value of one setting of a component or profile (the core words unknown names). */
@@ -51,12 +47,11 @@ final class Settings
     }
 
     /**
-     * Raw settings for a component or profile with $values applied (null
-     * values mean "the default") and validated. The caller frees them.
-     * @internal
+     * @internal $make($raw) with the raw settings of $componentOrProfile, $values applied (null:
+     * the default) and validated, freed whatever happens
      * @param array<string, mixed> $values
      */
-    public static function make(string $componentOrProfile, array $values)
+    public static function with(string $componentOrProfile, array $values, callable $make): mixed
     {
         $raw = respite_settings_new($componentOrProfile);
         try {
@@ -66,34 +61,13 @@ final class Settings
                 }
             }
             respite_settings_validate($raw);
-        } catch (\Throwable $e) {
-            respite_settings_free($raw);
-            throw $e;
-        }
-        return $raw;
-    }
-
-    /**
-     * $make($raw) with the raw settings of $componentOrProfile and $values,
-     * freed whatever happens.
-     * @internal
-     * @param array<string, mixed> $values
-     */
-    public static function with(string $componentOrProfile, array $values, callable $make): mixed
-    {
-        $raw = self::make($componentOrProfile, $values);
-        try {
             return $make($raw);
         } finally {
             respite_settings_free($raw);
         }
     }
 
-    /**
-     * The value of every setting of $component in raw settings.
-     * @internal
-     * @return array<string, mixed>
-     */
+    /** @internal @return array<string, mixed> the value of every setting of $component in raw settings */
     public static function read($raw, string $component): array
     {
         $out = [];

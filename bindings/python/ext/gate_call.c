@@ -4,7 +4,7 @@
  * core's error, with retry_after), calls fn with vectorcall, reports
  * success and, when the gate has events pending, has the Gate log them.
  * fn raising goes back to Gate._call_failed, so the failure's kind is read
- * in one place. Registered into the SWIG module by python.i's %init.
+ * in one place. Added to the SWIG module by python.i's %init.
  *
  * The gate's Python object keeps its handle in `_own` (an Owned with the
  * pointer as an int in `addr`); holding a reference to that Owned for the
@@ -94,32 +94,18 @@ static PyMethodDef gate_call_def = {
     "Calls fn(*args, **kwargs) through the gate: refused -> TemporarilyUnavailableError\n"
     "and fn is not called; fn returning -> success; fn raising -> a failure of its kind."};
 
-/* _gate_call_install(gate_class): makes gate_class.call the C method. */
-static PyObject *install(PyObject *self, PyObject *cls)
-{
-    (void)self;
-    if (!PyType_Check(cls)) {
-        PyErr_SetString(PyExc_TypeError, "_gate_call_install takes the Gate class");
-        return NULL;
-    }
-    PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, &gate_call_def);
-    int rc = descr ? PyObject_SetAttrString(cls, "call", descr) : -1;
-    Py_XDECREF(descr);
-    if (rc != 0)
-        return NULL;
-    Py_RETURN_NONE;
-}
-
-static PyMethodDef methods[] = {
-    {"_gate_call_install", install, METH_O, "Installs the C Gate.call on the Gate class."},
-    {NULL, NULL, 0, NULL},
-};
-
+/* respite_swig._gate_call: a method descriptor for any class (gate.py makes
+ * it Gate.call); a self without `_own` raises, never crashes. */
 int respite_py_gate_call_register(PyObject *module)
 {
     if (!(str_own = PyUnicode_InternFromString("_own")) || !(str_addr = PyUnicode_InternFromString("addr")) ||
         !(str_poll = PyUnicode_InternFromString("_poll")) ||
         !(str_failed = PyUnicode_InternFromString("_call_failed")))
         return -1;
-    return PyModule_AddFunctions(module, methods);
+    PyObject *descr = PyDescr_NewMethod(&PyBaseObject_Type, &gate_call_def);
+    if (!descr || PyModule_AddObject(module, "_gate_call", descr) != 0) {
+        Py_XDECREF(descr);
+        return -1;
+    }
+    return 0;
 }

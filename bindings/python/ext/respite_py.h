@@ -8,7 +8,7 @@
 
 /* Raises the exception for a filled respite_error (ext/errors.c); returns NULL. */
 PyObject *respite_py_raise(const respite_error *err);
-/* Adds _gate_call_install to the module (ext/gate_call.c); 0 or -1. */
+/* Adds _gate_call, Gate.call, to the module (ext/gate_call.c); 0 or -1. */
 int respite_py_gate_call_register(PyObject *module);
 
 #endif

@@ -6,13 +6,8 @@ namespace Respite\Internal;
 use Respite\Event;
 
 /**
- * A handle's events, each logged as the core's line (respite_event_message:
- * the handle's name, then the event in words), unchanged: to a PSR-3-shaped
- * object (warning() and info(); Psr\Log\LoggerInterface fits without being
- * needed), a callable fn(string $level, string $message, array $context),
- * or error_log() when there is no logger. The class says where events come
- * from in NEXT_EVENT (a respite_*_next_event function).
- * @internal
+ * @internal a handle's events (from its NEXT_EVENT function), each logged as the core's line
+ * to a PSR-3-shaped object, a callable fn(string $level, string $message, array $context), or error_log()
  */
 trait Events
 {
@@ -21,11 +16,7 @@ trait Events
     /** @var list<Event> seen, not yet taken by takeEvents() (at most 64) */
     private array $recent = [];
 
-    /**
-     * The events seen since the last call, oldest first (at most the last
-     * 64). They are logged as they are seen, too.
-     * @return list<Event>
-     */
+    /** @return list<Event> the events seen (and logged) since the last call, oldest first, at most 64 */
     public function takeEvents(): array
     {
         $this->drain();
@@ -45,6 +36,16 @@ trait Events
         $this->logger = $logger;
     }
 
+    /** $call(), then pollEvents() whether it returned or threw. */
+    private function polled(callable $call): mixed
+    {
+        try {
+            return $call();
+        } finally {
+            $this->pollEvents();
+        }
+    }
+
     /** Takes every waiting event and logs it (a closed handle: the core's ClosedException). */
     private function drain(): void
     {
@@ -52,7 +53,7 @@ trait Events
         $raw ??= new \respite_event();
         $next = self::NEXT_EVENT;
         while ($next($this->ptr, $raw) === 1) {
-            $event = Event::fromRaw($raw);
+            $event = new Event($raw);
             $this->recent[] = $event;
             $level = $event->isWarning() ? 'warning' : 'info';
             $context = ['respite_event' => $event->toArray()];

@@ -23,11 +23,7 @@ trait Handle
         return $this->ptr === null;
     }
 
-    /**
-     * A raw struct's fields by name, in the core's order (SWIG gives each
-     * a <field>_get method), so a field the core adds shows up by itself.
-     * @return array<string, mixed>
-     */
+    /** @return array<string, mixed> a raw struct's fields by name (SWIG's <field>_get), in the core's order */
     private static function fields(object $struct): array
     {
         $out = [];
@@ -37,6 +33,15 @@ trait Handle
             }
         }
         return $out;
+    }
+
+    /**
+     * @internal the handle, or the core's ClosedException once closed
+     * (CLOSED_CHECK: one of the class's calls that throws it for null)
+     */
+    public function raw()
+    {
+        return $this->ptr ?? (self::CLOSED_CHECK)(null);
     }
 
     /** Drops the handle and frees it with $free; nothing when already closed. */

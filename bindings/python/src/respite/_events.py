@@ -8,43 +8,23 @@ from __future__ import annotations
 import collections
 import logging
 import threading
-from dataclasses import dataclass
 from typing import Any, Callable, Deque, List
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
+from ._structs import struct_tuple
 from .generated.tables import EVENT_TYPES, WARNING_EVENT_TYPES
 
 logger = logging.getLogger("respite")
 logger.addHandler(logging.NullHandler())  # a library leaves output to the application
 
 
-@dataclass(frozen=True)
-class Event:
-    """One transition of a gate (or sender) with its time and figures."""
-
-    type: str           #: "recovery_started", "recovery_extended", "probing", "recovered", "reset", ...
-    at: float           #: when it happened, on the caller's clock
-    failures: int = 0   #: recovery_started: failures in the window
-    window: float = 0.0  #: recovery_started: failures_window_seconds
-    pause: float = 0.0  #: recovery_started / recovery_extended: seconds
-    http_status: int = 0  #: send_failed: status, 0 for transport
-    count: int = 0      #: unsent_at_close: events not sent
-    detail: str = ""    #: send_failed: start of the body or the error
-    message: str = ""   #: the core's line for it (respite_event_message), as logged: "<name>: ..." when named
-    source: str = ""    #: the name of the handle it came from ("" when unnamed)
-    is_warning: bool = False  #: logged as a warning (respite_event_is_warning)
-
-
-def drain(next_event: Callable[[Any, Any], int], handle: Any) -> List[Event]:
-    """Takes every waiting event from a handle's ring."""
-    out: List[Event] = []
-    raw = _raw.respite_event()
-    while next_event(handle, raw) == 1:
-        kind = EVENT_TYPES[raw.type]
-        out.append(Event(kind, raw.at, raw.failures, raw.window, raw.pause, raw.http_status, raw.count, raw.detail,
-                         _c.respite_event_message(raw), raw.source, kind in WARNING_EVENT_TYPES))
-    return out
+Event = struct_tuple("Event", _raw.respite_event,
+                     """One transition of a gate (or sender): respite_event's fields (type by name,
+                     at on the caller's clock, ...; source is the handle's name), message (the core's
+                     line, as logged) and is_warning (logged as a warning).""",
+                     type=lambda raw: EVENT_TYPES[raw.type], message=_c.respite_event_message,
+                     is_warning=lambda raw: EVENT_TYPES[raw.type] in WARNING_EVENT_TYPES)
 
 
 class Log:
@@ -60,8 +40,10 @@ class Log:
 
     def take(self, next_event: Callable[[Any, Any], int], handle: Any) -> None:
         """Takes every waiting event from a handle's ring and logs it."""
+        raw = _raw.respite_event()
         with self.lock:
-            for event in drain(next_event, handle):
+            while next_event(handle, raw) == 1:
+                event = Event.of(raw)
                 self.recent.append(event)
                 level = logging.WARNING if event.is_warning else logging.INFO
                 if logger.isEnabledFor(level):

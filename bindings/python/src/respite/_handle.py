@@ -5,11 +5,12 @@ reference to it first. ``close()`` swaps in ``CLOSED`` (whose pointer is
 None, which the core answers with "<handle> is closed"), so a call that is
 running in another thread keeps the handle alive until it returns and the
 handle is freed by the last reference: closing never frees memory that a
-running call still uses, and never crashes.
+running call still uses, and never crashes. Hence ``(own := self._own).ptr``:
+``own`` keeps the handle alive for a call that may run without the GIL.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, TypeVar
+from typing import Any, Callable, Dict, Optional, TypeVar, cast
 
 
 class Owned:
@@ -34,6 +35,12 @@ CLOSED = Owned(None, None)
 
 
 _H = TypeVar("_H", bound="OwnsHandle")
+_T = TypeVar("_T")
+
+
+def reader(fn: Callable[[Any], _T], doc: str = "") -> _T:
+    """A read-only property answering ``fn(handle)``."""
+    return cast(_T, property(lambda self: fn((own := self._handle()).ptr), doc=doc))
 
 
 class OwnsHandle:
@@ -48,6 +55,9 @@ class OwnsHandle:
     def close(self) -> Any:
         """Frees the handle (once no call is running); later use raises ClosedError."""
         self._own = CLOSED
+
+    def _handle(self) -> Owned:
+        return self._own
 
     @property
     def settings(self) -> Dict[str, Any]:

@@ -40,12 +40,6 @@ def classify(status: Optional[int] = None, *, transport_failed: bool = False, bo
                                         1 if body_usable else 0)]
 
 
-def _number(value: object) -> Optional[float]:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value)
-
-
 def _status_of(obj: object) -> Optional[int]:
     for attr in ("status_code", "status", "http_status", "code"):
         value = getattr(obj, attr, None)
@@ -64,8 +58,8 @@ def failure_of(exc: BaseException) -> Tuple[int, int, float]:
     and httpx errors do), and a ``retry_after`` in seconds. Anything else
     is a ``transport`` failure: the call did not complete.
     """
-    hint = _number(getattr(exc, "retry_after", None))
-    hint = hint if hint is not None and hint > 0 and math.isfinite(hint) else 0.0
+    hint = getattr(exc, "retry_after", None)
+    hint = float(hint) if isinstance(hint, (int, float)) and not isinstance(hint, bool) and 0 < hint < math.inf else 0.0
     status = _status_of(exc)
     if status is None:
         response = getattr(exc, "response", None)

@@ -5,9 +5,10 @@ bad value raises InvalidSettingError worded exactly as in every language.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from . import _respite_swig as _c
+from ._handle import Owned
 from .generated.tables import SETTINGS, SettingInfo
 
 _TEXT_TYPES = ("choice", "string", "list")
@@ -67,38 +68,35 @@ def read_settings(raw: Any, component: str) -> Dict[str, Any]:
 
 class Settings:
     """A validated bag of settings for a component or profile, for checking
-    a configuration up front or reading defaults::
+    a configuration up front or reading defaults."""
 
-        Settings("usage_sharing", recovery_seconds=5).get("max_recovery_seconds")  # 300.0
-    """
-
-    __slots__ = ("_raw", "component")
+    __slots__ = ("_own", "component")
 
     def __init__(self, component_or_profile: str = "gate", **values: Any) -> None:
-        self._raw = None
-        self._raw = make_settings(component_or_profile, values)
-        self.component: str = _c.respite_settings_component(self._raw)
+        self._own = Owned(make_settings(component_or_profile, values), _c.respite_settings_free)
+        self.component: str = _c.respite_settings_component(self._own.ptr)
 
     def get(self, name: str) -> Any:
         """A setting's value (the core's error for an unknown name)."""
         kind = next((info.type for info in settings_table(self.component) if info.name == name), None)
-        return _get(self._raw, name, kind)
+        return _get(self._own.ptr, name, kind)
 
     def to_dict(self) -> Dict[str, Any]:
-        return read_settings(self._raw, self.component)
-
-    def __del__(self) -> None:
-        raw, self._raw = self._raw, None
-        if raw is not None:
-            _c.respite_settings_free(raw)
+        return read_settings(self._own.ptr, self.component)
 
 
-def new_with_settings(component_or_profile: str, values: Mapping[str, Any], component: str,
-                      new: Callable[[Any], Any]) -> Tuple[Dict[str, Any], Any]:
-    """Every setting's value of ``component`` and ``new(raw)`` for settings by
-    name; the raw settings are freed whatever happens."""
-    raw = make_settings(component_or_profile, values)
+def new_with_settings(new: Callable[..., Any], free: Callable[[Any], None],
+                      *parts: Tuple[str, Mapping[str, Any], str]) -> Tuple[Dict[str, Any], Owned]:
+    """``new(raw, ...)`` over raw settings made for each (profile, values,
+    component), owned with ``free``, and every setting's value (a later
+    part's wins a shared name); the raw settings are freed whatever happens."""
+    raws: List[Any] = []
+    settings: Dict[str, Any] = {}
     try:
-        return read_settings(raw, component), new(raw)
+        for profile, values, component in parts:
+            raws.append(make_settings(profile, values))
+            settings.update(read_settings(raws[-1], component))
+        return settings, Owned(new(*raws), free)
     finally:
-        _c.respite_settings_free(raw)
+        for raw in raws:
+            _c.respite_settings_free(raw)

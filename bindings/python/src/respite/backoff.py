@@ -18,21 +18,16 @@ _SUCCESS = _c.RESPITE_OUTCOME_SUCCESS
 
 
 class Backoff(OwnsHandle):
-    """A schedule of delays between attempts of one call. Settings are
-    keyword arguments with the spec's names::
-
-        backoff = Backoff(max_attempts=5, initial_delay_seconds=0.2, jitter="full")
-
-    Immutable and safe to share between threads; each retried call takes
-    its own sequence with :meth:`start`.
-    """
+    """A schedule of delays between attempts of one call; settings are keyword
+    arguments with the spec's names. Immutable and safe to share between
+    threads; each retried call takes its own sequence with :meth:`start`."""
 
     __slots__ = ("_own", "_settings", "__weakref__")
 
     def __init__(self, **settings: Any) -> None:
         self._own = CLOSED
-        self._settings, ptr = new_with_settings("backoff", settings, "backoff", _c.respite_backoff_new)
-        self._own = Owned(ptr, _c.respite_backoff_free)
+        self._settings, self._own = new_with_settings(_c.respite_backoff_new, _c.respite_backoff_free,
+                                                      ("backoff", settings, "backoff"))
 
     def __repr__(self) -> str:
         return f"<respite.Backoff {'closed' if self.closed else self._settings}>"
@@ -79,43 +74,38 @@ class Backoff(OwnsHandle):
 
     def run(self, fn: Callable[[], T], *, gate: Any = None, sleep: Callable[[float], Any] = time.sleep,
             status_of: Optional[Callable[[T], Optional[int]]] = None) -> T:
-        """Calls ``fn()`` until it succeeds or the schedule ends (see :func:`retry`)."""
-        return _run(self, fn, gate, sleep, status_of)
-
-
-def _run(backoff: Backoff, fn: Callable[[], T], gate: Any, sleep: Callable[[float], Any],
-         status_of: Optional[Callable[[T], Optional[int]]]) -> T:
-    """Calls fn until it succeeds; the core decides each retry and its delay
-    (respite_retry_decide) and words the give-up, this loop only sleeps."""
-    sequence = backoff.start()
-    attempt, code = 0, None
-    try:
-        while True:
-            permit = gate.acquire() if gate is not None else 0  # refused: no attempt is made
-            attempt += 1
-            failure: Optional[BaseException] = None
-            try:
-                result = fn()
-            except Exception as exc:
-                failure = exc
-                code, status, hint = failure_of(exc)
-            else:
-                status = (status_of(result) if status_of is not None else None) or 0
-                code, hint = (classify(status).code if status else _SUCCESS), 0.0
-            if gate is not None:
-                gate._report(gate._own, permit, code, hint, None)
-            if code == _SUCCESS:
-                return result
-            try:
-                delay = _c.respite_retry_decide(backoff._own.ptr, sequence, attempt, code, status, hint)
-            except TransportError as gave_up:
-                raise gave_up from failure
-            sleep(delay)
-    except RespiteError as exc:
-        # what the loop did, for the caller: attempts made and the last outcome
-        exc.attempts = attempt  # type: ignore[attr-defined]
-        exc.last_outcome = None if code is None else outcome_from_code(code).value  # type: ignore[attr-defined]
-        raise
+        """Calls ``fn()`` until it succeeds or the schedule ends (see :func:`retry`).
+        The core decides each retry and its delay (respite_retry_decide) and
+        words the give-up; this loop only sleeps."""
+        sequence = self.start()
+        attempt, code = 0, None
+        try:
+            while True:
+                permit = gate.acquire() if gate is not None else 0  # refused: no attempt is made
+                attempt += 1
+                failure: Optional[BaseException] = None
+                try:
+                    result = fn()
+                except Exception as exc:
+                    failure = exc
+                    code, status, hint = failure_of(exc)
+                else:
+                    status = (status_of(result) if status_of is not None else None) or 0
+                    code, hint = (classify(status).code if status else _SUCCESS), 0.0
+                if gate is not None:
+                    gate._report(gate._own, permit, code, hint, None)
+                if code == _SUCCESS:
+                    return result
+                try:
+                    delay = _c.respite_retry_decide(self._own.ptr, sequence, attempt, code, status, hint)
+                except TransportError as gave_up:
+                    raise gave_up from failure
+                sleep(delay)
+        except RespiteError as exc:
+            # what the loop did, for the caller: attempts made and the last outcome
+            exc.attempts = attempt  # type: ignore[attr-defined]
+            exc.last_outcome = None if code is None else outcome_from_code(code).value  # type: ignore[attr-defined]
+            raise
 
 
 @overload
@@ -129,23 +119,12 @@ def retry(fn: None = None, /, *, backoff: Optional[Backoff] = None, gate: Any = 
 def retry(fn: Optional[F] = None, /, *, backoff: Optional[Backoff] = None, gate: Any = None,
           sleep: Callable[[float], Any] = time.sleep, status_of: Optional[Callable[[Any], Optional[int]]] = None,
           **settings: Any) -> Union[F, Callable[[F], F]]:
-    """Decorator: retries the function with a back-off, asking the gate
-    before every attempt::
-
-        @retry(gate=gate, max_attempts=4, jitter="full")
-        def fetch(url): ...
-
-    ``backoff`` is a Backoff (or back-off settings are given as keywords).
-    An exception from the function is a failure of its kind (transport by
-    default; see :func:`respite.failure_of`); ``status_of(result)`` may give
-    an HTTP status for a returned value. A failure is retried while its
-    outcome is in ``retry_on`` and attempts remain; then TransportError is
-    raised with the core's message ("the call failed after 3 attempts: last
-    outcome server_error (status 503)"), chained from the last exception.
-    While the gate refuses, no attempt is made and
-    TemporarilyUnavailableError is raised. Either error carries
-    ``.attempts`` (attempts made) and ``.last_outcome`` (a name, or None).
-    """
+    """Decorator: retries the function with ``backoff`` (or back-off settings
+    as keywords), asking ``gate`` before every attempt. An exception is a
+    failure of its kind (:func:`respite.failure_of`); ``status_of(result)``
+    gives a returned value's HTTP status. When the core gives up:
+    TransportError, chained from the last exception; while the gate refuses:
+    TemporarilyUnavailableError. Either carries ``.attempts`` and ``.last_outcome``."""
     if backoff is not None and settings:
         raise TypeError("give either backoff= or back-off settings, not both")
     schedule = backoff if backoff is not None else Backoff(**settings)
@@ -153,7 +132,7 @@ def retry(fn: Optional[F] = None, /, *, backoff: Optional[Backoff] = None, gate:
     def decorate(func: F) -> F:
         @functools.wraps(func)
         def retried(*args: Any, **kwargs: Any) -> Any:
-            return _run(schedule, lambda: func(*args, **kwargs), gate, sleep, status_of)
+            return schedule.run(lambda: func(*args, **kwargs), gate=gate, sleep=sleep, status_of=status_of)
 
         return cast(F, retried)
 

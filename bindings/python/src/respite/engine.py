@@ -10,15 +10,13 @@ from typing import Any, List, Optional
 from . import _respite_swig as _c
 from . import respite_swig as _raw
 from . import _events
-from ._handle import CLOSED, Owned, OwnsHandle
+from ._handle import CLOSED, Owned, OwnsHandle, reader
 from ._settings import new_with_settings
 from ._structs import struct_tuple
 from .generated.tables import ACTIONS
 from .gate import Gate
 from .queue import Batch, Queue
 
-# `(own := self._own).ptr` keeps the handle alive for the whole call, which
-# may run without the GIL: a close() in another thread meanwhile cannot free it.
 _now = _c.respite_now
 
 
@@ -42,9 +40,9 @@ class Engine(OwnsHandle):
         self.queue, self.gate = queue, gate
         self._log = _events.Log(64)
         queue_own, gate_own = queue._own, gate._own  # alive for the call
-        self._settings, ptr = new_with_settings("sender", settings, "sender",
-                                                lambda raw: _c.respite_engine_new(queue_own.ptr, gate_own.ptr, raw))
-        self._own = Owned(ptr, _c.respite_engine_free)
+        self._settings, self._own = new_with_settings(
+            lambda raw: _c.respite_engine_new(queue_own.ptr, gate_own.ptr, raw), _c.respite_engine_free,
+            ("sender", settings, "sender"))
         self._gate = Owned(gate_own.ptr, None)  # the engine's reference keeps it valid
 
     def next(self, now: Optional[float] = None) -> str:
@@ -54,10 +52,8 @@ class Engine(OwnsHandle):
         finally:
             self._poll(own)
 
-    @property
-    def wait_seconds(self) -> float:
-        """After ``"wait"``: seconds until the gate admits again (inf under recover_never)."""
-        return _c.respite_engine_wait_seconds(self._own.ptr)
+    wait_seconds = reader(_c.respite_engine_wait_seconds,
+                          """After ``"wait"``: seconds until the gate admits again (inf under recover_never).""")
 
     def take(self, now: Optional[float] = None) -> Optional[Batch]:
         """The next batch, admitted through the gate, or None when nothing is
@@ -84,27 +80,18 @@ class Engine(OwnsHandle):
         drains (or, when paused, gives ``"done"`` at once)."""
         _c.respite_engine_close((own := self._own).ptr, _now() if now is None else now)
 
-    @property
-    def is_closing(self) -> bool:
-        return _c.respite_engine_is_closing(self._own.ptr) == 1
+    is_closing = reader(lambda ptr: _c.respite_engine_is_closing(ptr) == 1)
 
     def unsent(self) -> Optional[int]:
         """Events left unsent once ``"done"`` was reached (None before)."""
         value = _c.respite_engine_unsent(self._own.ptr)
         return None if value < 0 else value
 
-    @property
-    def min_entries(self) -> int:
-        return _c.respite_engine_min_entries(self._own.ptr)
-
-    @property
-    def max_entries(self) -> int:
-        return _c.respite_engine_max_entries(self._own.ptr)
+    min_entries = reader(_c.respite_engine_min_entries)
+    max_entries = reader(_c.respite_engine_max_entries)
 
     def stats(self) -> EngineStats:
-        out = _raw.respite_engine_stats()
-        _c.respite_engine_stats_get((own := self._own).ptr, out)
-        return EngineStats.of(out)
+        return EngineStats.fill(_c.respite_engine_stats_get, (own := self._own).ptr)
 
     def events(self) -> List[_events.Event]:
         """The engine's own events (unsent_at_close) since the last call;

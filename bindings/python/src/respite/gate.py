@@ -43,24 +43,16 @@ def refusal_message(retry_after: float) -> str:
 
 class Gate(OwnsHandle):
     """One recovery gate protecting one service, shared by every thread.
-
-    Settings are keyword arguments with the spec's names; ``profile`` picks
-    the defaults (``"cloud_request"``, the default, or ``"usage_sharing"``)::
-
-        gate = Gate(failures_to_enter_recovery=5, recovery_seconds=30)
-        gate = Gate(profile="usage_sharing", max_recovery_seconds=600)
-
-    ``name`` (the core's ``name`` setting) starts its log lines. Methods take
-    an optional ``now`` (seconds on a monotonic clock, for tests); by default
-    the core's clock is read.
-    """
+    Settings are keyword arguments with the spec's names over the defaults of
+    ``profile`` (``"cloud_request"`` or ``"usage_sharing"``); ``name`` starts its
+    log lines. Methods take an optional ``now`` (monotonic seconds, for tests)."""
 
     __slots__ = ("_own", "_log", "_settings", "__weakref__")
 
     def __init__(self, profile: Optional[str] = None, **settings: Any) -> None:
         self._own = CLOSED
-        self._settings, ptr = new_with_settings(profile or "gate", settings, "gate", _c.respite_gate_new)
-        self._own = Owned(ptr, _c.respite_gate_free)
+        self._settings, self._own = new_with_settings(_c.respite_gate_new, _c.respite_gate_free,
+                                                      (profile or "gate", settings, "gate"))
         self._log = _events.Log(64)
 
     @property
@@ -92,10 +84,9 @@ class Gate(OwnsHandle):
     def check(self, now: Optional[float] = None) -> Decision:
         """Asks to make a call without raising on a refusal."""
         own = self._own
-        out = _raw.respite_decision()
-        _c.respite_gate_check(own.ptr, _now() if now is None else now, out)
+        decision = Decision.fill(_c.respite_gate_check, own.ptr, _now() if now is None else now)
         self._poll(own)
-        return Decision.of(out)
+        return decision
 
     def retry_after(self, now: Optional[float] = None) -> float:
         """Seconds until a call may be admitted: 0 when one would be, inf under recover_never."""
@@ -136,25 +127,19 @@ class Gate(OwnsHandle):
         self._poll(own)
 
     def attempt(self, now: Optional[float] = None) -> "Attempt":
-        """A context manager around one call::
-
-            with gate.attempt() as call:
-                response = session.get(url)
-                call.set_status(response.status_code)
-
-        Entering asks the gate (raises TemporarilyUnavailableError when it
-        refuses: the block does not run). Leaving normally reports success,
-        or the status/outcome set on ``call``; an exception leaving the block
-        is reported as a failure of its kind (transport by default) and
-        propagates.
-        """
+        """A context manager around one call: entering asks the gate (refused:
+        TemporarilyUnavailableError, the block does not run); leaving reports
+        success, the status or outcome set on it, or the failure of an
+        exception leaving the block (which propagates)."""
         return Attempt(self, now)
 
-    if TYPE_CHECKING:  # Gate.call is C (ext/gate_call.c), installed below
+    if TYPE_CHECKING:
         def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
             """Calls ``fn(*args, **kwargs)`` through the gate: refused ->
             TemporarilyUnavailableError and fn is not called; fn returning ->
             success; fn raising -> a failure of its kind, re-raised."""
+    else:  # in C (ext/gate_call.c): admit, call and report with no Python frame on the success path
+        call = _c._gate_call
 
     def protect(self, fn: F) -> F:
         """Decorator: every call of ``fn`` goes through :meth:`call`."""
@@ -173,9 +158,7 @@ class Gate(OwnsHandle):
         return GATE_STATES[_c.respite_gate_get_state(self._own.ptr, _now() if now is None else now)]
 
     def stats(self) -> GateStats:
-        out = _raw.respite_gate_stats()
-        _c.respite_gate_stats_get(self._own.ptr, out)
-        return GateStats.of(out)
+        return GateStats.fill(_c.respite_gate_stats_get, self._own.ptr)
 
     def events(self) -> List[_events.Event]:
         """The events (G18) seen since the last call of events(), oldest
@@ -191,37 +174,28 @@ class Gate(OwnsHandle):
             self._log.take(_c.respite_gate_next_event, own.ptr)
 
 
-# Gate.call in C: admit, call and report with no Python frame on the success path.
-_c._gate_call_install(Gate)
-
-
 class Attempt:
     """One call made through a gate; see :meth:`Gate.attempt`."""
 
-    __slots__ = ("gate", "permit", "now", "_outcome", "_status", "_retry_after", "_body_usable")
+    __slots__ = ("gate", "permit", "now", "_code", "_retry_after")
 
     def __init__(self, gate: Gate, now: Optional[float]) -> None:
         self.gate = gate
         self.now = now
         self.permit = 0
-        self._outcome: Optional[int] = None
-        self._status: Optional[int] = None
+        self._code: Optional[int] = None  # the outcome set on the call (None: success, or the exception's)
         self._retry_after: Optional[float] = None
-        self._body_usable = True
 
     def set_status(self, status: int, *, body_usable: bool = True, retry_after: Optional[float] = None) -> None:
-        """The call got this HTTP status (classified by the core when the block ends)."""
-        classify(status, body_usable=body_usable)  # the core rejects a status outside 100-599 now
-        self._status = status
-        self._body_usable = body_usable
-        self._outcome = None
-        if retry_after is not None:
-            self._retry_after = retry_after
+        """The call got this HTTP status (classified by the core)."""
+        self._set(classify(status, body_usable=body_usable).code, retry_after)
 
     def set_outcome(self, outcome: OutcomeLike, *, retry_after: Optional[float] = None) -> None:
         """The call ended with this outcome (overrides any status)."""
-        self._outcome = outcome_code(outcome)
-        self._status = None
+        self._set(outcome_code(outcome), retry_after)
+
+    def _set(self, code: int, retry_after: Optional[float]) -> None:
+        self._code = code
         if retry_after is not None:
             self._retry_after = retry_after
 
@@ -235,18 +209,12 @@ class Attempt:
 
     def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException], tb: Any) -> None:
         # Returns None: an exception from the block always propagates.
-        if exc is None and self._outcome is None and self._status is None:  # success, the common case
-            return self.gate._report(self.gate._own, self.permit, _SUCCESS, self._retry_after, self.now)
+        code, hint = self._code, self._retry_after
         if exc is not None and not isinstance(exc, Exception):
             # KeyboardInterrupt, SystemExit, cancellation: the call did not
             # end, so there is nothing to report (a probe times out, G10).
             return
-        hint = self._retry_after
-        if self._outcome is not None:
-            code = self._outcome
-        elif self._status is not None:
-            code = classify(self._status, body_usable=self._body_usable).code
-        else:
-            code, _status, exc_hint = failure_of(cast(BaseException, exc))
+        if code is None and exc is not None:
+            code, _status, exc_hint = failure_of(exc)
             hint = hint if hint is not None else exc_hint
-        self.gate._report(self.gate._own, self.permit, code, hint, self.now)
+        self.gate._report(self.gate._own, self.permit, _SUCCESS if code is None else code, hint, self.now)

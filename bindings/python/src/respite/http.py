@@ -17,7 +17,7 @@ from . import _events
 from .generated.errors import ClosedError
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, outcome_from_code
-from ._settings import make_settings, new_with_settings, read_settings, settings_table
+from ._settings import new_with_settings, settings_table
 from ._structs import struct_tuple
 from .backoff import Backoff
 from .engine import EngineStats
@@ -119,18 +119,10 @@ class Response(OwnsHandle):
 
 
 class Client(OwnsHandle):
-    """HTTP calls through a gate, with retries by a back-off (section 6)::
-
-        gate = respite.Gate(failures_to_enter_recovery=5, recovery_seconds=30)
-        with respite.Client(gate=gate, backoff=respite.Backoff(max_attempts=3),
-                            timeout_seconds=2.0) as client:
-            response = client.get("https://api.example.com/items")
-
-    Settings: ``timeout_seconds`` (per attempt) and ``user_agent``. The gate
-    and back-off are optional (none: every call admitted; one attempt); the
-    client holds its own references to them in the core, so they may be
-    closed in any order. Safe to share between threads.
-    """
+    """HTTP calls through an optional gate, with retries by an optional
+    back-off (section 6). Settings: ``timeout_seconds`` (per attempt) and
+    ``user_agent``. The client holds the gate and back-off in the core, so
+    they may be closed in any order. Safe to share between threads."""
 
     __slots__ = ("_own", "_gate", "gate", "backoff", "_settings", "__weakref__")
 
@@ -139,9 +131,9 @@ class Client(OwnsHandle):
         self.gate, self.backoff = gate, backoff
         gate_own = gate._own if gate is not None else CLOSED  # alive for the call
         backoff_own = backoff._own if backoff is not None else CLOSED
-        self._settings, ptr = new_with_settings("client", settings, "client",
-                                                lambda raw: _c.respite_client_new(raw, gate_own.ptr, backoff_own.ptr))
-        self._own = Owned(ptr, _c.respite_client_free)
+        self._settings, self._own = new_with_settings(
+            lambda raw: _c.respite_client_new(raw, gate_own.ptr, backoff_own.ptr), _c.respite_client_free,
+            ("client", settings, "client"))
         self._gate = Owned(gate_own.ptr, None)  # the client's reference keeps it valid
 
     def request(self, method: str, url: str, headers: Headers = None, body: Body = None) -> Response:
@@ -182,29 +174,15 @@ class Client(OwnsHandle):
             self.gate._poll(self._gate)
 
 
-class SenderStats(struct_tuple("SenderStats", _raw.respite_sender_stats, "",
-                               queue=lambda out: QueueStats.of(out.queue),
-                               engine=lambda out: EngineStats.of(out.engine), gate=lambda out: GateStats.of(out.gate),
-                               paused=lambda out: bool(out.paused), closed=lambda out: bool(out.closed))):
-    """S13 (respite_sender_stats): the queue's D9 figures, the engine's and
-    the gate's, and the sender's own (requests, bytes_sent after gzip,
-    paused, closed)."""
-
-    __slots__ = ()
-
-    @property
-    def accepted(self) -> int:
-        return self.queue.accepted
-
-    @property
-    def delivered(self) -> int:
-        return self.queue.delivered
-
-    @property
-    def balanced(self) -> bool:
-        """D9: accepted = delivered + dropped_capacity + expired +
-        retries_exhausted + discarded + pending + in_flight."""
-        return self.queue.balanced
+SenderStats = struct_tuple("SenderStats", _raw.respite_sender_stats,
+                           """S13 (respite_sender_stats): the queue's D9 figures, the engine's and the
+                           gate's, the sender's own (requests, bytes_sent after gzip, paused, closed), and
+                           the queue's accepted, delivered and balanced (D9) at the top.""",
+                           queue=lambda out: QueueStats.of(out.queue), engine=lambda out: EngineStats.of(out.engine),
+                           gate=lambda out: GateStats.of(out.gate), paused=lambda out: bool(out.paused),
+                           closed=lambda out: bool(out.closed), accepted=lambda out: out.queue.accepted,
+                           delivered=lambda out: out.queue.delivered,
+                           balanced=lambda out: _c.respite_queue_stats_balanced(out.queue) == 1)
 
 
 # a name that several components have (``name``) goes to the sender, which names its events
@@ -217,23 +195,10 @@ EVENT_POLL_SECONDS = 0.1
 class Sender(OwnsHandle):
     """Sends events in the background (section 5): ``enqueue`` never waits
     for the network; a thread of the core batches, posts and retries them
-    through a gate, pausing while the service is failing::
-
-        with respite.Sender(url="https://collector.example.com/v1/events",
-                            min_entries_per_message=1, recovery_seconds=60,
-                            headers={"X-Api-Key": key}) as sender:
-            sender.enqueue('{"event": "started"}')
-
-    Settings by the spec's names, each routed to its component: sender
-    (``url``, ``name``, ``timeout_seconds``, ``gzip``, ``min_entries_per_message``,
-    ``close_timeout_seconds``, ...), gate (``failures_to_enter_recovery``,
-    ``recovery_seconds``, ``max_recovery_seconds``, ...; over the
-    ``gate_profile``, ``usage_sharing`` by default) and queue (``overflow``,
-    ``max_bytes``). ``policy`` (a Policy; ``@default`` when None) settles
-    failed events. Events go to the ``respite`` logger: warnings when sending
-    pauses, a pause grows, a send fails (status and the start of the body)
-    or events are left unsent at close; information when sending resumes.
-    """
+    through a gate, pausing while the service is failing. Settings by the
+    spec's names go to their component: the sender's, the gate's (over
+    ``gate_profile``) or the queue's. ``policy`` (None: ``@default``) settles
+    failed events. Events go to the ``respite`` logger as they happen."""
 
     __slots__ = ("_own", "policy", "_settings", "_log", "_stop", "_poller", "_unsent", "final_stats", "__weakref__")
 
@@ -251,17 +216,10 @@ class Sender(OwnsHandle):
             # an unknown name goes to the sender, whose settings name it in the core's error
             parts[_COMPONENT_OF.get(key, "sender")][key] = value
         policy_own = policy._handle() if policy is not None else CLOSED  # the sender takes its own reference
-        raws: Dict[str, Any] = {}
-        self._settings: Dict[str, Any] = {}
-        try:
-            for component, profile in (("queue", "queue"), ("gate", gate_profile), ("sender", "sender")):
-                raws[component] = make_settings(profile, parts[component])
-                self._settings.update(read_settings(raws[component], component))  # the sender's name last
-            own = Owned(_c.respite_sender_new(raws["sender"], raws["gate"], raws["queue"], policy_own.ptr),
-                        _c.respite_sender_free)
-        finally:
-            for raw in raws.values():
-                _c.respite_settings_free(raw)
+        self._settings, own = new_with_settings(  # the sender's name last
+            lambda queue, gate, sender: _c.respite_sender_new(sender, gate, queue, policy_own.ptr),
+            _c.respite_sender_free, ("queue", parts["queue"], "queue"), (gate_profile, parts["gate"], "gate"),
+            ("sender", parts["sender"], "sender"))
         if headers is not None:
             pairs = headers.items() if isinstance(headers, Mapping) else headers
             if isinstance(pairs, str):
@@ -304,7 +262,7 @@ class Sender(OwnsHandle):
         if own is CLOSED and self._unsent is not None:
             return self._unsent
         self._unsent = _c.respite_sender_close(own.ptr)
-        self.final_stats = self._stats(own)
+        self.final_stats = SenderStats.fill(_c.respite_sender_stats_get, own.ptr)
         self._stop.set()
         self._poll()
         self._own = CLOSED  # freed once no other thread is inside a call
@@ -321,13 +279,7 @@ class Sender(OwnsHandle):
 
     def stats(self) -> SenderStats:
         """S13 statistics (after close: ClosedError; see ``final_stats``)."""
-        return self._stats(self._own)
-
-    @staticmethod
-    def _stats(own: Owned) -> SenderStats:
-        out = _raw.respite_sender_stats()
-        _c.respite_sender_stats_get(own.ptr, out)
-        return SenderStats.of(out)
+        return SenderStats.fill(_c.respite_sender_stats_get, (own := self._own).ptr)
 
     def events(self) -> List[_events.Event]:
         """The events seen since the last call (at most the last 256), oldest

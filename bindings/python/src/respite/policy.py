@@ -7,7 +7,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _respite_swig as _c
 from .generated.errors import InvalidPolicyError, Problem
-from ._handle import CLOSED, Owned, OwnsHandle
+from ._handle import CLOSED, Owned, OwnsHandle, reader
 from .generated.tables import STRATEGIES
 
 Handler = Tuple[str, str]  # (on, strategy): ("server_error", "retry"), ("404,410", "discard")
@@ -32,15 +32,9 @@ def _make(build: Any) -> Any:
 
 
 class Policy(OwnsHandle):
-    """A validated delivery policy (Astarte's trigger delivery policy)::
-
-        policy = Policy.from_json('{"name": "p", "maximum_capacity": 100, ...}')
-        policy = Policy.build("p", 100, [("server_error", "retry"), ("client_error", "discard")],
-                              retry_times=3)
-
-    Invalid documents raise InvalidPolicyError with ``.problems`` (every
-    problem, each with its JSON pointer and the core's message).
-    """
+    """A validated delivery policy (Astarte's trigger delivery policy). An
+    invalid one raises InvalidPolicyError with ``.problems`` (every problem,
+    each with its JSON pointer and the core's message)."""
 
     __slots__ = ("_own", "__weakref__")
 
@@ -91,27 +85,11 @@ class Policy(OwnsHandle):
             _c.respite_policy_to_json(None)  # raises "policy is closed"
         return own
 
-    @property
-    def name(self) -> str:
-        return _c.respite_policy_name(self._handle().ptr)
-
-    @property
-    def maximum_capacity(self) -> int:
-        return _c.respite_policy_maximum_capacity(self._handle().ptr)
-
-    @property
-    def retry_times(self) -> int:
-        """Resends after the first attempt (0 when nothing retries)."""
-        return _c.respite_policy_retry_times(self._handle().ptr)
-
-    @property
-    def event_ttl(self) -> int:
-        """Seconds; 0 when unset."""
-        return _c.respite_policy_event_ttl(self._handle().ptr)
-
-    @property
-    def prefetch_count(self) -> int:
-        return _c.respite_policy_prefetch_count(self._handle().ptr)
+    name = reader(_c.respite_policy_name)
+    maximum_capacity = reader(_c.respite_policy_maximum_capacity)
+    retry_times = reader(_c.respite_policy_retry_times, "Resends after the first attempt (0 when nothing retries).")
+    event_ttl = reader(_c.respite_policy_event_ttl, "Seconds; 0 when unset.")
+    prefetch_count = reader(_c.respite_policy_prefetch_count)
 
     @property
     def handlers(self) -> List[Handler]:

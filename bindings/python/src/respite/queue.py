@@ -10,14 +10,12 @@ from typing import Any, List, Optional, Union
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
-from ._handle import CLOSED, Owned, OwnsHandle
+from ._handle import CLOSED, Owned, OwnsHandle, reader
 from ._settings import new_with_settings
 from ._structs import struct_tuple
 from .generated.tables import DISPOSITIONS, OVERFLOWS
 from .policy import Policy
 
-# `(own := self._own).ptr` keeps the handle alive for the whole call, which
-# runs without the GIL: a close() in another thread meanwhile cannot free it.
 _now = _c.respite_now
 
 Payload = Union[bytes, bytearray, memoryview, str]
@@ -30,11 +28,8 @@ QueueStats = struct_tuple("QueueStats", _raw.respite_queue_stats,
 
 
 class Queue(OwnsHandle):
-    """Events waiting for delivery under a policy (``None``: ``@default``)::
-
-        queue = Queue(policy, overflow="drop_newest", max_bytes=1 << 20)
-        queue.enqueue(b'{"event": 1}')
-    """
+    """Events waiting for delivery under a policy (None: ``@default``);
+    settings ``overflow`` and ``max_bytes``."""
 
     __slots__ = ("_own", "policy", "_settings", "__weakref__")
 
@@ -42,9 +37,8 @@ class Queue(OwnsHandle):
         self._own = CLOSED
         self.policy = policy
         policy_own = policy._handle() if policy is not None else CLOSED  # the queue takes its own reference
-        self._settings, ptr = new_with_settings("queue", settings, "queue",
-                                                lambda raw: _c.respite_queue_new(policy_own.ptr, raw))
-        self._own = Owned(ptr, _c.respite_queue_free)
+        self._settings, self._own = new_with_settings(lambda raw: _c.respite_queue_new(policy_own.ptr, raw),
+                                                      _c.respite_queue_free, ("queue", settings, "queue"))
 
     def enqueue(self, payload: Payload, now: Optional[float] = None) -> None:
         """Queues one event (bytes, or str as UTF-8). Raises QueueFullError
@@ -55,17 +49,12 @@ class Queue(OwnsHandle):
         """Refuses every later enqueue; taking and settling still work (drain)."""
         _c.respite_queue_close((own := self._own).ptr)
 
-    @property
-    def is_shut_down(self) -> bool:
-        return _c.respite_queue_is_closed((own := self._own).ptr) == 1
+    is_shut_down = reader(lambda ptr: _c.respite_queue_is_closed(ptr) == 1)
 
     def __len__(self) -> int:
         return self.pending
 
-    @property
-    def pending(self) -> int:
-        """Events queued and not taken."""
-        return _c.respite_queue_pending((own := self._own).ptr)
+    pending = reader(_c.respite_queue_pending, "Events queued and not taken.")
 
     def expire(self, now: Optional[float] = None) -> int:
         """Drops pending events whose age reached event_ttl (D6); returns how many."""
@@ -82,9 +71,7 @@ class Queue(OwnsHandle):
         return _c.respite_queue_wait((own := self._own).ptr, min_pending, timeout) == 1
 
     def stats(self) -> QueueStats:
-        out = _raw.respite_queue_stats()
-        _c.respite_queue_stats_get((own := self._own).ptr, out)
-        return QueueStats.of(out)
+        return QueueStats.fill(_c.respite_queue_stats_get, (own := self._own).ptr)
 
 
 class Batch(OwnsHandle):
@@ -106,9 +93,7 @@ class Batch(OwnsHandle):
     def __len__(self) -> int:
         return _c.respite_batch_count(self._own.ptr)
 
-    @property
-    def unsettled(self) -> int:
-        return _c.respite_batch_unsettled(self._own.ptr)
+    unsettled = reader(_c.respite_batch_unsettled)
 
     def payload(self, index: int) -> bytes:
         return _c.respite_batch_event_text(self._own.ptr, index)
@@ -138,7 +123,4 @@ class Batch(OwnsHandle):
 
 
 def _disposition(name: str) -> int:
-    try:
-        return DISPOSITIONS.index(name)
-    except ValueError:
-        return -1  # the core rejects it with its own message
+    return DISPOSITIONS.index(name) if name in DISPOSITIONS else -1  # -1: the core rejects it in its own words
