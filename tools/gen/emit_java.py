@@ -2,13 +2,16 @@
 
 - RespiteException and one <Status>Exception per status, with the names and
   constructors of the classes they replace, the fields of respite_error as
-  fields, and RespiteException.fromError(...), the one constructor the JNI
-  exception typemap calls.
+  fields, RespiteException.fromError(...), and fromNative(...), which the JNI
+  exception typemap calls with the fields as UTF-8.
 - One enum per core enumeration (code(), wireName(), ofCode()), and Profile.
 - SettingInfo (a record) and SettingsTable: the settings table as data.
 - <Component>Settings<B>: one interface per component with one typed default
   method per setting (camelCase, Javadoc from the doc line and the accepted
-  range), each calling the builder's <component>Setting(name, value).
+  range), each calling <component>Setting(name, value), which is the
+  builder's set(name, value) unless a builder of several components routes it.
+- GateStats, QueueStats, EngineStats, SenderStats: records of the core's
+  result structs, read from the public headers; NativeStats converts them.
 
 The directory is a separate source root (added to the build with
 build-helper-maven-plugin), so the package stays org.respite.
@@ -16,10 +19,11 @@ build-helper-maven-plugin), so the package stays org.respite.
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from typing import Any, Dict, List
 
-from tables import HEADER, Enum, Setting, Status, Tables, camel, describe_range, pascal, sentence, upper
+from tables import HEADER, Enum, Setting, Status, Tables, camel, describe_range, pascal, read_struct, sentence, upper
 
 DIRECTORY = "bindings/java/generated"
 PACKAGE_DIR = "org/respite"
@@ -393,6 +397,88 @@ def emit_setters(tables: Tables, component: str) -> str:
     return "\n".join(out)
 
 
+# The core's result structs as records (fields from the public headers, in
+# their order and with their comments) and NativeStats, which converts the
+# SWIG objects: struct -> (record, converting method).
+STRUCTS = {
+    "respite_gate_stats": ("GateStats", "gate"),
+    "respite_queue_stats": ("QueueStats", "queue"),
+    "respite_engine_stats": ("EngineStats", "engine"),
+    "respite_sender_stats": ("SenderStats", "sender"),
+}
+# What a struct is, where its header says nothing above it.
+SUMMARIES = {"respite_sender_stats": "A sender's figures (S13): its queue's, its engine's and its gate's, and its own"}
+# Fields converted from their number: a constant of a core table or a 0/1 flag.
+CONVERTED = {"state": "GateState", "overflow": "Overflow"}
+FLAGS = {"closing", "closed_while_paused", "closed", "paused"}
+# Components the binding adds: name, Java type, value, doc.
+ADDED = {
+    "respite_queue_stats": [("balanced", "boolean", "RespiteNative.respite_queue_stats_balanced(s) == 1",
+                             "whether the snapshot satisfies D9 (respite_queue_stats_balanced)")],
+}
+C_TYPES = {"int64_t": "long", "int": "int", "double": "double"}
+
+
+def struct_component(field: str, ctype: str, comment: str):
+    """A field's Java type, its value read from the SWIG object {@code s}, and its doc."""
+    getter = f"s.get{field[:1].upper()}{field[1:]}()"
+    comment = comment.replace("INFINITY", "infinity")
+    if field in CONVERTED:
+        return CONVERTED[field], f"{CONVERTED[field]}.ofCode({getter})", comment
+    if field in FLAGS:
+        return "boolean", f"{getter} != 0", re.sub(r"\b1\b", "true", comment)
+    if ctype in STRUCTS:
+        return STRUCTS[ctype][0], f"{STRUCTS[ctype][1]}({getter})", comment or f"the {STRUCTS[ctype][1]}'s figures"
+    return C_TYPES[ctype], getter, comment
+
+
+def struct_components(struct: str):
+    """(name, Java type, value, doc) of every component of a struct's record."""
+    _summary, fields = read_struct(struct)
+    rows = [(camel(f), *struct_component(f, ctype, comment)) for f, ctype, comment in fields]
+    return rows + list(ADDED.get(struct, []))
+
+
+def emit_struct_record(struct: str) -> str:
+    record, _method = STRUCTS[struct]
+    summary = read_struct(struct)[0] or SUMMARIES[struct]
+    components = struct_components(struct)
+    out = header() + ["/**", *[f" * {line}" for line in textwrap.wrap(f"{javadoc(sentence(summary))} ({struct})", 100)],
+                      " *"]
+    width = max(len(name) for name, *_ in components)
+    for name, _type, _value, doc in components:
+        lines = textwrap.wrap(javadoc(doc), 100 - width)
+        out.append(f" * @param {name.ljust(width)} {lines[0]}")
+        out += [f" * {' ' * (width + 7)} {line}" for line in lines[1:]]
+    out.append(" */")
+    # One component per wrap unit, so a type stays with its name.
+    params = [f"{java_type} {name}" for name, java_type, _v, _d in components]
+    indent = " " * (len(record) + 15)
+    lines, line = [], f"public record {record}("
+    for i, param in enumerate(params):
+        piece = param + (", " if i + 1 < len(params) else ") {}")
+        if len(line) + len(piece.rstrip()) > 115:
+            lines.append(line.rstrip())
+            line = indent
+        line += piece
+    out += lines + [line, ""]
+    return "\n".join(out)
+
+
+def emit_native_stats() -> str:
+    out = header() + ["import org.respite.swig.RespiteNative;"]
+    out += [f"import org.respite.swig.{struct};" for struct in sorted(STRUCTS)]
+    out += ["", "/** The core's result structs (SWIG objects) as records: one conversion each. */",
+            "final class NativeStats {", "    private NativeStats() {}"]
+    for struct, (record, method) in STRUCTS.items():
+        values = ", ".join(value for _n, _t, value, _d in struct_components(struct))
+        body = textwrap.wrap(f"return new {record}({values});", 104, subsequent_indent="        ",
+                             break_long_words=False)
+        out += ["", f"    static {record} {method}({struct} s) {{", *[f"        {line}" for line in body], "    }"]
+    out += ["}", ""]
+    return "\n".join(out)
+
+
 def emit(tables: Tables) -> Dict[str, str]:
     files = {"RespiteException.java": emit_root(tables)}
     for s in tables.errors:
@@ -404,4 +490,7 @@ def emit(tables: Tables) -> Dict[str, str]:
     files["SettingsTable.java"] = emit_settings_table(tables)
     for component in tables.components:
         files[pascal(component) + "Settings.java"] = emit_setters(tables, component)
+    for struct, (record, _method) in STRUCTS.items():
+        files[record + ".java"] = emit_struct_record(struct)
+    files["NativeStats.java"] = emit_native_stats()
     return {f"{PACKAGE_DIR}/{name}": text for name, text in files.items()}

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 from typing import Any, Dict, List, Tuple
 
-from tables import HEADER, Setting, Tables, camel, describe_range, pascal, sentence, upper
+from tables import HEADER, Setting, Tables, camel, describe_range, pascal, read_struct, sentence, upper
 
 DIRECTORY = "bindings/node/generated"
 
@@ -265,7 +264,6 @@ def emit_tables_dts(tables: Tables) -> str:
     return "\n".join(out)
 
 
-HEADERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "include", "respite")
 
 # The core's result structs the binding hands out as plain objects
 # (structs.js converts the SWIG objects, structs.d.ts types them): the
@@ -302,32 +300,6 @@ CONVERTED = {
     "unsent": ("number | null", "{v} < 0 ? null : Number({v})"),
     "allowed": FLAG, "probe": FLAG, "closing": FLAG, "closed_while_paused": FLAG, "closed": FLAG, "paused": FLAG,
 }
-FIELD = re.compile(r"^\s*(?:const\s+)?(\w+)\s+(\w+)(\[[^]]*\])?;\s*(?:/\*(.*?)(\*/)?)?\s*$")
-
-
-def read_struct(name: str) -> Tuple[str, List[Tuple[str, str, str]]]:
-    """A struct of the public headers: the comment above it, and each
-    field's (name, C type or 'text', comment)."""
-    for header in sorted(os.listdir(HEADERS)):
-        with open(os.path.join(HEADERS, header), encoding="utf-8") as f:
-            text = f.read()
-        found = re.search(r"(?:/\*((?:(?!\*/).)*)\*/\n)?typedef struct %s \{\n(.*?)\n\} %s;" % (name, name), text, re.S)
-        if found:
-            break
-    else:
-        raise ValueError(f"struct {name} not found in {HEADERS}")
-    fields: List[Tuple[str, str, str]] = []
-    for line in found.group(2).splitlines():
-        match = FIELD.match(line)
-        if match:
-            ctype, field, array, comment, _end = match.groups()
-            fields.append((field, "text" if array else ctype, (comment or "").strip()))
-        elif fields and line.strip():  # a comment's next line
-            field, ctype, comment = fields[-1]
-            fields[-1] = (field, ctype, (comment + " " + line.strip().rstrip("*/").strip()).strip())
-    return " ".join(word for word in (found.group(1) or "").split() if word != "*"), fields
-
-
 def convert(field: str, ctype: str, comment: str) -> Tuple[str, str, str]:
     """A field's TypeScript type, its JavaScript value read from `raw`, and
     its comment in JavaScript's values."""

@@ -3,6 +3,8 @@ emitter derives from them. Only this module knows the JSON's shape."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -172,3 +174,32 @@ def describe_range(s: Setting) -> str:
     elif s.type in ("choice", "string", "list"):
         default = repr(default).replace("'", '"') if default == "" or "\n" in default else default
     return f"Accepted: {s.accepted}. Default: {default}."
+
+
+# The core's public headers: the result structs (statistics, events) are read
+# from them, so a field added in C reaches every binding.
+HEADERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "include", "respite")
+FIELD = re.compile(r"^\s*(?:const\s+)?(\w+)\s+(\w+)(\[[^]]*\])?;\s*(?:/\*(.*?)(\*/)?)?\s*$")
+
+
+def read_struct(name: str) -> Tuple[str, List[Tuple[str, str, str]]]:
+    """A struct of the public headers: the comment above it, and each
+    field's (name, C type or 'text', comment)."""
+    for header in sorted(os.listdir(HEADERS)):
+        with open(os.path.join(HEADERS, header), encoding="utf-8") as f:
+            text = f.read()
+        found = re.search(r"(?:/\*((?:(?!\*/).)*)\*/\n)?typedef struct %s \{\n(.*?)\n\} %s;" % (name, name), text, re.S)
+        if found:
+            break
+    else:
+        raise ValueError(f"struct {name} not found in {HEADERS}")
+    fields: List[Tuple[str, str, str]] = []
+    for line in found.group(2).splitlines():
+        match = FIELD.match(line)
+        if match:
+            ctype, field, array, comment, _end = match.groups()
+            fields.append((field, "text" if array else ctype, (comment or "").strip()))
+        elif fields and line.strip():  # a comment's next line
+            field, ctype, comment = fields[-1]
+            fields[-1] = (field, ctype, (comment + " " + line.strip().rstrip("*/").strip()).strip())
+    return " ".join(word for word in (found.group(1) or "").split() if word != "*"), fields

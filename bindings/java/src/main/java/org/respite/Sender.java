@@ -102,9 +102,7 @@ public final class Sender extends NativeObject {
         respite_sender_stats s = new respite_sender_stats();
         try {
             handle.run(p -> RespiteNative.respite_sender_stats_get(p, s));
-            return new SenderStats(NativeStats.queue(s.getQueue()), NativeStats.engine(s.getEngine()),
-                    NativeStats.gate(s.getGate()), s.getRequests(), s.getBytes_sent(), s.getPaused() != 0,
-                    s.getClosed() != 0);
+            return NativeStats.sender(s);
         } finally {
             s.delete();
             pollEvents();
