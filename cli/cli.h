@@ -49,8 +49,11 @@ int cli_parse_option(int argc, char **argv, int i, int bare_is_true(const char *
                      const char *subcommand);
 
 /* Prints the settings of `component` from the core's table as option help:
- * "  --failures-to-enter-recovery N  counted failures ... (an integer from 1 to 1000; default 10)". */
-void cli_print_settings_help(FILE *out, const char *component, const respite_settings *defaults);
+ * "  --failures-to-enter-recovery N  counted failures ... (an integer from 1 to 1000; default 10)".
+ * Rows whose name a component in `shadowing` (n of them) also has are left
+ * out: an option reaches the first component that has it. */
+void cli_print_settings_help(FILE *out, const char *component, const respite_settings *defaults,
+                             const char *const *shadowing, int n);
 
 /* "warning" or "info" for an event (respite_event_is_warning), as the
  * bindings log it. */

@@ -163,11 +163,17 @@ static void default_text(const respite_settings *settings, const respite_setting
         snprintf(buf, size, "%g", value);
 }
 
-void cli_print_settings_help(FILE *out, const char *component, const respite_settings *defaults)
+void cli_print_settings_help(FILE *out, const char *component, const respite_settings *defaults,
+                             const char *const *shadowing, int n)
 {
     for (int i = 0; i < respite_setting_count(); i++) {
         const respite_setting_info *row = respite_setting_at(i);
         if (strcmp(row->component, component) != 0)
+            continue;
+        int shadowed = 0;
+        for (int s = 0; s < n && !shadowed; s++)
+            shadowed = respite_setting_find(shadowing[s], row->name) != NULL;
+        if (shadowed)
             continue;
         char option[96], value[96];
         dashed(row->name, option, sizeof option);

@@ -40,7 +40,7 @@ static void print_help(FILE *out)
     for (int c = 0; c < COMPONENT_COUNT; c++) {
         fprintf(out, "\n%s:\n", titles[c]);
         if (defaults[c])
-            cli_print_settings_help(out, components[c], defaults[c]);
+            cli_print_settings_help(out, components[c], defaults[c], components, c);
         respite_settings_free(defaults[c]);
     }
     fprintf(out,

@@ -1,40 +1,110 @@
 /*
- * node.i - the Node (V8) raw module: `swig -javascript -node -c++`.
- * Adds the binary payload typemap (a string or a Buffer) that SWIG's
- * JavaScript module lacks, then the shared interface.
+ * node.i - the Node raw module on Node-API: `swig -javascript -napi -c++`
+ * (node-addon-api, C++ exceptions off). Adds the binary payload typemap (a
+ * string or a Buffer) that SWIG's JavaScript module lacks, then the shared
+ * interface.
  */
 %module respite_native
 
 %{
-#include <node_buffer.h>
 #include <string>
 %}
 
+/* SWIG's Node-API runtime takes strlen of every returned char *, NULL too:
+ * a C NULL string is JavaScript's null, as on the V8 backend. */
+%fragment("SWIG_FromCharPtrAndSize");
+%{
+#undef SWIG_FromCharPtr
+#define SWIG_FromCharPtr(cptr) \
+    ((cptr) ? SWIG_Env_FromCharPtrAndSize(env, (cptr), strlen(cptr)) : Napi::Value(env.Null()))
+%}
+
+/* Errors cross as structures (boundary rule 1): every fallible call's
+ * respite_error becomes the error lib/errors.js makes from its fields
+ * (status, message, setting, retry_after), thrown here; the thread pool's
+ * callbacks get the same object. Nothing parses a message. */
+#define RESPITE_SWIG_STRUCTURED_ERRORS
+%typemap(argout) respite_error *err {
+    if ($1->status != RESPITE_OK) {
+        respite_node_throw(env, $1);
+        SWIG_fail;
+    }
+}
+
+%{
+#include "respite.h"
+#include <mutex>
+#include <unordered_map>
+
+/* Per environment (the main thread, each worker): the JavaScript function
+ * (status, message, setting, retry_after) -> error that lib/errors.js
+ * registers with respite_node_set_error_maker. Never destroyed: a worker
+ * may still end while the process exits. */
+static std::mutex respite_node_makers_lock;
+static std::unordered_map<napi_env, Napi::FunctionReference> &respite_node_makers()
+{
+    static auto *makers = new std::unordered_map<napi_env, Napi::FunctionReference>();
+    return *makers;
+}
+
+static void respite_node_forget_error_maker(void *env)
+{
+    std::lock_guard<std::mutex> guard(respite_node_makers_lock);
+    respite_node_makers().erase((napi_env)env);
+}
+
+/* The error for err's fields; empty when making it threw. */
+static Napi::Value respite_node_error(Napi::Env env, const respite_error *err)
+{
+    const char *message = err->message[0] ? err->message : respite_strerror(err->status);
+    Napi::Function maker;
+    {
+        std::lock_guard<std::mutex> guard(respite_node_makers_lock);
+        auto found = respite_node_makers().find(env);
+        if (found != respite_node_makers().end())
+            maker = found->second.Value();
+    }
+    if (maker.IsEmpty()) { /* the raw module used alone */
+        Napi::Error error = Napi::Error::New(env, message);
+        error.Set("code", respite_status_name(err->status));
+        return error.Value();
+    }
+    return maker.Call({Napi::Number::New(env, err->status), Napi::String::New(env, message),
+                       Napi::String::New(env, err->setting), Napi::Number::New(env, err->retry_after)});
+}
+
+static void respite_node_throw(Napi::Env env, const respite_error *err)
+{
+    Napi::Value error = respite_node_error(env, err);
+    if (!error.IsEmpty())
+        Napi::Error(env, error).ThrowAsJavaScriptException();
+}
+%}
+
 /* A JavaScript function called when a job of the thread pool below ends
- * (valid only during the wrapper call; the job keeps its own handle). */
+ * (valid only during the wrapper call; the job keeps its own reference). */
 %typemap(in) respite_node_callback *callback (respite_node_callback respite_callback) {
-    if (!$input->IsFunction()) {
+    if (!$input.IsFunction()) {
         SWIG_exception_fail(SWIG_TypeError, "callback must be a function");
     }
-    respite_callback.fn = v8::Local<v8::Function>::Cast($input);
+    respite_callback.fn = $input.As<Napi::Function>();
     $1 = &respite_callback;
 }
 
-/* Binary payloads: a Buffer (or any Uint8Array) is passed as is, a string as
- * its UTF-8 bytes. Anything else is a TypeError naming what is accepted. */
+/* Binary payloads: a Buffer (or any typed array or DataView) is passed as
+ * its bytes, a string as its UTF-8 bytes. Anything else is a TypeError
+ * naming what is accepted. */
 %typemap(in) (const char *data, size_t size) (std::string respite_utf8) {
-    if ($input->IsArrayBufferView()) {
-        v8::Local<v8::ArrayBufferView> view = v8::Local<v8::ArrayBufferView>::Cast($input);
-        respite_utf8.resize(view->ByteLength());
-        if (!respite_utf8.empty())
-            view->CopyContents(&respite_utf8[0], respite_utf8.size());
-    } else if ($input->IsString()) {
-        v8::Isolate *isolate = v8::Isolate::GetCurrent();
-        v8::Local<v8::String> text = v8::Local<v8::String>::Cast($input);
-        respite_utf8.resize(text->Utf8Length(isolate));
-        if (!respite_utf8.empty())
-            text->WriteUtf8(isolate, &respite_utf8[0], (int)respite_utf8.size(), nullptr,
-                            v8::String::NO_NULL_TERMINATION);
+    if ($input.IsTypedArray()) {
+        Napi::TypedArray respite_view = $input.As<Napi::TypedArray>();
+        respite_utf8.assign((const char *)respite_view.ArrayBuffer().Data() + respite_view.ByteOffset(),
+                            respite_view.ByteLength());
+    } else if ($input.IsDataView()) {
+        Napi::DataView respite_view = $input.As<Napi::DataView>();
+        respite_utf8.assign((const char *)respite_view.ArrayBuffer().Data() + respite_view.ByteOffset(),
+                            respite_view.ByteLength());
+    } else if ($input.IsString()) {
+        respite_utf8 = $input.As<Napi::String>().Utf8Value();
     } else {
         SWIG_exception_fail(SWIG_TypeError, "payload must be a string or a Buffer");
     }
@@ -42,7 +112,7 @@
     $2 = respite_utf8.size();
 }
 %typemap(typecheck) (const char *data, size_t size) {
-    $1 = ($input->IsArrayBufferView() || $input->IsString()) ? 1 : 0;
+    $1 = ($input.IsTypedArray() || $input.IsDataView() || $input.IsString()) ? 1 : 0;
 }
 
 /* Functions that fill a caller's text buffer (char *buf, size_t size)
@@ -53,35 +123,21 @@
     $2 = sizeof respite_text;
 }
 %typemap(argout) (char *buf, size_t size) {
-    $result = SWIG_FromCharPtr($1);
-}
-
-/* A counter shared with JavaScript: an Int32Array whose first element the
- * core's event callback increments, so the hot path can see "events are
- * waiting" by reading memory instead of crossing into C. */
-%typemap(in) int32_t *respite_counter {
-    if (!$input->IsInt32Array()) {
-        SWIG_exception_fail(SWIG_TypeError, "counter must be an Int32Array");
-    }
-    v8::Local<v8::Int32Array> respite_array = v8::Local<v8::Int32Array>::Cast($input);
-    if (respite_array->Length() < 1) {
-        SWIG_exception_fail(SWIG_TypeError, "counter must have at least one element");
-    }
-    $1 = (int32_t *)((char *)respite_array->Buffer()->GetBackingStore()->Data() + respite_array->ByteOffset());
+    $result = Napi::String::New(env, $1);
 }
 
 /* A batch event's payload as a Buffer (its exact bytes, NULs included). */
 %typemap(out) respite_node_bytes {
     if ($1.data == 0) {
-        $result = SWIGV8_NULL();
+        $result = env.Null();
     } else {
-        $result = node::Buffer::Copy(v8::Isolate::GetCurrent(), $1.data, (size_t)$1.size).ToLocalChecked();
+        $result = Napi::Buffer<char>::Copy(env, $1.data, (size_t)$1.size);
     }
 }
 
 /* A policy name may be null (the core reports it as a problem), as in C. */
 %typemap(in) const char *name (int res, char *buf = 0, int alloc = 0) {
-    if ($input->IsNull() || $input->IsUndefined()) {
+    if ($input.IsNull() || $input.IsUndefined()) {
         $1 = 0;
     } else {
         res = SWIG_AsCharPtrAndSize($input, &buf, NULL, &alloc);
@@ -108,7 +164,7 @@ typedef struct respite_node_bytes {
 
 %{
 struct respite_node_callback {
-    v8::Local<v8::Function> fn;
+    Napi::Function fn;
 };
 %}
 
@@ -116,10 +172,14 @@ struct respite_node_callback {
 
 /* Blocking core calls (an HTTP request, a sender's flush and close) run on
  * threads of the addon's own pool, never on the event loop; the callback
- * gets (error "<status_name>: <message>" or null, retry_after, result).
+ * gets (error or null, result), the error made as every other one.
  * bindings/node/src/respite_node_jobs.h has the machinery. */
 %{
 #include "respite_node_jobs.h"
+#include "respite_node_gate.h"
+%}
+%init %{
+  respite_node_gate_export(env, exports);
 %}
 void respite_node_request_start(respite_client *client, respite_gate *gate, const char *method, const char *url,
                                 const char *headers, const char *data, size_t size, respite_node_callback *callback);
@@ -129,21 +189,16 @@ void respite_node_sender_free_later(respite_sender *sender);
 respite_node_bytes respite_node_response_body(const respite_response *response);
 int respite_node_pool_threads(void);
 
-%{
-/* Called by the core with the gate's lock held: only counts. */
-static void respite_node_count_event(const respite_event *event, void *user_data)
-{
-    (void)event;
-    __atomic_fetch_add((int32_t *)user_data, 1, __ATOMIC_RELAXED);
-}
-%}
-
 %inline %{
-/* Counts every event of this gate into counter[0]. The caller keeps the
- * array alive for as long as the gate lives. */
-int respite_node_watch_events(respite_gate *gate, int32_t *respite_counter, respite_error *err)
+/* Registers this environment's error maker (see respite_node_error). */
+void respite_node_set_error_maker(respite_node_callback *callback)
 {
-    return respite_gate_set_event_callback(gate, respite_node_count_event, respite_counter, err);
+    Napi::Env env = callback->fn.Env();
+    std::lock_guard<std::mutex> guard(respite_node_makers_lock);
+    bool first = respite_node_makers().find(env) == respite_node_makers().end();
+    respite_node_makers()[env] = Napi::Persistent(callback->fn);
+    if (first)
+        napi_add_env_cleanup_hook(env, respite_node_forget_error_maker, (napi_env)env);
 }
 
 /* Payload `index` of a batch as bytes (a Buffer), for binary events. */

@@ -1,13 +1,20 @@
-// Type declarations for respite (bindings/node).
+// Type declarations for respite (bindings/node). Settings, enumerations and
+// errors come from the core's tables (generated/*.d.ts).
 import { EventEmitter } from 'node:events';
+import type {
+  OutcomeName, GateStateName, DispositionName, ActionName, EventTypeName, ProfileName, SettingInfo,
+  GateSettings, BackoffSettings, QueueSettings, SenderSettings, ClientSettings,
+} from './generated/tables';
+import type { TransportError } from './generated/errors';
 
-export type OutcomeName = 'success' | 'request_error' | 'throttled' | 'server_error' | 'unusable' | 'transport';
+export * from './generated/errors';
+export type { OutcomeName, SettingInfo };
 /** An outcome name, an HTTP status, or a description of the answer. */
 export type OutcomeSpec =
   | OutcomeName
   | number
   | { status?: number; statusCode?: number; bodyUsable?: boolean; transport?: boolean; outcome?: OutcomeName; retryAfter?: number };
-export type GateState = 'closed' | 'open' | 'probing';
+export type GateState = GateStateName;
 
 export interface Logger {
   warn?(message: string, event: GateEvent): void;
@@ -15,36 +22,14 @@ export interface Logger {
   log?(message: string, event: GateEvent): void;
 }
 
-/** Gate settings (spec section 2) in camelCase; snake_case keys are accepted too. */
-export interface GateOptions {
-  profile?: 'cloud_request' | 'usage_sharing' | 'cloudRequest' | 'usageSharing';
-  failuresToEnterRecovery?: number;
-  failuresWindowSeconds?: number;
-  recoverySeconds?: number;
-  recoveryMultiplier?: number;
-  maxRecoverySeconds?: number;
-  probes?: number;
-  probeTimeoutSeconds?: number;
-  recoverNever?: boolean;
-  countAllFailures?: boolean;
-  honourRetryAfter?: boolean;
-  jitter?: number;
-  seed?: number | bigint | string;
-  /** Receives every event: warn when sending pauses or a pause grows, info otherwise. */
+/** Gate settings (spec section 2) in camelCase, a profile, and a logger. */
+export interface GateOptions extends GateSettings {
+  profile?: ProfileName | 'cloudRequest' | 'usageSharing';
+  /** Receives every event's line: warn when sending pauses or a pause grows, info otherwise. */
   logger?: Logger;
-  [setting: string]: unknown;
 }
 
-export interface BackoffOptions {
-  maxAttempts?: number;
-  initialDelaySeconds?: number;
-  multiplier?: number;
-  maxDelaySeconds?: number;
-  jitter?: 'none' | 'full' | 'equal' | 'decorrelated';
-  retryOn?: Array<OutcomeName | number> | string;
-  seed?: number | bigint | string;
-  [setting: string]: unknown;
-}
+export type BackoffOptions = BackoffSettings;
 
 export interface Decision {
   allowed: boolean;
@@ -70,19 +55,27 @@ export interface GateStats {
   state: GateState;
   delay: number;
   until: number;
+  probesOutstanding: number;
 }
 
+/** An event (G18): every field as the core fills it, 0 or '' where it does not apply to the type. */
 export interface GateEvent {
-  type: 'recovery_started' | 'recovery_extended' | 'probing' | 'recovered' | 'reset' | 'send_failed' | 'unsent_at_close';
+  type: EventTypeName;
   at: number;
   warning: boolean;
-  failures?: number;
-  window?: number;
-  pause?: number;
-  httpStatus?: number;
-  detail?: string;
-  count?: number;
-  /** The core's words for the event (respite_event_message), the line every binding logs. */
+  /** recovery_started: the failures counted and the window. */
+  failures: number;
+  window: number;
+  /** recovery_started, recovery_extended: the pause. */
+  pause: number;
+  /** send_failed: the HTTP status (0: transport) and the start of the body or error. */
+  httpStatus: number;
+  detail: string;
+  /** unsent_at_close: events not sent. */
+  count: number;
+  /** The name of the gate, engine or sender it came from ('' if none). */
+  source: string;
+  /** The whole log line, as the core writes it (respite_event_message), the same in every language. */
   message: string;
 }
 
@@ -90,6 +83,8 @@ export interface GateEvent {
 export class Gate extends EventEmitter {
   constructor(options?: GateOptions);
   readonly closed: boolean;
+  /** The `name` setting ('' when unset), which starts the gate's log lines; null once closed. */
+  readonly name: string | null;
   close(): void;
   check(now?: number): Decision;
   /** A permit, or throws TemporarilyUnavailableError. */
@@ -152,16 +147,12 @@ export class Policy {
 }
 
 export type Payload = string | Buffer | Uint8Array;
-export type Disposition = 'delivered' | 'retry' | 'discarded' | 'retries_exhausted';
-export type EngineAction = 'send' | 'wait' | 'idle' | 'done';
+export type Disposition = DispositionName;
+export type EngineAction = ActionName;
 
 /** Queue settings (spec section 8.3) in camelCase, and the policy (absent: @default). */
-export interface QueueOptions {
+export interface QueueOptions extends QueueSettings {
   policy?: Policy | null;
-  overflow?: 'drop_oldest' | 'drop_newest';
-  /** 0: no byte limit. */
-  maxBytes?: number;
-  [setting: string]: unknown;
 }
 
 /** The D9 figures: accepted = delivered + droppedCapacity + expired + retriesExhausted + discarded + pending + inFlight. */
@@ -240,17 +231,12 @@ export class Batch {
 /** How a send ended: an HTTP status, or the request did not complete. */
 export type SendAnswer = number | { status: number; retryAfter?: number } | { statusCode: number; retryAfter?: number } | { transport: true; retryAfter?: number };
 
-export interface DeliveryEngineOptions {
+/** The engine settles by its queue's policy. */
+export interface DeliveryEngineOptions extends Pick<SenderSettings, 'name' | 'minEntriesPerMessage' | 'maxEntriesPerMessage' | 'closeTimeoutSeconds'> {
   queue: Queue;
   gate: Gate;
-  /** The queue's policy by default. */
-  policy?: Policy | null;
   /** Receives unsent_at_close (a warning). */
   logger?: Logger;
-  minEntriesPerMessage?: number;
-  maxEntriesPerMessage?: number;
-  closeTimeoutSeconds?: number;
-  [setting: string]: unknown;
 }
 
 export interface EngineStats {
@@ -295,13 +281,10 @@ export class DeliveryEngine extends EventEmitter {
 /** Request headers: an object, a Map, [name, value] pairs, or "Name: value" lines. */
 export type HeadersInit = Record<string, string | number> | Map<string, string | number> | Array<[string, string | number]> | string;
 
-export interface ClientOptions {
-  /** One attempt's bound, connect to last byte (default 2). */
-  timeoutSeconds?: number;
-  userAgent?: string;
-  /** Asked before every attempt; closing it closes the client. */
+export interface ClientOptions extends ClientSettings {
+  /** Asked before every attempt (the core keeps it alive while the client uses it). */
   gate?: Gate | null;
-  /** The retries (default: one attempt); closing it closes the client. */
+  /** The retries (default: one attempt). */
   backoff?: Backoff | null;
 }
 
@@ -347,20 +330,8 @@ export class Client {
   close(): void;
 }
 
-export interface SenderOptions extends Omit<GateOptions, 'profile'> {
+export interface SenderOptions extends GateSettings, QueueSettings, SenderSettings {
   url: string;
-  timeoutSeconds?: number;
-  contentType?: string;
-  prefix?: string;
-  separator?: string;
-  suffix?: string;
-  gzip?: boolean;
-  minEntriesPerMessage?: number;
-  maxEntriesPerMessage?: number;
-  closeTimeoutSeconds?: number;
-  /** Queue settings, flat or under `queue`. */
-  overflow?: 'drop_oldest' | 'drop_newest';
-  maxBytes?: number;
   gate?: GateOptions;
   queue?: { overflow?: 'drop_oldest' | 'drop_newest'; maxBytes?: number };
   /** A Policy, its JSON text or object (default @default). */
@@ -397,8 +368,8 @@ export class Sender extends EventEmitter {
   stats(): SenderStats;
 }
 
-export const DISPOSITIONS: Disposition[];
-export const ACTIONS: EngineAction[];
+export const DISPOSITIONS: ReadonlyArray<Disposition>;
+export const ACTIONS: ReadonlyArray<EngineAction>;
 
 export class Settings {
   constructor(target: string, options?: Record<string, unknown>);
@@ -424,39 +395,7 @@ export function classify(httpStatus: number, options?: { transport?: boolean; bo
 export function outcome(spec: OutcomeSpec): OutcomeName;
 export function outcomeCounts(spec: OutcomeSpec, options?: { countAllFailures?: boolean }): boolean;
 export function refusalMessage(retryAfter: number | null): string;
-export function settingsTable(): Array<{
-  component: string; name: string; type: string; defaultNumber: number; defaultText: string | null;
-  min: number; max: number; choices: string | null; accepted: string; doc: string;
-}>;
-export const OUTCOMES: OutcomeName[];
-export const STATUS_NAMES: string[];
-
-/** Root of every error raised by respite; `code` is the core's status name. */
-export class RespiteError extends Error {
-  code: string;
-}
-export class InvalidArgumentError extends RespiteError {}
-export class InvalidSettingError extends RespiteError {
-  /** The setting's name (snake_case, as in the spec). */
-  setting: string;
-}
-export class InvalidTimeError extends RespiteError {}
-export class TemporarilyUnavailableError extends RespiteError {
-  /** Seconds until a call may be admitted; Infinity under recoverNever. */
-  retryAfter: number;
-}
-export class InvalidPolicyError extends RespiteError {
-  problems: PolicyProblem[];
-}
-export class QueueFullError extends RespiteError {}
-export class TooLargeError extends RespiteError {}
-export class ClosedError extends RespiteError {}
-export class NoMemoryError extends RespiteError {}
-export class TransportError extends RespiteError {
-  /** Set when retry() gave up: the attempts made and the last outcome. */
-  attempts?: number;
-  lastOutcome?: OutcomeName;
-  /** retry(): the last resolved value when it was a failure (e.g. a Response). */
-  response?: unknown;
-}
-export class InternalError extends RespiteError {}
+/** The core's settings table (generated from respite_setting_at). */
+export function settingsTable(): ReadonlyArray<SettingInfo>;
+export const OUTCOMES: ReadonlyArray<OutcomeName>;
+export const STATUS_NAMES: ReadonlyArray<string>;

@@ -39,8 +39,7 @@ function refusalMessage(retryAfter) {
   return native.respite_refusal_message(retryAfter === null || retryAfter === undefined ? Infinity : retryAfter);
 }
 
-const STATUS_NAMES = [];
-for (let i = 0; i < native.respite_status_count(); i++) STATUS_NAMES.push(native.respite_status_name(i));
+const { STATUS_NAMES } = require('./generated/tables');
 
 module.exports = {
   Gate,

@@ -28,6 +28,7 @@
  * permits stay below 2^53 and are exact in every language. */
 #define GATE_GENERATION_SHIFT 11
 #define GATE_SLOT_MASK ((UINT64_C(1) << GATE_GENERATION_SHIFT) - 1)
+_Static_assert((1 << GATE_GENERATION_SHIFT) == RESPITE_GATE_PERMIT_SLOTS, "the public permit slot count");
 #define GATE_STATE_MASK UINT64_C(0x3)
 #define GATE_FLAG_UNCONFIRMED UINT64_C(0x4) /* G11: closed after a pause, delay not yet reset */
 #define GATE_EVENT_CAPACITY 64

@@ -33,6 +33,16 @@ const respite_setting_info *respite_setting_at(int index)
     return &respite_settings_table[index];
 }
 
+int respite_profile_count(void)
+{
+    return respite_profiles_size;
+}
+
+const char *respite_profile_name(int index)
+{
+    return index >= 0 && index < respite_profiles_size ? respite_profiles[index].name : NULL;
+}
+
 static const respite_component *component_named(const char *name)
 {
     for (int i = 0; i < respite_components_size; i++)

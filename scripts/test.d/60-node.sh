@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Node binding: `npm install` in bindings/node builds the addon from this
-# repository (CMake, SWIG, the local node headers; nothing downloaded), then
-# `npm test` runs node's test runner, then the conformance runner for node.
+# Node binding: `npm install` in bindings/node builds the Node-API addon from
+# this repository (CMake, SWIG 4.5.1, node-addon-api, the local Node-API
+# headers; no headers downloaded), then `npm test` runs node's test runner
+# (test/other-node.test.js loads the same build under a second Node major,
+# which setup.d/node.sh installs), then the conformance runner for node.
 set -euo pipefail
+bash scripts/setup.d/node.sh
 build="${BUILD_ROOT:-build}"
 case "$build" in /*) ;; *) build="$PWD/$build" ;; esac
 export RESPITE_NODE_BUILD_DIR="$build/node"

@@ -645,6 +645,21 @@ static void test_E8_cross_rules(void **state)
     respite_settings_free(b);
 }
 
+static void test_profiles_are_listed(void **state)
+{
+    (void)state;
+    assert_int_equal(respite_profile_count(), 2);
+    assert_string_equal(respite_profile_name(0), "cloud_request");
+    assert_string_equal(respite_profile_name(1), "usage_sharing");
+    assert_null(respite_profile_name(2));
+    assert_null(respite_profile_name(-1));
+    for (int i = 0; i < respite_profile_count(); i++) {
+        respite_settings *s = respite_settings_new(respite_profile_name(i), NULL);
+        assert_non_null(s);
+        respite_settings_free(s);
+    }
+}
+
 static void test_setting_info_lookup(void **state)
 {
     (void)state;
@@ -737,6 +752,7 @@ int main(void)
         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_E8_cross_rules),
         cmocka_unit_test(test_setting_info_lookup),
+        cmocka_unit_test(test_profiles_are_listed),
         cmocka_unit_test(test_table_is_well_formed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,6 @@
  * rows come in the core's order (codes ascending), and numbers print exactly
  * (integers as integers, doubles with 17 significant digits).
  */
-#define _POSIX_C_SOURCE 200809L /* strtok_r */
 
 #include <respite.h>
 
@@ -202,14 +201,6 @@ static int component_seen_before(int index)
     return 0;
 }
 
-static int is_component(const char *name)
-{
-    for (int i = 0; i < respite_setting_count(); i++)
-        if (strcmp(respite_setting_at(i)->component, name) == 0)
-            return 1;
-    return 0;
-}
-
 static void print_components(void)
 {
     printf("  \"components\": [");
@@ -261,39 +252,12 @@ static void print_profile(const char *name)
     }
 }
 
-/*
- * The core has no accessor listing its profiles (only respite_settings_new
- * accepts their names), so the names come from the one place the core lists
- * them: its refusal of an unknown name, "component must be one of gate, ...,
- * cloud_request, usage_sharing (got '')". Each name is then checked by
- * respite_settings_new. Replace with a profile accessor once the core has one.
- */
 static void print_profiles(void)
 {
-    respite_error err;
-    respite_error_clear(&err);
-    respite_settings *none = respite_settings_new("", &err);
-    const char *list = strstr(err.message, "one of ");
-    const char *end = list ? strstr(list, " (got") : NULL;
-    if (none || !list || !end) {
-        fprintf(stderr, "respite_tables: cannot read the profile names from '%s'\n", err.message);
-        exit(1);
-    }
-    respite_settings_free(none);
-    char names[RESPITE_ERROR_MESSAGE_MAX];
-    list += strlen("one of ");
-    snprintf(names, sizeof names, "%.*s", (int)(end - list), list);
     printf("  \"profiles\": [\n");
-    int first = 1;
-    /* Names may be quoted, and the last may follow "or". */
-    const char *separators = ", '\"";
-    for (char *save = NULL, *name = strtok_r(names, separators, &save); name;
-         name = strtok_r(NULL, separators, &save)) {
-        if (is_component(name) || strcmp(name, "or") == 0)
-            continue;
-        printf("%s", first ? "" : ",\n");
-        print_profile(name);
-        first = 0;
+    for (int i = 0; i < respite_profile_count(); i++) {
+        printf("%s", i ? ",\n" : "");
+        print_profile(respite_profile_name(i));
     }
     printf("\n  ]\n");
 }

@@ -7,7 +7,7 @@
 const native = require('./native');
 const errors = require('./errors');
 const { buildSettings } = require('./settings');
-const { NativeResource, finalizer } = require('./resource');
+const { finalizer, PoolHandle } = require('./handle');
 const { OUTCOMES } = require('./outcome');
 
 // Headers as the core wants them: "Name: value" lines joined by "\n".
@@ -30,14 +30,6 @@ function headerLines(headers) {
     .join('\n');
 }
 
-// The raw module's "<status_name>: <message>" as its class; a refusal
-// carries retryAfter (seconds; Infinity under recover_never).
-function errorOf(message, retryAfter) {
-  const error = errors.translate(new Error(message));
-  if (error instanceof errors.TemporarilyUnavailableError) error.retryAfter = retryAfter;
-  return error;
-}
-
 // Frees a response nobody closed.
 const responses = new FinalizationRegistry((raw) => native.respite_response_free(raw));
 
@@ -49,7 +41,7 @@ class ResponseHeaders {
 
   get(name) {
     const raw = this._response._raw;
-    if (raw === null) throw new errors.ClosedError('response is closed', 'closed');
+    if (raw === null) throw new errors.ClosedError('response is closed');
     const value = native.respite_response_header(raw, String(name));
     return value === undefined ? null : value;
   }
@@ -108,8 +100,7 @@ class Response {
 class Client {
   // options: the "client" settings in camelCase (timeoutSeconds, userAgent),
   // gate (a Gate: every attempt asks it first) and backoff (a Backoff: the
-  // retries). Both are borrowed: they stay alive while the client is, and
-  // closing one closes the client.
+  // retries). The core keeps both alive while the client uses them.
   constructor(options = {}) {
     const { gate = null, backoff = null } = options;
     // Checked here to avoid a circular require (gate.js needs nothing of ours).
@@ -119,31 +110,21 @@ class Client {
     if (backoff !== null && !(backoff instanceof require('./backoff').Backoff)) {
       throw new TypeError('respite: backoff must be a Backoff, or absent for one attempt');
     }
-    if ((gate && gate.closed) || (backoff && backoff.closed)) {
-      throw (gate && gate.closed ? errors.closedError(() => gate.stats()) : errors.closedError(() => backoff.start()));
-    }
+    // A closed one raises ClosedError in the core's words (null means none).
+    if (gate && gate.closed) gate.stats();
+    if (backoff && backoff.closed) backoff.start();
     const settings = buildSettings('client', options, ['gate', 'backoff']);
-    let handle;
     try {
-      handle = native.respite_client_new(settings, gate ? gate._handle : null, backoff ? backoff._handle : null);
-    } catch (error) {
-      throw errors.translate(error);
+      this._handle = native.respite_client_new(settings, gate ? gate._handle : null, backoff ? backoff._handle : null);
     } finally {
       native.respite_settings_free(settings);
     }
-    this._handle = handle;
     this._gate = gate;
-    this._backoff = backoff;
-    if (gate) gate._attachEngine(this); // turns off the gate's lean path: our reports can open it
-    if (backoff) backoff._attachClient(this);
-    // Freed when closed (or collected) AND no request is in flight; then it
-    // lets go of the gate and back-off.
-    this._resource = new NativeResource(handle, (raw) => {
-      native.respite_client_free(raw);
-      if (gate) gate._resource.detach();
-      if (backoff) backoff._resource.detach();
-    });
-    finalizer.register(this, this._resource, this);
+    if (gate) gate._share(1); // turns off the gate's lean path: our reports can open it
+    // The native client is freed when closed (or collected) AND no request
+    // is in flight on the pool.
+    this._native = new PoolHandle(this._handle, native.respite_client_free);
+    finalizer.register(this, [PoolHandle.release, this._native], this);
   }
 
   get closed() {
@@ -159,10 +140,8 @@ class Client {
     if (this._handle === null) return;
     this._handle = null;
     finalizer.unregister(this);
-    // Our borrow of the gate/back-off ends with the native client (above).
-    if (this._gate) this._gate._detachEngine(this);
-    if (this._backoff) this._backoff._detachClient(this);
-    this._resource.release();
+    if (this._gate) this._gate._share(-1);
+    this._native.release();
   }
 
   // One call: {method, url, headers, body}. Resolves with a Response, also
@@ -176,38 +155,18 @@ class Client {
     } catch (error) {
       return Promise.reject(error);
     }
-    const resource = this._resource;
     const gate = this._gate;
-    return new Promise((resolve, reject) => {
-      let answered = false;
-      const done = (message, retryAfter, raw) => {
-        if (answered) return;
-        answered = true;
-        resource.detach();
-        if (gate) gate._drainEvents();
-        if (message !== null) reject(errorOf(message, retryAfter));
-        else resolve(new Response(raw));
-      };
-      resource.attach();
-      try {
-        native.respite_node_request_start(
-          this._handle,
-          gate ? gate._handle : null,
-          String(method),
-          url === undefined || url === null ? '' : String(url),
-          lines,
-          body === undefined || body === null ? '' : body,
-          done,
-        );
-      } catch (error) {
-        // Argument conversion (e.g. a body that is not a string or Buffer).
-        if (!answered) {
-          answered = true;
-          resource.detach();
-          reject(errors.translate(error));
-        }
-      }
-    });
+    const start = (done) =>
+      native.respite_node_request_start(
+        this._handle,
+        gate ? gate._handle : null,
+        String(method),
+        url === undefined || url === null ? '' : String(url),
+        lines,
+        body === undefined || body === null ? '' : body,
+        done,
+      );
+    return this._native.job(start, () => gate && gate._drainEvents()).then((raw) => new Response(raw));
   }
 
   get(url, { headers } = {}) {
@@ -222,15 +181,11 @@ class Client {
   // `unusable` failure and response.outcome becomes 'unusable'.
   reportUnusable(response) {
     if (!(response instanceof Response)) throw new TypeError('respite: reportUnusable takes a Response');
-    if (response._raw === null) throw new errors.ClosedError('response is closed', 'closed');
-    try {
-      native.respite_client_report_unusable(this._handle, response._raw);
-    } catch (error) {
-      throw errors.translate(error);
-    }
+    if (response._raw === null) throw new errors.ClosedError('response is closed');
+    native.respite_client_report_unusable(this._handle, response._raw);
     response._outcome = native.respite_response_outcome(response._raw);
     if (this._gate) this._gate._drainEvents();
   }
 }
 
-module.exports = { Client, Response, headerLines, errorOf };
+module.exports = { Client, Response, headerLines };

@@ -12,16 +12,14 @@
 //   }
 const { EventEmitter } = require('node:events');
 const native = require('./native');
-const { translate, TemporarilyUnavailableError } = require('./errors');
+const { plainStruct, flag } = require('./struct');
 const { buildSettings } = require('./settings');
-const { NativeResource, finalizer } = require('./resource');
+const { own, release } = require('./handle');
 const { Gate, timeOf } = require('./gate');
-const { Queue, Batch, call } = require('./queue');
-const { Policy } = require('./policy');
+const { Queue, Batch } = require('./queue');
 const { forwardEvents } = require('./events');
 
-const ACTIONS = [];
-for (let i = 0; native.respite_action_name(i); i++) ACTIONS.push(native.respite_action_name(i));
+const { ACTIONS } = require('../generated/tables');
 
 // How a send ended: an HTTP status (503), {status, retryAfter}, or
 // {transport: true, retryAfter} (the request did not complete).
@@ -38,46 +36,29 @@ function answerOf(answer) {
 }
 
 class DeliveryEngine extends EventEmitter {
-  // options: queue (a Queue) and gate (a Gate), both required; policy (the
-  // queue's, by default); logger; and the "sender" settings the engine uses
-  // in camelCase: minEntriesPerMessage, maxEntriesPerMessage,
-  // closeTimeoutSeconds. The queue, gate and policy stay alive while the
-  // engine lives; closing one of them closes the engine first.
+  // options: queue (a Queue) and gate (a Gate), both required; logger; and
+  // the "sender" settings the engine uses in camelCase: name,
+  // minEntriesPerMessage, maxEntriesPerMessage, closeTimeoutSeconds. The
+  // engine settles by the queue's policy; the core keeps the queue and gate
+  // alive while the engine uses them, whoever closes them first.
   constructor(options = {}) {
     super();
     const { queue, gate } = options;
-    const policy = options.policy !== undefined ? options.policy : queue && queue.policy;
     if (!(queue instanceof Queue)) throw new TypeError('respite: a DeliveryEngine needs a Queue (options.queue)');
     if (!(gate instanceof Gate)) throw new TypeError('respite: a DeliveryEngine needs a Gate (options.gate)');
-    if (policy !== null && policy !== undefined && !(policy instanceof Policy)) {
-      throw new TypeError('respite: policy must be a Policy, or absent for the queue\'s');
-    }
-    const settings = buildSettings('sender', options, ['queue', 'gate', 'policy', 'logger']);
-    let handle;
+    const settings = buildSettings('sender', options, ['queue', 'gate', 'logger']);
     try {
       // A closed queue or gate is passed as null: the core answers "closed".
-      handle = native.respite_engine_new(queue._handle, gate._handle, settings);
-    } catch (error) {
-      throw translate(error);
+      own(this, native.respite_engine_new(queue._handle, gate._handle, settings), native.respite_engine_free);
     } finally {
       native.respite_settings_free(settings);
     }
-    this._handle = handle;
     this._queue = queue;
     this._gate = gate;
-    this._policy = policy || null;
     this._logger = options.logger || null;
     this._batch = null; // the in-flight Batch, until settled
     this._rawEvent = new native.respite_event();
-    const borrowed = [queue._resource, gate._resource];
-    if (this._policy) borrowed.push(this._policy._resource);
-    for (const owner of [queue, gate, this._policy]) if (owner) owner._attachEngine(this);
-    // Freed before what it borrows, whichever goes first.
-    this._resource = new NativeResource(handle, (raw) => {
-      native.respite_engine_free(raw);
-      for (const resource of borrowed) resource.detach();
-    });
-    finalizer.register(this, this._resource, this);
+    gate._share(1);
   }
 
   get closed() {
@@ -95,18 +76,14 @@ class DeliveryEngine extends EventEmitter {
   // Frees the engine: a batch still in flight goes back to the head of the
   // queue, its attempt not counted. Later calls raise ClosedError.
   close() {
-    if (this._handle === null) return;
-    this._handle = null;
+    if (!release(this)) return;
     this._dropBatch();
-    finalizer.unregister(this);
-    this._resource.release();
-    for (const owner of [this._queue, this._gate, this._policy]) if (owner) owner._detachEngine(this);
+    this._gate._share(-1);
   }
 
   // 'send' | 'wait' | 'idle' | 'done' at `now` (S2, S4, S5).
   next(now) {
-    const at = timeOf(now);
-    const action = call(() => native.respite_engine_next(this._handle, at));
+    const action = native.respite_engine_next(this._handle, timeOf(now));
     this._drainEvents();
     return ACTIONS[action];
   }
@@ -125,15 +102,9 @@ class DeliveryEngine extends EventEmitter {
     let handle;
     try {
       handle = native.respite_engine_take(this._handle, at);
-    } catch (error) {
-      const translated = translate(error);
-      if (translated instanceof TemporarilyUnavailableError && this._gate._handle !== null) {
-        translated.retryAfter = this._gate.retryAfter(at);
-      }
+    } finally {
       this._drainEvents();
-      throw translated;
     }
-    this._drainEvents();
     if (!handle) return null;
     this._batch = new Batch(handle, this);
     return this._batch;
@@ -146,17 +117,15 @@ class DeliveryEngine extends EventEmitter {
   settle(batch, answer, options = {}) {
     if (!(batch instanceof Batch) || batch._engine !== this || batch !== this._batch) {
       // The core words misuse: a batch it did not hand out.
-      call(() => native.respite_engine_settle(this._handle, null, 0, 200, 0, timeOf(options.now)));
+      native.respite_engine_settle(this._handle, null, 0, 200, 0, timeOf(options.now));
       throw new TypeError('respite: settle takes the batch this engine\'s take() returned');
     }
     const [transport, status, answerHint] = answerOf(answer);
     const hint = options.retryAfter !== undefined ? options.retryAfter : answerHint;
     const at = timeOf(options.now);
     try {
-      native.respite_engine_settle(this._handle, batch._handle, transport, status, hint, at);
-    } catch (error) {
       // Rejected before anything was reported: the batch stays in flight.
-      throw translate(error);
+      native.respite_engine_settle(this._handle, batch._handle, transport, status, hint, at);
     } finally {
       this._drainEvents();
     }
@@ -166,8 +135,7 @@ class DeliveryEngine extends EventEmitter {
   // S5: starts closing at `now`: the queue refuses new events and next()
   // drains it (or answers 'done' at once while the gate refuses).
   shutdown(now) {
-    const at = timeOf(now);
-    call(() => native.respite_engine_close(this._handle, at));
+    native.respite_engine_close(this._handle, timeOf(now));
     this._drainEvents();
   }
 
@@ -179,7 +147,7 @@ class DeliveryEngine extends EventEmitter {
 
   // Events left unsent when 'done' was reached; null before.
   get unsent() {
-    const unsent = Number(call(() => native.respite_engine_unsent(this._handle)));
+    const unsent = Number(native.respite_engine_unsent(this._handle));
     return unsent < 0 ? null : unsent;
   }
 
@@ -193,7 +161,7 @@ class DeliveryEngine extends EventEmitter {
 
   stats() {
     const raw = new native.respite_engine_stats();
-    call(() => native.respite_engine_stats_get(this._handle, raw));
+    native.respite_engine_stats_get(this._handle, raw);
     return engineStatsOf(raw);
   }
 
@@ -209,26 +177,16 @@ class DeliveryEngine extends EventEmitter {
 
   // The engine's events (unsent_at_close) here, the gate's on the gate.
   _drainEvents() {
-    if (this._gate._handle !== null) this._gate._drainEvents();
+    this._gate._drainEvents();
     if (this._handle === null) return;
     forwardEvents(this, this._logger, native.respite_engine_next_event, this._handle, this._rawEvent);
   }
 }
 
-// A raw respite_engine_stats as an object (also the Sender's).
+// A raw respite_engine_stats as an object (also the Sender's); unsent is
+// null before 'done'.
 function engineStatsOf(raw) {
-  const unsent = Number(raw.unsent);
-  return {
-    sends: Number(raw.sends),
-    probes: Number(raw.probes),
-    sendsFailed: Number(raw.sends_failed),
-    refusals: Number(raw.refusals),
-    eventsSent: Number(raw.events_sent),
-    unsent: unsent < 0 ? null : unsent,
-    closing: raw.closing === 1,
-    closedWhilePaused: raw.closed_while_paused === 1,
-    closeDeadline: raw.close_deadline,
-  };
+  return plainStruct(raw, { unsent: (unsent) => (unsent < 0 ? null : Number(unsent)), closing: flag, closed_while_paused: flag });
 }
 
 module.exports = { DeliveryEngine, ACTIONS, engineStatsOf };

@@ -2,42 +2,22 @@
 // Gate events (G18) as plain objects, and their forwarding to a logger:
 // a warning when sending pauses or a pause grows, information otherwise.
 const native = require('./native');
+const { plainStruct } = require('./struct');
 
+// Every field as the core fills it (0 or '' where it does not apply to the
+// type), the type's name, whether it is a warning, and the core's line.
 function eventObject(raw) {
-  const type = native.respite_event_type_name(raw.type);
-  const event = { type, at: raw.at, warning: native.respite_event_is_warning(raw.type) === 1 };
-  switch (raw.type) {
-    case native.RESPITE_EVENT_RECOVERY_STARTED:
-      event.failures = Number(raw.failures);
-      event.window = raw.window;
-      event.pause = raw.pause;
-      break;
-    case native.RESPITE_EVENT_RECOVERY_EXTENDED:
-      event.pause = raw.pause;
-      break;
-    case native.RESPITE_EVENT_SEND_FAILED:
-      event.httpStatus = raw.http_status;
-      event.detail = raw.detail;
-      break;
-    case native.RESPITE_EVENT_UNSENT_AT_CLOSE:
-      event.count = Number(raw.count);
-      break;
-    default:
-      break;
-  }
+  const event = plainStruct(raw, { type: native.respite_event_type_name, detail: String, source: String });
+  event.warning = native.respite_event_is_warning(raw.type) === 1;
   event.message = native.respite_event_message(raw);
   return event;
 }
 
-// The log line: the core's words for the event (G18, respite_event_message),
-// the same in every language.
-function describe(event) {
-  return `respite: ${event.message}`;
-}
-
+// The log line is the core's, whole and unchanged (G18,
+// respite_event_message: the handle's name, then the event in words).
 function log(logger, event) {
   if (!logger) return;
-  const message = describe(event);
+  const message = event.message;
   if (event.warning) {
     (logger.warn || logger.warning || logger.info || logger.log).call(logger, message, event);
   } else {
@@ -57,4 +37,4 @@ function forwardEvents(emitter, logger, nextEvent, handle, raw) {
   }
 }
 
-module.exports = { eventObject, describe, log, forwardEvents };
+module.exports = { eventObject, log, forwardEvents };

@@ -2,13 +2,16 @@
 // The recovery gate (spec section 2) as an EventEmitter.
 const { EventEmitter } = require('node:events');
 const native = require('./native');
-const { translate, refusal, closedError } = require('./errors');
+const { plainStruct } = require('./struct');
 const { buildSettings } = require('./settings');
 const { SUCCESS, parseOutcome, classifyValue, classifyError, hintOf, httpStatusOf } = require('./outcome');
 const { forwardEvents } = require('./events');
-const { NativeResource, Borrowers, finalizer } = require('./resource');
+const { own, release } = require('./handle');
 
-const STATES = ['closed', 'open', 'probing'];
+const { GATE_STATES: STATES } = require('../generated/tables');
+// The core's permit layout (generation * slots + slot, slot 0 = admitted
+// while closed): the lean path below caches only closed-state permits.
+const PERMIT_SLOTS = native.RESPITE_GATE_PERMIT_SLOTS;
 
 // `now`: seconds on the caller's monotonic clock; absent: the core's clock.
 // The core checks the value (negative, NaN ...); only the type is ours.
@@ -18,6 +21,12 @@ function timeOf(now) {
   return now;
 }
 
+// timeOf for the addon's gate entry points: absent stays absent (they read
+// the core's clock only when the answer depends on it).
+function givenTime(now) {
+  return now === undefined ? undefined : timeOf(now);
+}
+
 class Gate extends EventEmitter {
   // options: the gate's settings in camelCase ({failuresToEnterRecovery: 5}),
   // `profile` ('cloud_request' | 'usage_sharing'), and `logger` (an object
@@ -25,96 +34,89 @@ class Gate extends EventEmitter {
   constructor(options = {}) {
     super();
     const settings = buildSettings('gate', options, ['logger']);
-    let handle;
     let probes;
     try {
       // The value the core uses, whatever profile or key spelled it.
       probes = native.respite_settings_get_number(settings, 'probes');
-      handle = native.respite_gate_new(settings);
-    } catch (error) {
-      throw translate(error);
+      own(this, native.respite_gate_new(settings), native.respite_gate_free);
     } finally {
       native.respite_settings_free(settings);
     }
-    this._handle = handle;
+    // The same gate for the addon's hot entry points (src/respite_node_gate.h).
+    this._token = native.respite_node_gate_token(this._handle);
     this._logger = options.logger || null;
-    // counter[0] is incremented by the core whenever an event is queued.
-    this._counter = new Int32Array(new ArrayBuffer(4));
-    // The counter lives as long as the native gate (engines may outlive us).
-    this._resource = new NativeResource(handle, native.respite_gate_free, this._counter);
-    native.respite_node_watch_events(handle, this._counter);
     this._decision = new native.respite_decision();
     // The lean path of run(): the core's closed-state admit and success
     // report change nothing but two counters and do not read the clock, so
     // while this gate is known to be closed (its permit is cached here) run()
     // does them in JavaScript and keeps the counts; every other report, a
     // reset, an event or close drops the cache and the next call asks the
-    // core again. This is exact only while this object is the core gate's
-    // one user, so the lean path is off while a DeliveryEngine uses the gate
-    // (its reports may open it), and with probes = 0 (G11: after a pause a
-    // success must reach the core to reset the delay).
+    // core again. Only calls into the core make events, so this is exact
+    // while this object is the core gate's one user: the lean path is off
+    // while an engine or client shares the gate (their reports may open
+    // it), and with probes = 0 (G11: after a pause a success must reach the
+    // core to reset the delay).
     this._probesZero = probes === 0;
-    this._engines = new Borrowers(this._resource);
+    this._sharers = 0;
     this._leanAllowed = !this._probesZero;
     this._leanPermit = 0;
     this._leanHandlers = null;
     this._leanAdmitted = 0;
     this._leanReported = 0;
     this._rawEvent = new native.respite_event();
-    finalizer.register(this, this._resource, this);
   }
 
   get closed() {
     return this._handle === null;
   }
 
-  // Frees the native gate; later calls raise ClosedError. Idempotent.
-  // Engines using this gate are closed first.
+  // The `name` setting, as the core starts this gate's log lines with it
+  // ('' when unset; null once closed).
+  get name() {
+    return native.respite_gate_name(this._handle);
+  }
+
+  // Drops this object's hold on the native gate (engines and clients using
+  // it keep theirs); later calls raise ClosedError. Idempotent.
   close() {
-    if (this._handle === null) return;
-    this._engines.closeAll();
-    this._handle = null;
-    this._leanPermit = 0;
-    finalizer.unregister(this);
-    this._resource.release();
-  }
-
-  // A DeliveryEngine starts or stops using this gate (lib/engine.js).
-  _attachEngine(engine) {
-    this._engines.add(engine);
-    this._leanAllowed = false;
+    if (!release(this)) return;
+    this._token = null;
     this._leanPermit = 0;
   }
 
-  _detachEngine(engine) {
-    if (!this._engines.forget(engine)) return;
-    this._leanAllowed = this._engines.size === 0 && !this._probesZero;
+  // An engine or client starts (+1) or stops (-1) sharing the core gate.
+  _share(delta) {
+    this._sharers += delta;
+    this._leanAllowed = this._sharers === 0 && !this._probesZero;
+    this._leanPermit = 0;
   }
 
   // {allowed, probe, permit, retryAfter}: whether a call may be made now.
   check(now) {
     const decision = this._decision;
-    try {
-      native.respite_gate_check(this._handle, timeOf(now), decision);
-    } catch (error) {
-      throw translate(error);
-    }
+    native.respite_gate_check(this._handle, timeOf(now), decision);
     this._drainEvents();
     return { allowed: decision.allowed === 1, probe: decision.probe === 1, permit: Number(decision.permit), retryAfter: decision.retry_after };
   }
 
   // The permit for a call, or throws TemporarilyUnavailableError.
   acquire(now) {
-    const at = timeOf(now);
-    let permit;
-    try {
-      permit = native.respite_gate_admit(this._handle, at);
-    } catch (error) {
-      throw translate(error);
-    }
-    this._drainEvents();
-    if (permit === 0) throw refusal(this.retryAfter(at));
+    const permit = this._admit(givenTime(now));
+    if (typeof permit !== 'number') throw permit;
     return permit;
+  }
+
+  // The permit, or the core's error (the refusal with retryAfter) to throw
+  // or reject with; events drained by the one rule either way.
+  _admit(now) {
+    const answer = native.respite_node_gate_admit(this._token, now);
+    if (typeof answer !== 'number') {
+      this._drainEvents();
+      return answer;
+    }
+    if (answer > 0) return answer;
+    this._drainEvents(); // negated: events wait
+    return -answer;
   }
 
   // Reports the outcome of a call: an outcome name ('server_error'), an HTTP
@@ -124,12 +126,9 @@ class Gate extends EventEmitter {
     const [number, , hint] = parseOutcome(outcome);
     const retryAfter = options.retryAfter !== undefined ? options.retryAfter : hint;
     this._leanPermit = 0;
-    try {
-      native.respite_gate_report(this._handle, permit || 0, number, retryAfter, timeOf(options.now));
-    } catch (error) {
-      throw translate(error);
+    if (native.respite_node_gate_report(this._token, permit || 0, number, retryAfter, givenTime(options.now)) > 0) {
+      this._drainEvents();
     }
-    this._drainEvents();
   }
 
   // report() without a permit.
@@ -138,39 +137,23 @@ class Gate extends EventEmitter {
   }
 
   retryAfter(now) {
-    try {
-      return native.respite_gate_retry_after(this._handle, timeOf(now));
-    } catch (error) {
-      throw translate(error);
-    }
+    return native.respite_gate_retry_after(this._handle, timeOf(now));
   }
 
   // 'closed', 'open' or 'probing' at `now`.
   state(now) {
-    try {
-      return STATES[native.respite_gate_get_state(this._handle, timeOf(now))];
-    } catch (error) {
-      throw translate(error);
-    }
+    return STATES[native.respite_gate_get_state(this._handle, timeOf(now))];
   }
 
   reset(now) {
     this._leanPermit = 0;
-    try {
-      native.respite_gate_reset(this._handle, timeOf(now));
-    } catch (error) {
-      throw translate(error);
-    }
+    native.respite_gate_reset(this._handle, timeOf(now));
     this._drainEvents();
   }
 
   stats() {
     const raw = new native.respite_gate_stats();
-    try {
-      native.respite_gate_stats_get(this._handle, raw);
-    } catch (error) {
-      throw translate(error);
-    }
+    native.respite_gate_stats_get(this._handle, raw);
     const stats = gateStatsOf(raw);
     stats.admitted += this._leanAdmitted;
     stats.reported += this._leanReported;
@@ -184,19 +167,13 @@ class Gate extends EventEmitter {
   run(fn) {
     let permit = this._leanPermit;
     let handlers = this._leanHandlers;
-    if (permit !== 0 && this._counter[0] === 0) {
+    if (permit !== 0) {
       this._leanAdmitted++;
     } else {
-      try {
-        permit = native.respite_gate_admit_now(this._handle);
-      } catch (error) {
-        return Promise.reject(translate(error));
-      }
-      if (this._counter[0] !== 0) this._drainEvents();
-      if (permit === 0) return Promise.reject(refusal(this.retryAfter()));
+      permit = this._admit(undefined);
+      if (typeof permit !== 'number') return Promise.reject(permit); // the refusal, with retryAfter
       handlers = this._handlersFor(permit);
-      // Slot 0 (the low 11 bits) is a call admitted while closed.
-      if (this._leanAllowed && permit % 2048 === 0) {
+      if (this._leanAllowed && permit % PERMIT_SLOTS === 0) {
         this._leanPermit = permit;
         this._leanHandlers = handlers;
       }
@@ -233,20 +210,22 @@ class Gate extends EventEmitter {
 
   // Reports a finished call; a gate closed meanwhile is no longer told.
   _settle(permit, outcome, carrier) {
-    if (outcome === SUCCESS && permit === this._leanPermit && this._counter[0] === 0) {
+    if (outcome === SUCCESS && permit === this._leanPermit) {
       this._leanReported++;
       return;
     }
     if (this._handle === null) return;
     this._leanPermit = 0;
-    native.respite_gate_report_now(this._handle, permit, outcome, outcome === SUCCESS ? 0 : hintOf(carrier));
-    if (this._counter[0] !== 0) this._drainEvents();
+    // Answers whether events wait: drained here, by the one rule.
+    if (native.respite_node_gate_report(this._token, permit, outcome, outcome === SUCCESS ? 0 : hintOf(carrier)) > 0) {
+      this._drainEvents();
+    }
   }
 
-  // Takes every waiting event and emits it ('event' and its type's name).
+  // The one rule: after a call into the gate, take every waiting event and
+  // emit it ('event' and its type's name).
   _drainEvents() {
-    if (this._counter[0] === 0 || this._handle === null) return;
-    this._counter[0] = 0;
+    if (native.respite_node_gate_events_pending(this._token) === 0) return;
     this._leanPermit = 0; // something happened: ask the core again
     forwardEvents(this, this._logger, native.respite_gate_next_event, this._handle, this._rawEvent);
   }
@@ -254,22 +233,7 @@ class Gate extends EventEmitter {
 
 // A raw respite_gate_stats as an object (also the Sender's).
 function gateStatsOf(raw) {
-  return {
-    admitted: Number(raw.admitted),
-    refused: Number(raw.refused),
-    reported: Number(raw.reported),
-    countedFailures: Number(raw.counted_failures),
-    late: Number(raw.late),
-    trips: Number(raw.trips),
-    probes: Number(raw.probes),
-    probeTimeouts: Number(raw.probe_timeouts),
-    eventsDropped: Number(raw.events_dropped),
-    generation: Number(raw.generation),
-    windowFailures: raw.window_failures,
-    state: STATES[raw.state],
-    delay: raw.delay,
-    until: raw.until,
-  };
+  return plainStruct(raw, { state: (state) => STATES[state] });
 }
 
-module.exports = { Gate, STATES, timeOf, closedError, httpStatusOf, gateStatsOf };
+module.exports = { Gate, STATES, timeOf, httpStatusOf, gateStatsOf };

@@ -2,27 +2,17 @@
 // What happened to one call, as the core's outcome names. Results and errors
 // of user code are classified here for Gate#run and retry().
 const native = require('./native');
-const { translate } = require('./errors');
 
-const OUTCOMES = [];
-for (let i = 0; i < native.RESPITE_OUTCOME_COUNT; i++) OUTCOMES.push(native.respite_outcome_name(i));
+const { OUTCOMES } = require('../generated/tables');
 const SUCCESS = native.RESPITE_OUTCOME_SUCCESS;
 const TRANSPORT = native.RESPITE_OUTCOME_TRANSPORT;
 
 function outcomeNumber(name) {
-  try {
-    return native.respite_outcome_from_name(String(name));
-  } catch (error) {
-    throw translate(error);
-  }
+  return native.respite_outcome_from_name(String(name));
 }
 
 function classifyStatus(transportFailed, httpStatus, bodyUsable = true) {
-  try {
-    return native.respite_classify(transportFailed ? 1 : 0, httpStatus, bodyUsable ? 1 : 0);
-  } catch (error) {
-    throw translate(error);
-  }
+  return native.respite_classify(transportFailed ? 1 : 0, httpStatus, bodyUsable ? 1 : 0);
 }
 
 function httpStatusOf(value) {

@@ -2,9 +2,8 @@
 // Delivery policies (spec section 4): Astarte's trigger delivery policy,
 // validated by the core, which reports every problem.
 const native = require('./native');
-const { translate, InvalidPolicyError } = require('./errors');
-
-const { NativeResource, Borrowers, finalizer } = require('./resource');
+const { InvalidPolicyError } = require('./errors');
+const { own, release } = require('./handle');
 
 function problemsOf(raw) {
   const problems = [];
@@ -24,9 +23,8 @@ function withProblems(make) {
   try {
     return make(raw);
   } catch (error) {
-    const translated = translate(error);
-    if (translated instanceof InvalidPolicyError) translated.problems = problemsOf(raw);
-    throw translated;
+    if (error instanceof InvalidPolicyError) error.problems = problemsOf(raw);
+    throw error;
   } finally {
     native.respite_problems_free(raw);
   }
@@ -35,10 +33,7 @@ function withProblems(make) {
 class Policy {
   constructor(handle) {
     if (!handle) throw new TypeError('use Policy.fromJSON, Policy.build or Policy.default');
-    this._handle = handle;
-    this._resource = new NativeResource(handle, native.respite_policy_free);
-    this._engines = new Borrowers(this._resource); // DeliveryEngines borrowing this policy
-    finalizer.register(this, this._resource, this);
+    own(this, handle, native.respite_policy_free);
   }
 
   // A policy from JSON text (or a plain object, serialised first).
@@ -49,11 +44,7 @@ class Policy {
 
   // The built-in @default policy (D8).
   static default() {
-    try {
-      return new Policy(native.respite_policy_default());
-    } catch (error) {
-      throw translate(error);
-    }
+    return new Policy(native.respite_policy_default());
   }
 
   // A policy without JSON: {name, maximumCapacity, handlers: [{on, strategy}],
@@ -75,7 +66,7 @@ class Policy {
       if (prefetchCount !== undefined) native.respite_policy_builder_set_prefetch_count(builder, prefetchCount);
     } catch (error) {
       if (builder) native.respite_policy_builder_free(builder);
-      throw translate(error);
+      throw error;
     }
     try {
       return new Policy(withProblems((raw) => native.respite_policy_builder_build(builder, raw)));
@@ -88,32 +79,16 @@ class Policy {
     return this._handle === null;
   }
 
-  // Frees the policy; engines using it are closed first. Queues made from
-  // it keep working (they copied its numbers).
+  // Drops this object's hold on the policy; queues and senders made from it
+  // keep theirs. Later calls raise ClosedError. Idempotent.
   close() {
-    if (this._handle === null) return;
-    this._engines.closeAll();
-    finalizer.unregister(this);
-    this._handle = null;
-    this._resource.release();
-  }
-
-  _attachEngine(engine) {
-    this._engines.add(engine);
-  }
-
-  _detachEngine(engine) {
-    this._engines.forget(engine);
+    release(this);
   }
 
   _live() {
     if (this._handle === null) {
       // The core words it: a NULL policy is "policy is closed".
-      try {
-        native.respite_policy_strategy_for(null, 1, 0);
-      } catch (error) {
-        throw translate(error);
-      }
+      native.respite_policy_strategy_for(null, 1, 0);
     }
     return this._handle;
   }
@@ -155,20 +130,12 @@ class Policy {
   strategyFor(failure) {
     const transport = typeof failure === 'object' && failure !== null && failure.transport === true;
     const status = typeof failure === 'number' ? failure : (failure && failure.status) || 0;
-    try {
-      return native.respite_strategy_name(native.respite_policy_strategy_for(this._handle, transport ? 1 : 0, status));
-    } catch (error) {
-      throw translate(error);
-    }
+    return native.respite_strategy_name(native.respite_policy_strategy_for(this._handle, transport ? 1 : 0, status));
   }
 
   // The canonical document, as an object.
   toJSON() {
-    try {
-      return JSON.parse(native.respite_policy_to_json(this._handle));
-    } catch (error) {
-      throw translate(error);
-    }
+    return JSON.parse(native.respite_policy_to_json(this._handle));
   }
 }
 

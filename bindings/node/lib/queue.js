@@ -2,24 +2,13 @@
 // The bounded delivery queue (spec section 4, D3-D6, D9, Q1-Q9) and the
 // batches of events taken from it.
 const native = require('./native');
-const { translate } = require('./errors');
+const { plainStruct, flag } = require('./struct');
 const { buildSettings } = require('./settings');
-const { NativeResource, Borrowers, finalizer } = require('./resource');
+const { own, release } = require('./handle');
 const { timeOf } = require('./gate');
 const { Policy } = require('./policy');
 
-const DISPOSITIONS = [];
-for (let i = 0; i < native.RESPITE_DISPOSITION_COUNT; i++) DISPOSITIONS.push(native.respite_disposition_name(i));
-const OVERFLOWS = ['drop_oldest', 'drop_newest'];
-
-// Runs a raw call and raises the core's error as its class.
-function call(fn) {
-  try {
-    return fn();
-  } catch (error) {
-    throw translate(error);
-  }
-}
+const { DISPOSITIONS, OVERFLOWS } = require('../generated/tables');
 
 // An unknown name becomes -1, which the core rejects with its own message.
 function dispositionNumber(name) {
@@ -37,43 +26,24 @@ class Queue {
       throw new TypeError('respite: policy must be a Policy (Policy.fromJSON, Policy.build, Policy.default) or absent');
     }
     const settings = buildSettings('queue', options || {}, ['policy']);
-    let handle;
     try {
-      handle = native.respite_queue_new(policy === null ? null : policy._live(), settings);
-    } catch (error) {
-      throw translate(error);
+      own(this, native.respite_queue_new(policy === null ? null : policy._live(), settings), native.respite_queue_free);
     } finally {
       native.respite_settings_free(settings);
     }
-    this._handle = handle;
-    // The policy the queue was made from: a DeliveryEngine uses the same one.
+    // The policy the queue was made from (the core holds it too).
     this.policy = policy;
-    this._resource = new NativeResource(handle, native.respite_queue_free);
-    this._engines = new Borrowers(this._resource);
-    finalizer.register(this, this._resource, this);
   }
 
   get closed() {
     return this._handle === null;
   }
 
-  // Frees the queue and every pending event; engines using it are closed
-  // first. Batches already taken stay readable (settling them fails with
-  // ClosedError). Later calls raise ClosedError. Idempotent.
+  // Drops this object's hold on the native queue: an engine using it keeps
+  // it (and its pending events) alive; otherwise they are freed. Batches
+  // already taken stay readable. Later calls raise ClosedError. Idempotent.
   close() {
-    if (this._handle === null) return;
-    this._engines.closeAll();
-    this._handle = null;
-    finalizer.unregister(this);
-    this._resource.release();
-  }
-
-  _attachEngine(engine) {
-    this._engines.add(engine);
-  }
-
-  _detachEngine(engine) {
-    this._engines.forget(engine);
+    release(this);
   }
 
   // Queues one event: a string (as UTF-8) or a Buffer/Uint8Array, copied in.
@@ -84,38 +54,35 @@ class Queue {
     if (typeof payload !== 'string' && !ArrayBuffer.isView(payload)) {
       throw new TypeError(`respite: payload must be a string or a Buffer (got ${payload === null ? 'null' : typeof payload})`);
     }
-    const at = timeOf(now);
-    call(() => native.respite_queue_enqueue(this._handle, payload, at));
+    native.respite_queue_enqueue(this._handle, payload, timeOf(now));
   }
 
   // Refuses every later enqueue (ClosedError, "queue is closed"); taking and
   // settling go on, so the queue can drain (Q1). Idempotent.
   shutdown() {
-    call(() => native.respite_queue_close(this._handle));
+    native.respite_queue_close(this._handle);
   }
 
   // Whether shutdown() was called (or an engine's shutdown).
   get isShutDown() {
-    return call(() => native.respite_queue_is_closed(this._handle)) === 1;
+    return native.respite_queue_is_closed(this._handle) === 1;
   }
 
   // Events queued and not taken.
   get pending() {
-    return Number(call(() => native.respite_queue_pending(this._handle)));
+    return Number(native.respite_queue_pending(this._handle));
   }
 
   // Drops pending events whose age reached the policy's event_ttl (D6);
   // returns how many.
   expire(now) {
-    const at = timeOf(now);
-    return Number(call(() => native.respite_queue_expire(this._handle, at)));
+    return Number(native.respite_queue_expire(this._handle, timeOf(now)));
   }
 
   // Takes up to maxEvents events from the head as an in-flight Batch, or
   // null when nothing is pending.
   take(maxEvents = 1, now) {
-    const at = timeOf(now);
-    const handle = call(() => native.respite_queue_take(this._handle, maxEvents, at));
+    const handle = native.respite_queue_take(this._handle, maxEvents, timeOf(now));
     return handle ? new Batch(handle, null) : null;
   }
 
@@ -123,43 +90,22 @@ class Queue {
   // retriesExhausted + discarded + pending + inFlight (`balanced`).
   stats() {
     const raw = new native.respite_queue_stats();
-    call(() => native.respite_queue_stats_get(this._handle, raw));
+    native.respite_queue_stats_get(this._handle, raw);
     return queueStatsOf(raw);
   }
 
   // D9 on a fresh snapshot: throws InternalError with every figure when the
   // figures do not add up.
   checkAccounting() {
-    call(() => native.respite_queue_check_accounting(this._handle));
+    native.respite_queue_check_accounting(this._handle);
   }
 }
 
-// A raw respite_queue_stats as an object (also the Sender's).
+// A raw respite_queue_stats as an object (also the Sender's), with D9's check.
 function queueStatsOf(raw) {
-  return {
-    accepted: Number(raw.accepted),
-    delivered: Number(raw.delivered),
-    droppedCapacity: Number(raw.dropped_capacity),
-    expired: Number(raw.expired),
-    retriesExhausted: Number(raw.retries_exhausted),
-    discarded: Number(raw.discarded),
-    pending: Number(raw.pending),
-    inFlight: Number(raw.in_flight),
-    refusedFull: Number(raw.refused_full),
-    refusedTooLarge: Number(raw.refused_too_large),
-    refusedClosed: Number(raw.refused_closed),
-    retried: Number(raw.retried),
-    pendingBytes: Number(raw.pending_bytes),
-    inFlightBytes: Number(raw.in_flight_bytes),
-    liveBytes: Number(raw.live_bytes),
-    capacity: Number(raw.capacity),
-    maxBytes: Number(raw.max_bytes),
-    overflow: OVERFLOWS[raw.overflow],
-    retryTimes: raw.retry_times,
-    eventTtl: raw.event_ttl,
-    closed: raw.closed === 1,
-    balanced: native.respite_queue_stats_balanced(raw) === 1,
-  };
+  const stats = plainStruct(raw, { overflow: (overflow) => OVERFLOWS[overflow], closed: flag });
+  stats.balanced = native.respite_queue_stats_balanced(raw) === 1;
+  return stats;
 }
 
 // Events taken together (Queue#take or DeliveryEngine#take), read by index
@@ -168,12 +114,10 @@ function queueStatsOf(raw) {
 // (D4, Q5); an engine's batch is settled with DeliveryEngine#settle.
 class Batch {
   constructor(handle, engine) {
-    this._handle = handle;
     this._engine = engine;
-    if (engine === null) {
-      this._resource = new NativeResource(handle, native.respite_batch_free);
-      finalizer.register(this, this._resource, this);
-    }
+    // An engine's batch is the engine's to free.
+    if (engine === null) own(this, handle, native.respite_batch_free);
+    else this._handle = handle;
   }
 
   get closed() {
@@ -183,17 +127,13 @@ class Batch {
   // Frees a queue's batch (retried and unsettled events go back to the head).
   // An engine's batch is only dropped here: settle it with the engine.
   close() {
-    if (this._handle === null) return;
-    this._handle = null;
-    if (this._resource) {
-      finalizer.unregister(this);
-      this._resource.release();
-    }
+    if (this._engine === null) release(this);
+    else this._handle = null;
   }
 
   // The core words "batch is closed" for a NULL batch.
   _live() {
-    if (this._handle === null) call(() => native.respite_batch_event_size(null, 0));
+    if (this._handle === null) native.respite_batch_event_size(null, 0);
     return this._handle;
   }
 
@@ -208,14 +148,12 @@ class Batch {
 
   // Payload `index` as text (UTF-8).
   text(index) {
-    const handle = this._live();
-    return call(() => native.respite_batch_event_text(handle, index));
+    return native.respite_batch_event_text(this._live(), index);
   }
 
   // Payload `index` as its exact bytes.
   bytes(index) {
-    const handle = this._live();
-    return call(() => native.respite_node_batch_event_bytes(handle, index));
+    return native.respite_node_batch_event_bytes(this._live(), index);
   }
 
   texts() {
@@ -232,37 +170,32 @@ class Batch {
 
   // Attempts including this one (1 on the first take).
   attempts(index) {
-    const handle = this._live();
-    return call(() => native.respite_batch_event_attempts(handle, index));
+    return native.respite_batch_event_attempts(this._live(), index);
   }
 
   // Seconds since the event was first queued.
   age(index, now) {
     const handle = this._live();
-    const at = timeOf(now);
-    return call(() => native.respite_batch_event_age(handle, index, at));
+    return native.respite_batch_event_age(handle, index, timeOf(now));
   }
 
   // 'delivered', 'retry', 'discarded', 'retries_exhausted', or null when
   // not settled yet.
   disposition(index) {
-    const handle = this._live();
-    const code = call(() => native.respite_batch_event_disposition(handle, index));
+    const code = native.respite_batch_event_disposition(this._live(), index);
     return code < 0 ? null : DISPOSITIONS[code];
   }
 
   // Settles one event; returns the disposition applied ('retry' becomes
   // 'retries_exhausted' once retry_times resends were made, D3).
   settle(index, disposition) {
-    const handle = this._live();
-    return DISPOSITIONS[call(() => native.respite_batch_settle(handle, index, dispositionNumber(disposition)))];
+    return DISPOSITIONS[native.respite_batch_settle(this._live(), index, dispositionNumber(disposition))];
   }
 
   // Settles every unsettled event the same way; returns how many.
   settleAll(disposition) {
-    const handle = this._live();
-    return call(() => native.respite_batch_settle_all(handle, dispositionNumber(disposition)));
+    return native.respite_batch_settle_all(this._live(), dispositionNumber(disposition));
   }
 }
 
-module.exports = { Queue, Batch, DISPOSITIONS, call, queueStatsOf };
+module.exports = { Queue, Batch, DISPOSITIONS, queueStatsOf };

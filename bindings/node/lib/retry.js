@@ -1,10 +1,11 @@
 'use strict';
-// retry(fn, backoff, {gate}): runs fn until it succeeds or the back-off says
-// stop, asking the gate before every attempt and waiting with timers (the
-// event loop is never blocked).
+// retry(fn, backoff, {gate}): runs fn until it succeeds or the core's retry
+// decision (respite_retry_decide) gives up, asking the gate before every
+// attempt; this loop only waits between decisions, with timers (the event
+// loop is never blocked).
 const { setTimeout: sleep } = require('node:timers/promises');
+const native = require('./native');
 const { Backoff } = require('./backoff');
-const { translate } = require('./errors');
 const { OUTCOMES, SUCCESS, classifyValue, classifyError, httpStatusOf, hintOf } = require('./outcome');
 
 // fn(attempt) may be sync or async. A resolved value is a success unless it
@@ -39,12 +40,8 @@ async function retry(fn, backoff = {}, options = {}) {
       if (outcome === SUCCESS) return carrier;
       let delay;
       try {
-        delay = schedule._next(sequence, attempt, outcome, httpStatusOf(carrier), hint);
+        delay = native.respite_retry_decide(schedule._handle, sequence, attempt, outcome, httpStatusOf(carrier), hint);
       } catch (error) {
-        throw translate(error);
-      }
-      if (delay === null) {
-        const error = schedule._gaveUp(attempt, outcome, httpStatusOf(carrier));
         error.attempts = attempt;
         error.lastOutcome = outcomeName(outcome);
         if (failed) error.cause = carrier;

@@ -5,15 +5,14 @@
 // addon's own threads and return promises: the event loop never waits.
 const { EventEmitter } = require('node:events');
 const native = require('./native');
-const errors = require('./errors');
 const { buildSettings } = require('./settings');
-const { NativeResource, finalizer } = require('./resource');
+const { finalizer, PoolHandle } = require('./handle');
 const { Policy } = require('./policy');
 const { queueStatsOf } = require('./queue');
 const { engineStatsOf } = require('./engine');
 const { gateStatsOf } = require('./gate');
 const { forwardEvents } = require('./events');
-const { errorOf } = require('./client');
+const { plainStruct, flag } = require('./struct');
 
 // Options of the Sender itself; every other key is a setting.
 const OWN = ['gate', 'queue', 'policy', 'headers', 'logger', 'eventIntervalMs'];
@@ -75,7 +74,6 @@ class Sender extends EventEmitter {
     let queueSettings = null;
     let policy = options.policy === undefined || options.policy === null ? null : options.policy;
     let ownPolicy = false;
-    let handle;
     try {
       senderSettings = buildSettings('sender', parts.sender);
       if (parts.gate) gateSettings = buildSettings('gate', parts.gate);
@@ -84,15 +82,12 @@ class Sender extends EventEmitter {
         policy = Policy.fromJSON(policy); // its JSON text or object
         ownPolicy = true;
       }
-      // The core copies the policy: it is not borrowed.
-      handle = native.respite_sender_new(senderSettings, gateSettings, queueSettings, policy ? policy._live() : null);
-    } catch (error) {
-      throw errors.translate(error);
+      // The core holds the policy: ours may be closed at once.
+      this._handle = native.respite_sender_new(senderSettings, gateSettings, queueSettings, policy ? policy._live() : null);
     } finally {
       freeAll(senderSettings, gateSettings, queueSettings);
       if (ownPolicy) policy.close();
     }
-    this._handle = handle;
     this._logger = options.logger || null;
     this._rawEvent = new native.respite_event();
     this._closing = null; // the promise of close()
@@ -103,11 +98,11 @@ class Sender extends EventEmitter {
     // (The closure must not hold `this`, or it would never be collected.)
     const state = { closed: false };
     this._state = state;
-    this._resource = new NativeResource(handle, (raw) => {
+    this._native = new PoolHandle(this._handle, (raw) => {
       if (state.closed) native.respite_sender_free(raw);
       else native.respite_node_sender_free_later(raw);
     });
-    finalizer.register(this, this._resource, this);
+    finalizer.register(this, [PoolHandle.release, this._native], this);
     try {
       const headers = options.headers;
       if (headers !== undefined && headers !== null) {
@@ -136,7 +131,7 @@ class Sender extends EventEmitter {
     finalizer.unregister(this);
     const handle = this._handle;
     this._handle = null;
-    this._resource.handle = null;
+    this._native.handle = null;
     native.respite_sender_free(handle); // never started sending: quick
   }
 
@@ -146,22 +141,14 @@ class Sender extends EventEmitter {
 
   // Adds a header to every later request (S7).
   addHeader(name, value) {
-    try {
-      native.respite_sender_add_header(this._handle, String(name), String(value));
-    } catch (error) {
-      throw errors.translate(error);
-    }
+    native.respite_sender_add_header(this._handle, String(name), String(value));
   }
 
   // Queues one event (a string, UTF-8, or a Buffer) and returns at once,
   // whatever the network does (S1, S10). QueueFullError (drop_newest),
   // TooLargeError, ClosedError.
   enqueue(payload) {
-    try {
-      native.respite_sender_enqueue(this._closing ? null : this._handle, payload);
-    } catch (error) {
-      throw errors.translate(error);
-    }
+    native.respite_sender_enqueue(this._closing ? null : this._handle, payload);
   }
 
   // Sends what is queued and resolves once nothing is pending or in flight
@@ -181,7 +168,7 @@ class Sender extends EventEmitter {
   // native sender; stats() then gives the figures at close.
   close() {
     if (this._closing) return this._closing;
-    if (this._handle === null) return Promise.reject(errors.closedError(() => native.respite_sender_stats_get(null, new native.respite_sender_stats())));
+    if (this._handle === null) return this._job(null);
     const handle = this._handle;
     this._closing = this._job((raw, done) => native.respite_node_sender_close_start(raw, done)).then(
       (unsent) => {
@@ -207,38 +194,15 @@ class Sender extends EventEmitter {
     this._handle = null;
     this._state.closed = true; // the core's close has returned: free is quick
     finalizer.unregister(this);
-    this._resource.release();
+    this._native.release();
   }
 
   // Runs a pool job on the native sender; it stays alive meanwhile.
   _job(start) {
-    const resource = this._resource;
     const handle = this._closing ? null : this._handle;
-    return new Promise((resolve, reject) => {
-      let answered = false;
-      const done = (message, retryAfter, value) => {
-        if (answered) return;
-        answered = true;
-        resource.detach();
-        this._drainEvents();
-        if (message !== null) reject(errorOf(message, retryAfter));
-        else resolve(value);
-      };
-      if (handle === null) {
-        reject(errors.closedError(() => native.respite_sender_flush(null, 0)));
-        return;
-      }
-      resource.attach();
-      try {
-        start(handle, done);
-      } catch (error) {
-        if (!answered) {
-          answered = true;
-          resource.detach();
-          reject(errors.translate(error));
-        }
-      }
-    });
+    // The core words a NULL sender: "sender is closed".
+    const begin = (done) => (handle === null ? native.respite_node_sender_flush_start(null, 0, done) : start(handle, done));
+    return this._native.job(begin, () => this._drainEvents());
   }
 
   // {queue: D9 figures, engine, gate, requests, bytesSent, paused, closed,
@@ -250,22 +214,9 @@ class Sender extends EventEmitter {
 
   _statsOf(handle) {
     const raw = new native.respite_sender_stats();
-    try {
-      native.respite_sender_stats_get(handle, raw);
-    } catch (error) {
-      throw errors.translate(error);
-    }
-    const queue = queueStatsOf(raw.queue);
-    return {
-      ...queue,
-      queue,
-      engine: engineStatsOf(raw.engine),
-      gate: gateStatsOf(raw.gate),
-      requests: Number(raw.requests),
-      bytesSent: Number(raw.bytes_sent),
-      paused: raw.paused === 1,
-      closed: raw.closed === 1,
-    };
+    native.respite_sender_stats_get(handle, raw);
+    const stats = plainStruct(raw, { queue: queueStatsOf, engine: engineStatsOf, gate: gateStatsOf, paused: flag, closed: flag });
+    return { ...stats.queue, ...stats };
   }
 
   // Emits every waiting event under its type and as 'event'; warnings

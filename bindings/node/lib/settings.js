@@ -3,7 +3,7 @@
 // camelCase (failuresToEnterRecovery) or as-is (failures_to_enter_recovery);
 // the core checks names, types and ranges and words every error.
 const native = require('./native');
-const { translate } = require('./errors');
+const { SETTINGS } = require('../generated/tables');
 
 function snakeCase(name) {
   return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -40,30 +40,16 @@ function buildSettings(component, options = {}, skip = []) {
     native.respite_settings_validate(settings);
   } catch (error) {
     if (settings) native.respite_settings_free(settings);
-    throw translate(error);
+    throw error;
   }
   return settings;
 }
 
-// The table of every setting, as the core defines it.
+// The table of every setting, as the core defines it (generated from
+// respite_setting_at: bounds with minExclusive/maxExclusive, choices,
+// accepted text, doc).
 function settingsTable() {
-  const rows = [];
-  for (let i = 0; i < native.respite_setting_count(); i++) {
-    const row = native.respite_setting_at(i);
-    rows.push({
-      component: row.component,
-      name: row.name,
-      type: ['integer', 'number', 'boolean', 'choice', 'string', 'list'][row.type],
-      defaultNumber: row.default_number,
-      defaultText: row.default_text ?? null,
-      min: row.min,
-      max: row.max,
-      choices: row.choices ?? null,
-      accepted: row.accepted,
-      doc: row.doc,
-    });
-  }
-  return rows;
+  return SETTINGS;
 }
 
 module.exports = { buildSettings, snakeCase, settingsTable };
@@ -80,15 +66,11 @@ class Settings {
   // settings table says: number, boolean or string.
   get(name) {
     const key = snakeCase(String(name));
-    if (this._handle === null) throw new (require('./errors').ClosedError)('settings is closed', 'closed');
+    if (this._handle === null) throw new (require('./errors').ClosedError)('settings is closed');
     const info = native.respite_setting_find(this.component, key);
-    try {
-      if (info && info.type >= native.RESPITE_SETTING_CHOICE) return native.respite_settings_get_text(this._handle, key);
-      const value = native.respite_settings_get_number(this._handle, key);
-      return info && info.type === native.RESPITE_SETTING_BOOLEAN ? value !== 0 : value;
-    } catch (error) {
-      throw translate(error);
-    }
+    if (info && info.type >= native.RESPITE_SETTING_CHOICE) return native.respite_settings_get_text(this._handle, key);
+    const value = native.respite_settings_get_number(this._handle, key);
+    return info && info.type === native.RESPITE_SETTING_BOOLEAN ? value !== 0 : value;
   }
 
   close() {

@@ -6,13 +6,16 @@
  * such call becomes a job for the addon's own pool of threads (not libuv's
  * four shared threads, which fs and dns need: an HTTP call that hangs must
  * not stall them). The pool grows while every thread is busy, up to 64
- * threads, and idle threads wait for the next job. A finished job wakes its
- * event loop with a uv_async_t and the loop calls the JavaScript callback.
+ * threads, and idle threads wait for the next job. A finished job is handed
+ * to its event loop through a Node-API thread-safe function, which calls the
+ * JavaScript callback there (and keeps the loop alive meanwhile).
  *
- * A worker thread that ends while a job runs: the environment's cleanup hook
- * closes the handle and marks the job abandoned; the pool thread then frees
- * the result instead of waking a loop that is gone. Who frees the job is
- * counted (the pool thread and the loop each hold one reference).
+ * A worker thread that ends while a job runs: Node finalizes the thread-safe
+ * function with the environment and the job is marked finalized; the pool
+ * thread then never touches that function again and frees the result. Who
+ * frees the job is counted (the pool thread and the finalizer each hold one
+ * reference); the job's lock orders the pool thread's last calls on the
+ * function before the finalizer returns.
  *
  * Included by the SWIG wrapper (swig/node.i): SWIG_NewPointerObj and the
  * type table are defined before it.
@@ -20,8 +23,7 @@
 #ifndef RESPITE_NODE_JOBS_H
 #define RESPITE_NODE_JOBS_H
 
-#include <node.h>
-#include <uv.h>
+#include <napi.h>
 
 #include <condition_variable>
 #include <deque>
@@ -44,12 +46,9 @@ struct respite_node_job {
     int64_t value = 0;
     respite_error err;
     /* delivery on the loop's thread */
-    v8::Isolate *isolate = nullptr;
-    v8::Global<v8::Context> context;
-    v8::Global<v8::Function> callback;
-    uv_async_t async;
+    Napi::ThreadSafeFunction done;
     std::mutex lock;
-    bool abandoned = false; /* the environment ended first */
+    bool finalized = false; /* the thread-safe function is gone */
     int refs = 0;
 };
 
@@ -85,12 +84,11 @@ static void respite_node_job_release(respite_node_job *job)
     delete job;
 }
 
+static void respite_node_job_deliver(Napi::Env env, Napi::Function fn, respite_node_job *job);
+
 static void respite_node_job_run(respite_node_job *job)
 {
-    job->err.status = RESPITE_OK;
-    job->err.setting[0] = '\0';
-    job->err.message[0] = '\0';
-    job->err.retry_after = 0;
+    memset(&job->err, 0, sizeof job->err);
     switch (job->kind) {
     case RESPITE_NODE_REQUEST:
         job->response = respite_client_request(job->client, job->method.c_str(), job->url.c_str(),
@@ -110,8 +108,10 @@ static void respite_node_job_run(respite_node_job *job)
     }
     {
         std::lock_guard<std::mutex> guard(job->lock);
-        if (!job->abandoned)
-            uv_async_send(&job->async);
+        if (!job->finalized) {
+            job->done.NonBlockingCall(job, respite_node_job_deliver);
+            job->done.Release();
+        }
     }
     respite_node_job_release(job);
 }
@@ -167,89 +167,60 @@ int respite_node_pool_threads(void)
 
 /* -------------------------------------------------------- loop's side */
 
-static void respite_node_async_closed(uv_handle_t *handle)
+/* Calls callback(error or null, result). An exception it throws is the
+ * caller's (synchronous) or Node's uncaughtException. */
+static void respite_node_call_back(Napi::Env env, Napi::Function fn, const respite_error *err, Napi::Value result,
+                                   bool asynchronous)
 {
-    respite_node_job_release((respite_node_job *)handle->data);
-}
-
-/* The worker (environment) ends before the job: never call into it. */
-static void respite_node_env_cleanup(void *arg)
-{
-    respite_node_job *job = (respite_node_job *)arg;
-    {
-        std::lock_guard<std::mutex> guard(job->lock);
-        job->abandoned = true;
-    }
-    job->callback.Reset();
-    job->context.Reset();
-    uv_close((uv_handle_t *)&job->async, respite_node_async_closed);
-}
-
-/* Calls callback(error message or null, retry_after, result). */
-static void respite_node_call_back(v8::Isolate *isolate, v8::Local<v8::Context> context, v8::Local<v8::Function> fn,
-                                   const respite_error *err, v8::Local<v8::Value> result, bool asynchronous)
-{
-    v8::Local<v8::Value> argv[3];
+    Napi::Value error = env.Null();
     if (err->status != RESPITE_OK) {
-        char message[RESPITE_ERROR_MESSAGE_MAX + 64];
-        respite_swig_format_error(err, message, sizeof message);
-        argv[0] = v8::String::NewFromUtf8(isolate, message).ToLocalChecked();
-    } else {
-        argv[0] = v8::Null(isolate);
+        error = respite_node_error(env, err);
+        if (error.IsEmpty())
+            return; /* making it threw: that exception stands */
     }
-    argv[1] = v8::Number::New(isolate, err->retry_after);
-    argv[2] = result;
-    if (asynchronous) {
-        /* MakeCallback runs the microtasks and nextTicks the callback queued. */
-        /* An exception there is Node's uncaughtException; nothing to do here. */
-        if (node::MakeCallback(isolate, context->Global(), fn, 3, argv, node::async_context{0, 0}).IsEmpty())
-            return;
-    } else {
-        /* An exception there propagates to the caller's JavaScript. */
-        if (fn->Call(context, v8::Undefined(isolate), 3, argv).IsEmpty())
-            return;
-    }
+    std::initializer_list<napi_value> argv = {error, result};
+    /* MakeCallback runs the microtasks and nextTicks the callback queued. */
+    if (asynchronous)
+        fn.MakeCallback(env.Global(), argv);
+    else
+        fn.Call(argv);
 }
 
-static v8::Local<v8::Value> respite_node_job_result(v8::Isolate *isolate, respite_node_job *job)
+static Napi::Value respite_node_job_result(Napi::Env env, respite_node_job *job)
 {
     if (job->kind == RESPITE_NODE_REQUEST) {
         if (!job->response)
-            return v8::Null(isolate);
+            return env.Null();
         respite_response *response = job->response;
         job->response = nullptr; /* JavaScript owns it now */
         return SWIG_NewPointerObj((void *)response, SWIGTYPE_p_respite_response, 0);
     }
-    return v8::Number::New(isolate, (double)job->value);
+    return Napi::Number::New(env, (double)job->value);
 }
 
-static void respite_node_async_done(uv_async_t *handle)
+/* On the loop's thread; fn is empty when the environment is going away. */
+static void respite_node_job_deliver(Napi::Env env, Napi::Function fn, respite_node_job *job)
 {
-    respite_node_job *job = (respite_node_job *)handle->data;
-    v8::Isolate *isolate = job->isolate;
-    node::RemoveEnvironmentCleanupHook(isolate, respite_node_env_cleanup, job);
+    if (env == nullptr || fn.IsEmpty())
+        return;
+    Napi::HandleScope scope(env);
+    respite_node_call_back(env, fn, &job->err, respite_node_job_result(env, job), true);
+}
+
+static void respite_node_job_finalize(Napi::Env, void *, respite_node_job *job)
+{
     {
-        v8::HandleScope scope(isolate);
-        v8::Local<v8::Context> context = job->context.Get(isolate);
-        v8::Context::Scope context_scope(context);
-        v8::Local<v8::Function> fn = job->callback.Get(isolate);
-        job->callback.Reset();
-        job->context.Reset();
-        respite_node_call_back(isolate, context, fn, &job->err, respite_node_job_result(isolate, job), true);
+        std::lock_guard<std::mutex> guard(job->lock);
+        job->finalized = true;
     }
-    uv_close((uv_handle_t *)handle, respite_node_async_closed);
+    respite_node_job_release(job);
 }
 
 static void respite_node_submit(respite_node_job *job, respite_node_callback *callback)
 {
-    v8::Isolate *isolate = v8::Isolate::GetCurrent();
-    job->isolate = isolate;
-    job->context.Reset(isolate, isolate->GetCurrentContext());
-    job->callback.Reset(isolate, callback->fn);
-    job->refs = 2; /* the pool thread's and the loop's */
-    uv_async_init(node::GetCurrentEventLoop(isolate), &job->async, respite_node_async_done);
-    job->async.data = job;
-    node::AddEnvironmentCleanupHook(isolate, respite_node_env_cleanup, job);
+    job->refs = 2; /* the pool thread's and the finalizer's */
+    job->done = Napi::ThreadSafeFunction::New(callback->fn.Env(), callback->fn, "respite", 0, 1, job,
+                                              respite_node_job_finalize, (void *)nullptr);
     respite_node_pool_push(job);
 }
 
@@ -264,25 +235,23 @@ static const double respite_node_refusal_margin = 0.05;
 void respite_node_request_start(respite_client *client, respite_gate *gate, const char *method, const char *url,
                                 const char *headers, const char *data, size_t size, respite_node_callback *callback)
 {
-    v8::Isolate *isolate = v8::Isolate::GetCurrent();
+    Napi::Env env = callback->fn.Env();
     bool refused = false;
     if (client && gate) {
         respite_error probe_err;
-        probe_err.status = RESPITE_OK;
+        memset(&probe_err, 0, sizeof probe_err);
         double retry_after = respite_gate_retry_after(gate, respite_now(), &probe_err);
         refused = probe_err.status == RESPITE_OK && retry_after > respite_node_refusal_margin;
     }
     if (!client || refused) {
         respite_error err;
-        err.status = RESPITE_OK;
-        err.message[0] = '\0';
-        err.retry_after = 0;
+        memset(&err, 0, sizeof err);
         respite_response *response = respite_client_request(client, method, url, headers && headers[0] ? headers : nullptr,
                                                             data, size, &err);
-        v8::Local<v8::Value> result = v8::Null(isolate);
+        Napi::Value result = env.Null();
         if (response)
             result = SWIG_NewPointerObj((void *)response, SWIGTYPE_p_respite_response, 0);
-        respite_node_call_back(isolate, isolate->GetCurrentContext(), callback->fn, &err, result, false);
+        respite_node_call_back(env, callback->fn, &err, result, false);
         return;
     }
     respite_node_job *job = new respite_node_job();

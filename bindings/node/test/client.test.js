@@ -183,19 +183,22 @@ test("bad arguments are the core's invalid_argument errors", async () => {
   }
 });
 
-test('closed: a closed client rejects with ClosedError; closing its gate closes it; in-flight calls finish', async () => {
+test('closed: a closed client rejects with ClosedError; its gate and back-off live on in the core; in-flight calls finish', async () => {
   await server.script('200 delay=0.2');
   const gate = new respite.Gate();
   const backoff = new respite.Backoff({ maxAttempts: 1 });
   const client = new respite.Client({ gate, backoff });
   const inFlight = client.get(server.url);
-  gate.close(); // closes the client; the native gate lives until the call ends
+  gate.close(); // the client holds its own reference to the core gate (and back-off)
+  backoff.close();
+  assert.equal(client.closed, false);
+  assert.equal((await client.get(server.url)).status, 200);
+  client.close(); // the call in flight still finishes
   assert.ok(client.closed);
   await assert.rejects(client.get(server.url), { name: 'ClosedError', message: 'client is closed' });
   const response = await inFlight;
   assert.equal(response.status, 200);
   assert.throws(() => client.reportUnusable(response), { name: 'ClosedError', message: 'client is closed' });
-  backoff.close();
   assert.throws(() => new respite.Client({ gate }), { name: 'ClosedError', message: 'gate is closed' });
   const other = new respite.Client({ backoff: new respite.Backoff() });
   other.close();

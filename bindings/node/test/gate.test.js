@@ -91,9 +91,11 @@ test('events are emitted by type and as "event", and forwarded to the logger', (
     assert.equal(seen.length, 0);
     gate.record('transport', { now: 2 });
     assert.deepEqual(started, [{
-      type: 'recovery_started', at: 2, warning: true, failures: 2, window: 10, pause: 60,
+      type: 'recovery_started', at: 2, warning: true, failures: 2, window: 10, pause: 60, source: '',
+      httpStatus: 0, count: 0, detail: '',
       message: 'recovery started: 2 failures within 10s; requests paused for 60s',
     }]);
+    assert.equal(gate.name, '', 'no name setting: the lines have no prefix');
     const probe = gate.check(62);
     gate.report(probe.permit, 'success', { now: 63 });
     gate.reset(64);
@@ -106,14 +108,36 @@ test('events are emitted by type and as "event", and forwarded to the logger', (
       ['warn:recovery_started', 'info:probing', 'info:recovered', 'info:reset'],
     );
     assert.deepEqual(logged.map(([, message]) => message), [
-      'respite: recovery started: 2 failures within 10s; requests paused for 60s',
-      'respite: recovery period ended: the next request is a probe',
-      'respite: recovered: the service answered; requests resume',
-      'respite: gate reset: requests resume',
+      'recovery started: 2 failures within 10s; requests paused for 60s',
+      'recovery period ended: the next request is a probe',
+      'recovered: the service answered; requests resume',
+      'gate reset: requests resume',
     ]);
   } finally {
     gate.close();
   }
+});
+
+test('a named gate: its name starts every line the core writes, and is each event\'s source', () => {
+  const logged = [];
+  const logger = { warn: (message) => logged.push(message), info: (message) => logged.push(message) };
+  const gate = new respite.Gate({ name: 'billing', failuresToEnterRecovery: 1, recoverySeconds: 60, logger });
+  const sources = [];
+  gate.on('event', (event) => sources.push(event.source));
+  try {
+    assert.equal(gate.name, 'billing');
+    gate.record('transport', { now: 1 });
+    gate.reset(2);
+    assert.deepEqual(logged, [
+      'billing: recovery started: 1 failure within 100s; requests paused for 60s',
+      'billing: gate reset: requests resume',
+    ]);
+    assert.deepEqual(sources, ['billing', 'billing']);
+  } finally {
+    gate.close();
+  }
+  assert.equal(gate.name, null);
+  raises(() => new respite.Gate({ name: 'x'.repeat(64) }), { name: 'InvalidSettingError', setting: 'name' });
 });
 
 test('a recover_never pause is logged as "until a reset" (G13, G18)', () => {
@@ -128,8 +152,8 @@ test('a recover_never pause is logged as "until a reset" (G13, G18)', () => {
     gate.record('transport', { now: 2 });
     gate.reset(3);
     assert.deepEqual(logged, [
-      ['warn', 'respite: recovery started: 2 failures within 10s; requests paused until a reset'],
-      ['info', 'respite: gate reset: requests resume'],
+      ['warn', 'recovery started: 2 failures within 10s; requests paused until a reset'],
+      ['info', 'gate reset: requests resume'],
     ]);
   } finally {
     gate.close();

@@ -139,3 +139,18 @@ test('an in-flight run() settled after the engine reopened the gate is late, as 
     gate.close();
   }
 });
+
+test('the lean path takes the permit layout from the core (RESPITE_GATE_PERMIT_SLOTS)', () => {
+  const slots = respite.native.RESPITE_GATE_PERMIT_SLOTS;
+  const gate = new respite.Gate({ failuresToEnterRecovery: 1, recoverySeconds: 1, probes: 2 });
+  try {
+    const closed = gate.acquire(0);
+    assert.equal(closed, gate.stats().generation * slots, 'a closed-state permit is slot 0');
+    gate.report(closed, 'server_error', { now: 0 });
+    const probe = gate.acquire(2);
+    assert.equal(gate.state(2), 'probing');
+    assert.equal(probe - gate.stats().generation * slots, 1, 'the first probe is slot 1');
+  } finally {
+    gate.close();
+  }
+});

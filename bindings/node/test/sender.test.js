@@ -74,6 +74,7 @@ test('the sender pauses after N failures, probes once per pause, grows the pause
   const events = [];
   const warnings = [];
   const sender = new respite.Sender({
+    name: 'metrics',
     url: server.url,
     minEntriesPerMessage: 1,
     maxEntriesPerMessage: 1,
@@ -112,9 +113,11 @@ test('the sender pauses after N failures, probes once per pause, grows the pause
     assert.ok(failed.length >= 5);
     assert.equal(failed[0].httpStatus, 503);
     assert.equal(failed[0].detail, '503\n');
-    assert.ok(warnings.includes('respite: recovery started: 3 failures within 100s; requests paused for 0.2s'), warnings.join('\n'));
-    assert.ok(warnings.includes('respite: recovery extended: the probe failed; requests paused for 0.4s'), warnings.join('\n'));
-    assert.ok(warnings.includes('respite: send failed: HTTP 503: 503'), 'a failed send is logged with its status');
+    // The core's lines, with the sender's name, passed through unchanged.
+    assert.ok(warnings.includes('metrics: recovery started: 3 failures within 100s; requests paused for 0.2s'), warnings.join('\n'));
+    assert.ok(warnings.includes('metrics: recovery extended: the probe failed; requests paused for 0.4s'), warnings.join('\n'));
+    assert.ok(warnings.includes('metrics: send failed: HTTP 503: 503'), 'a failed send is logged with its status');
+    assert.ok(events.every((event) => event.source === 'metrics'));
     const order = events.map((event) => event.type).filter((type) => type !== 'send_failed');
     assert.deepEqual(order.slice(0, 5), ['recovery_started', 'probing', 'recovery_extended', 'probing', 'recovery_extended']);
   } finally {
@@ -165,7 +168,7 @@ test('close while paused returns within 100 ms and reports the unsent count', as
   assert.ok(elapsed < 100, `close took ${elapsed.toFixed(1)} ms`);
   assert.equal(unsent, 50);
   assert.equal((await unsentEvent).count, 50);
-  assert.ok(warnings.includes('respite: closed with 50 events not sent'), warnings.join('\n'));
+  assert.ok(warnings.includes('closed with 50 events not sent'), warnings.join('\n'));
   assert.equal(await sender.close(), 50);
   assert.equal(sender.stats().pending, 50);
 });

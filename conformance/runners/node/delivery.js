@@ -171,7 +171,7 @@ const deliveryComponent = {
       const gateOptions = settingValues(scenario.gate);
       if (scenario.profile !== undefined) gateOptions.profile = scenario.profile;
       state.gate = new respite.Gate(gateOptions);
-      state.engine = new respite.DeliveryEngine({ ...settingValues(scenario.engine), queue: state.queue, gate: state.gate, policy: state.policy });
+      state.engine = new respite.DeliveryEngine({ ...settingValues(scenario.engine), queue: state.queue, gate: state.gate });
     } catch (error) {
       deliveryClose(state);
       throw error;

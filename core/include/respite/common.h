@@ -189,7 +189,6 @@ typedef void (*respite_event_callback)(const respite_event *event, void *user_da
  * (gate). Every component has a setting `name`: the handle's name in its log
  * lines and errors, UTF-8 without control characters, at most
  * RESPITE_NAME_MAX - 1 bytes (so it fits a RESPITE_NAME_MAX buffer). */
-#define RESPITE_NAME_MAX 64
 
 typedef enum respite_setting_type {
     RESPITE_SETTING_INTEGER = 0, /* whole number; doubles with no fraction accepted */
@@ -220,6 +219,10 @@ RESPITE_API int respite_setting_count(void);
 RESPITE_API const respite_setting_info *respite_setting_at(int index);
 /* The row for component.name, or NULL. */
 RESPITE_API const respite_setting_info *respite_setting_find(const char *component, const char *name);
+/* Number of profiles, and profile i's name ("cloud_request", ...; NULL when
+ * out of range): respite_settings_new accepts each. */
+RESPITE_API int respite_profile_count(void);
+RESPITE_API const char *respite_profile_name(int index);
 
 /* A bag of values for one component, starting at its (or a profile's)
  * defaults. Not thread-safe; handles copy what they need at _new. */

@@ -29,9 +29,10 @@ RESPITE_API const char *respite_gate_state_name(int state);
 /* No permit: report an outcome without one. Closed: as the current
  * generation's; open: ignored (counted late); probing: settles the oldest
  * outstanding probe (docs/spec.md section 2).
- * A permit is generation * 2048 + slot (slot 0 when admitted while closed,
- * k + 1 for probe slot k): always > 0 and < 2^53. */
+ * A permit is generation * RESPITE_GATE_PERMIT_SLOTS + slot (slot 0 when
+ * admitted while closed, k + 1 for probe slot k): always > 0 and < 2^53. */
 #define RESPITE_NO_PERMIT 0
+#define RESPITE_GATE_PERMIT_SLOTS 2048
 
 /* The result of one check. */
 typedef struct respite_decision {
