@@ -161,7 +161,8 @@ def test_a_rejected_settle_keeps_the_batch_in_flight():
 
 def test_handles_may_be_closed_in_any_order():
     """The engine holds its queue and gate in the core (and the queue its
-    policy): closing the caller's objects first leaves the engine working."""
+    policy): closing the caller's objects first leaves the engine working.
+    Closing the queue shuts it down (as in Java), so the engine drains it."""
     policy = respite.Policy.from_dict(EDGEHOG)
     queue = respite.Queue(policy)
     gate = respite.Gate(failures_to_enter_recovery=1, recovery_seconds=5)
@@ -173,8 +174,8 @@ def test_handles_may_be_closed_in_any_order():
     assert engine.next(now=0.0) == "send"
     batch = engine.take(now=0.0)
     engine.settle(batch, status=503, now=0.0)  # settled by the queue's policy: retry
-    assert engine.next(now=1.0) == "wait"
     assert engine.stats().sends_failed == 1
+    assert engine.next(now=1.0) == "done" and engine.unsent() == 1  # shut down while paused (S5)
     engine.close()
 
 
