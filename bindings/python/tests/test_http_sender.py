@@ -1,6 +1,7 @@
 """respite.Sender against the fault server (spec section 5, S1-S13)."""
 import collections
 import logging
+import threading
 import time
 
 import pytest
@@ -226,3 +227,32 @@ def test_close_and_flush_release_the_gil(server):
         end = time.perf_counter()
     assert end - start >= 0.5
     assert ticker.within(start, end) > 100
+
+
+def test_a_logging_handler_may_call_back_into_the_sender(server):
+    """No lock is held while an event is logged: a handler that reads the
+    sender (its events, its figures) neither deadlocks the thread that logs
+    nor a later close()."""
+    server.script("down")
+    sender = respite.Sender(url=server.url, policy=retry_policy(), min_entries_per_message=1,
+                            failures_to_enter_recovery=1, recovery_seconds=60)
+    seen = []
+
+    class CallsBack(logging.Handler):
+        def emit(self, record):
+            seen.append((record.getMessage(), sender.events(), sender.stats().paused))
+
+    handler = CallsBack(level=logging.WARNING)
+    logger = logging.getLogger("respite")
+    logger.addHandler(handler)
+    try:
+        sender.enqueue("a")
+        wait_for(lambda: any(paused for _, _, paused in seen), what="a logged event")
+        closing = threading.Thread(target=sender.close)
+        closing.start()
+        closing.join(5.0)
+        assert not closing.is_alive(), "close() hung behind the handler"
+    finally:
+        logger.removeHandler(handler)
+    assert sender.close() == 1
+    assert any("recovery started" in message for message, _, _ in seen), seen
