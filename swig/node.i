@@ -102,6 +102,9 @@ static void respite_node_throw(Napi::Env env, const respite_error *err)
 %typemap(typecheck) (const char *data, size_t size) {
     $1 = ($input.IsTypedArray() || $input.IsDataView() || $input.IsString()) ? 1 : 0;
 }
+/* A policy's JSON text, too: its bytes go to the core as given (P4 words
+ * bytes that are not UTF-8). */
+%apply (const char *data, size_t size) { (const char *json, size_t length) };
 
 /* Functions that fill a caller's text buffer (char *buf, size_t size)
  * return the text as a string instead. */
