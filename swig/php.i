@@ -15,6 +15,7 @@
 #define RESPITE_SWIG_STRUCTURED_ERRORS
 %{
 #include "respite.h"
+#include <limits.h>
 
 static void respite_php_throw(const respite_error *err)
 {
@@ -69,6 +70,18 @@ static void respite_php_throw(const respite_error *err)
 %typemap(typecheck, precedence=SWIG_TYPECHECK_STRING) (const char *data, size_t size),
     (const char *json, size_t length) {
     $1 = Z_TYPE($input) == IS_STRING;
+}
+
+/* A C int argument (a status, an outcome, a flag) given an integer beyond
+ * C's int (PHP_INT_MAX) is a ValueError, never wrapped (it became -1). */
+%typemap(in) int {
+    zend_long respite_long = zval_get_long(&$input);
+    if (respite_long < INT_MIN || respite_long > INT_MAX) {
+        zend_value_error("in method '$symname', argument $argnum of type 'int': " ZEND_LONG_FMT " does not fit",
+                         respite_long);
+        SWIG_fail;
+    }
+    $1 = (int)respite_long;
 }
 
 /* Text the core allocates for the caller: copied into a string, then freed. */

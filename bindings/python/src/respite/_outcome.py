@@ -36,7 +36,8 @@ def outcome_from_code(code: int) -> Outcome:
 
 def classify(status: Optional[int] = None, *, transport_failed: bool = False, body_usable: bool = True) -> Outcome:
     """Classifies one call (spec section 1) with the core's rules."""
-    return _BY_CODE[_c.respite_classify(1 if transport_failed else 0, 0 if status is None else int(status),
+    # The status as given: a float or a str is refused (TypeError), never truncated or parsed.
+    return _BY_CODE[_c.respite_classify(1 if transport_failed else 0, 0 if status is None else status,
                                         1 if body_usable else 0)]
 
 

@@ -1,0 +1,37 @@
+"""Issue 14 item 16: bad input of a Python type no scenario can carry is
+refused, never converted silently (the conformance scenarios under
+settings/bad-input and gate/bad-input hold the rest equal across languages)."""
+import pytest
+
+import respite
+
+
+@pytest.mark.parametrize("status", [503.5, "503", 503.0])
+def test_a_status_that_is_not_an_int_is_refused_not_truncated(status):
+    with pytest.raises(TypeError):
+        respite.classify(status)
+    gate = respite.Gate()
+    with pytest.raises(TypeError):
+        gate.report_status(status, now=1.0)
+    assert gate.stats().reported == 0
+
+
+def test_a_status_beyond_c_int_is_refused_not_wrapped():
+    with pytest.raises(OverflowError):
+        respite.classify(2**70)
+
+
+def test_none_is_no_text_to_the_core_not_the_default():
+    with pytest.raises(respite.InvalidSettingError) as caught:
+        respite.Gate(recovery_seconds=None)
+    assert caught.value.setting == "recovery_seconds"
+    assert str(caught.value).endswith("(got nothing (NULL))")
+
+
+def test_profile_empty_and_of_another_component_are_the_cores_errors():
+    with pytest.raises(respite.InvalidSettingError) as empty:
+        respite.Gate(profile="")
+    assert empty.value.setting == "component" and str(empty.value).endswith("(got '')")
+    with pytest.raises(respite.InvalidSettingError) as other:
+        respite.Gate(profile="backoff")
+    assert str(other.value) == "settings must be gate settings (got backoff settings)"
