@@ -35,3 +35,17 @@ def test_profile_empty_and_of_another_component_are_the_cores_errors():
     with pytest.raises(respite.InvalidSettingError) as other:
         respite.Gate(profile="backoff")
     assert str(other.value) == "settings must be gate settings (got backoff settings)"
+
+
+def test_a_disposition_number_is_the_cores_to_word_never_minus_one():
+    queue = respite.Queue()
+    try:
+        queue.enqueue(b"e1", now=1.0)
+        batch = queue.take(now=1.0)
+        with pytest.raises(respite.InvalidArgumentError) as caught:
+            batch.settle(0, 99)
+        assert str(caught.value).endswith("(got 99)")
+        assert batch.settle(0, "delivered") == "delivered"
+        batch.close()
+    finally:
+        queue.close()
