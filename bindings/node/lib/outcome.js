@@ -36,7 +36,9 @@ function parseOutcome(spec) {
       // The status goes to the core as given, which checks its range; so
       // does a respite_outcome number (O1).
       const status = Number.isInteger(spec.status) ? spec.status : httpStatusOf(spec);
-      const outcome = typeof spec.outcome === 'number' ? spec.outcome : native.respite_outcome_from_name(spec.outcome);
+      const outcome = typeof spec.outcome === 'number'
+        ? native.respite_outcome_check(spec.outcome)
+        : native.respite_outcome_from_name(spec.outcome);
       return [outcome, status, hint];
     }
     if (spec.transport) return [TRANSPORT, 0, hint];

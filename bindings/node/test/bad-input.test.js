@@ -7,13 +7,14 @@ const assert = require('node:assert/strict');
 const respite = require('..');
 const { raises } = require('./helpers');
 
-test('a permit or outcome that is not an integer is a TypeError, not truncated', () => {
+test('a permit or outcome that is not an integer, or does not fit, is refused, never truncated', () => {
   const gate = new respite.Gate();
   try {
     const permit = gate.acquire(1);
     raises(() => gate.report(permit + 0.5, 'success', { now: 1 }), TypeError);
     raises(() => gate.report(2 ** 70, 'success', { now: 1 }), TypeError);
-    raises(() => gate.report(0, { outcome: 2 ** 40 }, { now: 1 }), TypeError);
+    raises(() => gate.report(0, { outcome: 2 ** 40 }, { now: 1 }), RangeError);
+    raises(() => gate.report(0, { outcome: 1.5 }, { now: 1 }), TypeError);
     assert.equal(gate.stats().reported, 0, 'nothing was reported');
   } finally {
     gate.close();

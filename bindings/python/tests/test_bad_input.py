@@ -49,3 +49,24 @@ def test_a_disposition_number_is_the_cores_to_word_never_minus_one():
         batch.close()
     finally:
         queue.close()
+
+
+@pytest.mark.parametrize("permit, error", [(1.5, TypeError), (2**70, OverflowError)])
+def test_a_permit_that_is_not_an_int64_is_refused_not_truncated(permit, error):
+    gate = respite.Gate()
+    try:
+        with pytest.raises(error):
+            gate.report("success", permit=permit, now=1.0)
+        assert gate.stats().reported == 0
+    finally:
+        gate.close()
+
+
+def test_an_outcome_number_gets_the_cores_numeric_message():
+    gate = respite.Gate()
+    try:
+        with pytest.raises(respite.InvalidArgumentError) as caught:
+            gate.report(9, now=1.0)
+        assert str(caught.value).endswith("(got 9)") and "respite_outcome from 0 to 5" in str(caught.value)
+    finally:
+        gate.close()

@@ -20,8 +20,8 @@ def outcome_code(outcome: OutcomeLike) -> int:
         code = _CODES.get(outcome)
         return code if code is not None else _c.respite_outcome_from_name(outcome)
     if isinstance(outcome, int) and not isinstance(outcome, bool):
-        # an unknown number: the core names what is accepted
-        return outcome if outcome in _BY_CODE else _c.respite_outcome_from_name(str(outcome))
+        # an unknown number: the core words O1 (got 9)
+        return outcome if outcome in _BY_CODE else _c.respite_outcome_check(outcome)
     raise TypeError(f"outcome must be an Outcome, an outcome name or a number (got {type(outcome).__name__})")
 
 
