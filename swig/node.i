@@ -102,7 +102,8 @@ static void respite_node_throw(Napi::Env env, const respite_error *err)
 %typemap(typecheck) (const char *data, size_t size) {
     $1 = ($input.IsTypedArray() || $input.IsDataView() || $input.IsString()) ? 1 : 0;
 }
-/* A policy document too: with its length, a NUL inside is the core's syntax error. */
+/* A policy's JSON text, too: its bytes go to the core as given (P4 words
+ * bytes that are not UTF-8; a NUL inside is the core's syntax error). */
 %apply (const char *data, size_t size) { (const char *json, size_t length) };
 
 /* Functions that fill a caller's text buffer (char *buf, size_t size)
@@ -167,6 +168,39 @@ struct respite_node_callback {
     Napi::Function fn;
 };
 %}
+
+/* Integers: a number that is not integral (1.5, NaN) is a TypeError and one
+ * outside the C type (2**70) a RangeError, never truncated or wrapped as
+ * SWIG's Node-API conversions do (a permit 1.5 became 1, a status 2**70 -1). */
+%{
+#include <cmath>
+#include <climits>
+
+/* SWIG_OK with *out in [min, limit), SWIG_TypeError or SWIG_OverflowError. */
+static int respite_node_integer(Napi::Value value, double min, double limit, double *out)
+{
+    if (!value.IsNumber())
+        return SWIG_TypeError;
+    double number = value.As<Napi::Number>().DoubleValue();
+    if (!(number == std::trunc(number)))
+        return SWIG_TypeError;
+    if (!(number >= min && number < limit))
+        return SWIG_OverflowError;
+    *out = number;
+    return SWIG_OK;
+}
+#define RESPITE_NODE_INT64_LIMIT 9223372036854775808.0
+%}
+%define RESPITE_NODE_INTEGER_IN(TYPE, MIN, LIMIT)
+%typemap(in) TYPE (double respite_number, int respite_res) {
+    respite_res = respite_node_integer($input, MIN, LIMIT, &respite_number);
+    if (!SWIG_IsOK(respite_res))
+        SWIG_exception_fail(SWIG_ArgError(respite_res), "in method '" "$symname" "', argument " "$argnum" " of type '" "$1_type" "'");
+    $1 = (TYPE)respite_number;
+}
+%enddef
+RESPITE_NODE_INTEGER_IN(int, INT_MIN, INT_MAX + 1.0)
+RESPITE_NODE_INTEGER_IN(int64_t, -RESPITE_NODE_INT64_LIMIT, RESPITE_NODE_INT64_LIMIT)
 
 %include "respite.i"
 

@@ -15,6 +15,7 @@
 #define RESPITE_SWIG_STRUCTURED_ERRORS
 %{
 #include "respite.h"
+#include <limits.h>
 
 static void respite_php_throw(const respite_error *err)
 {
@@ -84,6 +85,18 @@ static void respite_php_throw(const respite_error *err)
         }
         $1 = Z_STRVAL($input);
     }
+}
+
+/* A C int argument (a status, an outcome, a flag) given an integer beyond
+ * C's int (PHP_INT_MAX) is a ValueError, never wrapped (it became -1). */
+%typemap(in) int {
+    zend_long respite_long = zval_get_long(&$input);
+    if (respite_long < INT_MIN || respite_long > INT_MAX) {
+        zend_value_error("in method '$symname', argument $argnum of type 'int': " ZEND_LONG_FMT " does not fit",
+                         respite_long);
+        SWIG_fail;
+    }
+    $1 = (int)respite_long;
 }
 
 /* Text the core allocates for the caller: copied into a string, then freed. */

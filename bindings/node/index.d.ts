@@ -85,7 +85,7 @@ export interface PolicySpec {
 }
 
 export class Policy {
-  static fromJSON(document: string | object): Policy;
+  static fromJSON(document: string | ArrayBufferView | object): Policy;
   static build(spec: PolicySpec): Policy;
   static default(): Policy;
   readonly closed: boolean;

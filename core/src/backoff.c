@@ -183,11 +183,8 @@ double respite_backoff_delay(const respite_backoff *backoff, int64_t sequence, i
 
 static int check_outcome_and_status(int outcome, int http_status, respite_error *err)
 {
-    if (!respite_outcome_name(outcome))
-        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
-                            "outcome must be a respite_outcome from 0 to 5 (success, request_error, throttled, "
-                            "server_error, unusable, transport) (got %d)",
-                            outcome);
+    if (respite_outcome_check(outcome, err) < 0)
+        return RESPITE_E_INVALID_ARGUMENT;
     if (http_status != 0 && (http_status < 100 || http_status > 599))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
                             "http_status must be 0 (none) or an integer from 100 to 599 (got %d)", http_status);

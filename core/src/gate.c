@@ -560,11 +560,8 @@ static __attribute__((noinline)) int report_invalid(respite_gate *gate, int64_t 
                                                     double retry_after_hint, double now, uint64_t word,
                                                     respite_error *err)
 {
-    if (outcome < 0 || outcome >= RESPITE_OUTCOME_COUNT)
-        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
-                            "outcome must be a respite_outcome from 0 to 5 (success, request_error, throttled, "
-                            "server_error, unusable, transport) (got %d)",
-                            outcome);
+    if (respite_outcome_check(outcome, err) < 0)
+        return RESPITE_E_INVALID_ARGUMENT;
     if (!(retry_after_hint >= 0.0 && retry_after_hint <= DBL_MAX)) {
         char text[40];
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,

@@ -26,6 +26,17 @@ int respite_outcome_from_name(const char *name, respite_error *err)
     return -1;
 }
 
+int respite_outcome_check(int outcome, respite_error *err)
+{
+    if (outcome >= 0 && outcome < RESPITE_OUTCOME_COUNT)
+        return outcome;
+    respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                 "outcome must be a respite_outcome from 0 to 5 (success, request_error, throttled, server_error, "
+                 "unusable, transport) (got %d)",
+                 outcome);
+    return -1;
+}
+
 int respite_classify(int transport_failed, int http_status, int body_usable, respite_error *err)
 {
     if (transport_failed)

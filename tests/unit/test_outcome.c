@@ -41,6 +41,21 @@ static void test_O1_unknown_name_lists_the_accepted_names(void **state)
                                      "unusable, transport (got '(null)')");
 }
 
+static void test_O1_a_number_that_is_not_an_outcome(void **state)
+{
+    (void)state;
+    respite_error err;
+    for (int i = 0; i < RESPITE_OUTCOME_COUNT; i++)
+        assert_int_equal(respite_outcome_check(i, NULL), i);
+    respite_error_clear(&err);
+    assert_int_equal(respite_outcome_check(9, &err), -1);
+    assert_int_equal(err.status, RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "outcome must be a respite_outcome from 0 to 5 (success, request_error, "
+                                     "throttled, server_error, unusable, transport) (got 9)");
+    assert_int_equal(respite_outcome_check(-1, NULL), -1);
+    assert_int_equal(respite_outcome_check(6, NULL), -1);
+}
+
 static int classify(int transport_failed, int status, int usable)
 {
     return respite_classify(transport_failed, status, usable, NULL);
@@ -157,6 +172,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_O1_names_round_trip),
         cmocka_unit_test(test_O1_unknown_name_lists_the_accepted_names),
+        cmocka_unit_test(test_O1_a_number_that_is_not_an_outcome),
         cmocka_unit_test(test_O2_transport_failure_whatever_the_status),
         cmocka_unit_test(test_O3_informational_is_unusable),
         cmocka_unit_test(test_O4_2xx_3xx_success_or_unusable),

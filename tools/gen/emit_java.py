@@ -41,6 +41,11 @@ EXTRA_MEMBERS: Dict[str, str] = {
         return ofCode(org.respite.swig.RespiteNative.respite_outcome_from_name(name));
     }
 
+    /** The outcome with the core's number (0-5); InvalidArgumentException (the core's message, O1) otherwise. */
+    public static Outcome fromCode(int code) {
+        return ofCode(org.respite.swig.RespiteNative.respite_outcome_check(code));
+    }
+
     /** Classifies one call: an HTTP status (100-599) and whether its body could be used. */
     public static Outcome classify(int httpStatus, boolean bodyUsable) {
         return ofCode(org.respite.swig.RespiteNative.respite_classify(0, httpStatus, bodyUsable ? 1 : 0));

@@ -28,9 +28,10 @@ class Gate extends EventEmitter {
     const settings = buildSettings('gate', options, ['logger']);
     let probes;
     try {
-      // The value the core uses, whatever profile or key spelled it.
-      probes = native.respite_settings_get_number(settings, 'probes');
       own(this, native.respite_gate_new(settings), native.respite_gate_free);
+      // The value the core uses, whatever profile or key spelled it (read once
+      // the core has taken the settings as a gate's).
+      probes = native.respite_settings_get_number(settings, 'probes');
     } finally {
       native.respite_settings_free(settings);
     }

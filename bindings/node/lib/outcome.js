@@ -25,16 +25,21 @@ function hintOf(value) {
 }
 
 // An outcome given by a caller: a name ('server_error'), an HTTP status
-// (503), or {status, bodyUsable, transport, retryAfter}. Returns
+// (503), or {status, bodyUsable, transport, outcome (a name or the core's
+// number), retryAfter}. Returns
 // [outcome, httpStatus, retryAfterHint].
 function parseOutcome(spec) {
   if (typeof spec === 'number') return [classifyStatus(spec), spec, 0];
   if (spec && typeof spec === 'object') {
     const hint = hintOf(spec);
-    if (typeof spec.outcome === 'string') {
-      // The status goes to the core as given, which checks its range.
+    if (typeof spec.outcome === 'string' || typeof spec.outcome === 'number') {
+      // The status goes to the core as given, which checks its range; so
+      // does a respite_outcome number (O1).
       const status = Number.isInteger(spec.status) ? spec.status : httpStatusOf(spec);
-      return [native.respite_outcome_from_name(spec.outcome), status, hint];
+      const outcome = typeof spec.outcome === 'number'
+        ? native.respite_outcome_check(spec.outcome)
+        : native.respite_outcome_from_name(spec.outcome);
+      return [outcome, status, hint];
     }
     if (spec.transport) return [TRANSPORT, 0, hint];
     const status = typeof spec.status === 'number' ? spec.status : spec.statusCode;

@@ -36,9 +36,11 @@ class Policy {
     own(this, handle, native.respite_policy_free);
   }
 
-  // A policy from JSON text (or a plain object, serialised first).
+  // A policy from JSON text: a string, its bytes (a Buffer or another typed
+  // array, DataView) as given, or a plain object (serialised first).
   static fromJSON(document) {
-    const text = typeof document === 'string' ? document : JSON.stringify(document, null, 2);
+    const bytes = typeof document === 'string' || ArrayBuffer.isView(document);
+    const text = bytes ? document : JSON.stringify(document, null, 2);
     return new Policy(withProblems((raw) => native.respite_policy_from_json_n(text, raw)));
   }
 

@@ -16,6 +16,8 @@ function setOne(settings, name, value) {
     native.respite_settings_set_boolean(settings, name, value ? 1 : 0);
   } else if (Array.isArray(value)) {
     native.respite_settings_set_text(settings, name, value.join(','));
+  } else if (value === null) {
+    native.respite_settings_set_text(settings, name, null); // no text: the core refuses it (E3)
   } else {
     // strings, bigints (seed), anything else: the core parses or rejects it.
     native.respite_settings_set_text(settings, name, String(value));

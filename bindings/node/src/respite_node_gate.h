@@ -95,13 +95,14 @@ static Napi::Value respite_node_gate_report(const Napi::CallbackInfo &info)
     respite_gate *gate;
     if (!respite_node_gate_arg(info, &gate))
         return Napi::Value();
-    if (!info[1].IsNumber() || !info[2].IsNumber() || !info[3].IsNumber()) {
-        Napi::TypeError::New(info.Env(), "permit, outcome and retry_after_hint must be numbers")
+    double permit, outcome; /* integers, never truncated (as node.i's typemaps) */
+    if (respite_node_integer(info[1], -RESPITE_NODE_INT64_LIMIT, RESPITE_NODE_INT64_LIMIT, &permit) != SWIG_OK ||
+        respite_node_integer(info[2], INT_MIN, INT_MAX + 1.0, &outcome) != SWIG_OK || !info[3].IsNumber()) {
+        Napi::TypeError::New(info.Env(), "permit and outcome must be integers that fit int64_t and int, "
+                                         "retry_after_hint a number")
             .ThrowAsJavaScriptException();
         return Napi::Value();
     }
-    int64_t permit = info[1].As<Napi::Number>().Int64Value();
-    int outcome = info[2].As<Napi::Number>().Int32Value();
     double hint = info[3].As<Napi::Number>().DoubleValue();
     respite_error err;
     err.status = RESPITE_OK;
@@ -110,9 +111,9 @@ static Napi::Value respite_node_gate_report(const Napi::CallbackInfo &info)
     if (given < 0)
         return Napi::Value();
     if (given)
-        respite_gate_report(gate, permit, outcome, hint, now, &err);
+        respite_gate_report(gate, (int64_t)permit, (int)outcome, hint, now, &err);
     else
-        respite_gate_report_now(gate, permit, outcome, hint, &err);
+        respite_gate_report_now(gate, (int64_t)permit, (int)outcome, hint, &err);
     if (err.status != RESPITE_OK) {
         respite_node_throw(info.Env(), &err);
         return Napi::Value();

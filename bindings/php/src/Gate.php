@@ -35,9 +35,11 @@ final class Gate
     public function __construct(array $settings = [], ?string $profile = null, $logger = null, ?string $name = null)
     {
         $this->logTo($logger);
-        $this->ptr = Settings::with($profile ?? 'gate', $settings + ['name' => $name], function ($raw) {
+        $named = $name === null ? $settings : $settings + ['name' => $name];
+        $this->ptr = Settings::with($profile ?? 'gate', $named, function ($raw) {
+            $gate = respite_gate_new($raw); // first: the core refuses another component's settings
             $this->settings = Settings::read($raw, 'gate');
-            return respite_gate_new($raw);
+            return $gate;
         });
     }
 

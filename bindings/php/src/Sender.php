@@ -41,7 +41,8 @@ final class Sender
         string $gateProfile = 'usage_sharing',
     ) {
         $this->logTo($logger);
-        $this->ptr = Settings::with('sender', $settings + ['name' => $name], static fn ($senderRaw) => Settings::with(
+        $named = $name === null ? $settings : $settings + ['name' => $name];
+        $this->ptr = Settings::with('sender', $named, static fn ($senderRaw) => Settings::with(
             $gateProfile,
             $gate,
             static fn ($gateRaw) => Settings::with(

@@ -48,7 +48,7 @@ final class Settings
 
     /**
      * @internal $make($raw) with the raw settings of $componentOrProfile, $values applied (null:
-     * the default) and validated, freed whatever happens
+     * no text, which the core refuses) and validated, freed whatever happens
      * @param array<string, mixed> $values
      */
     public static function with(string $componentOrProfile, array $values, callable $make): mixed
@@ -56,9 +56,7 @@ final class Settings
         $raw = respite_settings_new($componentOrProfile);
         try {
             foreach ($values as $name => $value) {
-                if ($value !== null) {
-                    self::set($raw, (string) $name, $value);
-                }
+                self::set($raw, (string) $name, $value);
             }
             respite_settings_validate($raw);
             return $make($raw);
@@ -97,7 +95,7 @@ final class Settings
             respite_settings_set_integer($raw, $name, $value);
         } elseif (is_float($value)) {
             respite_settings_set_number($raw, $name, $value);
-        } elseif (is_string($value)) {
+        } elseif (is_string($value) || $value === null) {
             respite_settings_set_text($raw, $name, $value);
         } elseif (is_array($value)) {
             // 'retry_on' => ['transport', 503] is "transport,503"

@@ -118,8 +118,15 @@ final class SettingsTest extends TestCase
         new Gate(['probes' => new \stdClass()]);
     }
 
-    public function testNullMeansDefault(): void
+    public function testNullIsRefusedByTheCore(): void
     {
-        $this->assertSame((new Gate())->settings(), (new Gate(['probes' => null]))->settings());
+        // Item 16: null is no text to the core (E3), not the default.
+        try {
+            new Gate(['probes' => null]);
+            $this->fail('a null setting was accepted');
+        } catch (InvalidSettingException $e) {
+            $this->assertSame('probes', $e->getSetting());
+            $this->assertSame('probes must be an integer from 0 to 1000 (got nothing (NULL))', $e->getMessage());
+        }
     }
 }

@@ -70,7 +70,7 @@ static json_t *next(backoff_state *s, json_t *arg)
     respite_error err = {0};
     int http_status, bad = 0;
     int outcome = outcome_of(arg, &http_status, &err);
-    if (outcome < 0)
+    if (err.status)
         return observe_error(&err);
     int64_t sequence = (int64_t)arg_number(arg, "sequence", 0, &bad);
     int attempt = (int)arg_number(arg, "attempt", 1, &bad);
@@ -90,7 +90,7 @@ static json_t *schedule(backoff_state *s, json_t *arg)
     respite_error err = {0};
     int http_status, bad = 0;
     int outcome = outcome_of(arg, &http_status, &err);
-    if (outcome < 0)
+    if (err.status)
         return observe_error(&err);
     int64_t sequence = (int64_t)arg_number(arg, "sequence", 0, &bad);
     double hint = arg_number(arg, "retry_after", 0, &bad);
@@ -184,7 +184,7 @@ static json_t *gave_up(backoff_state *s, json_t *arg)
     respite_error err = {0};
     int http_status, bad = 0;
     int outcome = outcome_of(arg, &http_status, &err);
-    if (outcome < 0)
+    if (err.status)
         return observe_error(&err);
     int attempts = (int)arg_number(arg, "attempts", 1, &bad);
     if (bad)
@@ -213,7 +213,7 @@ static json_t *backoff_step(void *state, const char *action, json_t *arg, double
     if (strcmp(action, "retries_on") == 0) {
         int http_status;
         int outcome = outcome_of(arg, &http_status, &err);
-        int retries = outcome < 0 ? -1 : respite_backoff_retries_on(s->backoff, outcome, http_status, &err);
+        int retries = err.status ? -1 : respite_backoff_retries_on(s->backoff, outcome, http_status, &err);
         return retries < 0 ? observe_error(&err) : json_pack("{s:b}", "retries", retries);
     }
     if (strcmp(action, "retry") == 0)

@@ -97,7 +97,7 @@ static json_t *record(gate_state *s, json_t *arg, double now)
     respite_error err = {0};
     int http_status;
     int outcome = arg_outcome(arg, &http_status, &err);
-    if (outcome < 0)
+    if (err.status)
         return observe_error(&err);
     int bad = 0;
     double hint = arg_number(arg, "retry_after", 0.0, &bad);

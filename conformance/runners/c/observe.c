@@ -1,6 +1,7 @@
 /* Observations and argument parsing shared by every component. */
 #include "runner.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -75,11 +76,15 @@ int arg_outcome(json_t *arg, int *http_status, respite_error *err)
         return fail_argument(err, "an outcome is a name or an object");
     json_t *name = json_object_get(arg, "outcome");
     if (name) {
-        if (!json_is_string(name))
-            return fail_argument(err, "\"outcome\" must be a name");
         json_t *status = json_object_get(arg, "status");
         if (json_is_integer(status))
             *http_status = (int)json_integer_value(status);
+        if (json_is_integer(name)) /* a respite_outcome number, checked by the call it goes to */
+            return json_integer_value(name) < INT_MIN || json_integer_value(name) > INT_MAX
+                       ? fail_argument(err, "\"outcome\" must fit a C int")
+                       : (int)json_integer_value(name);
+        if (!json_is_string(name))
+            return fail_argument(err, "\"outcome\" must be a name or a number");
         return respite_outcome_from_name(json_string_value(name), err);
     }
     if (json_is_true(json_object_get(arg, "transport")))
@@ -107,7 +112,7 @@ static int set_one(respite_settings *settings, const char *name, json_t *value, 
         return respite_settings_set_number(settings, name, json_real_value(value), err);
     if (json_is_boolean(value))
         return respite_settings_set_boolean(settings, name, json_is_true(value), err);
-    if (json_is_string(value))
+    if (json_is_string(value) || json_is_null(value)) /* null: no text (E3's "nothing (NULL)") */
         return respite_settings_set_text(settings, name, json_string_value(value), err);
     double special;
     const char *number = json_string_value(json_object_get(value, "number"));

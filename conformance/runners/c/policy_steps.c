@@ -1,5 +1,5 @@
 /* Component "policy": validation and the strategy for a failed attempt.
- *   validate {"document": value} | {"text": "raw JSON", "pad": n?}
+ *   validate {"document": value} | {"text": "raw JSON", "pad": n?} | {"hex": "bytes in hex"}
  *        -> {"valid": true, "policy": canonical, "fields": {...}}
  *         | {"valid": false, "message", "problems": [...]}
  *   build {"name", "maximum_capacity", "handlers": [{"on", "strategy"}], "retry_times"?,
@@ -8,6 +8,7 @@
  *   strategy {"status": 503} | {"transport": true}  -> {"strategy": name} (last valid policy) */
 #include "runner.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,12 +86,27 @@ static json_t *validate(policy_state *s, json_t *arg)
     } else if (json_is_string(text)) {
         json = json_string_value(text);
         length = json_string_length(text);
+    } else if (json_is_string(json_object_get(arg, "hex"))) {
+        /* bytes JSON text cannot carry (not UTF-8), written in hex */
+        const char *hex = json_string_value(json_object_get(arg, "hex"));
+        length = strlen(hex) / 2;
+        owned = malloc(length + 1);
+        for (size_t i = 0; i < length; i++) {
+            unsigned byte;
+            if (sscanf(hex + 2 * i, "%2x", &byte) != 1) {
+                free(owned);
+                return observe_runner_error("hex must be pairs of hexadecimal digits");
+            }
+            owned[i] = (char)byte;
+        }
+        owned[length] = '\0';
+        json = owned;
     } else if (document) {
         owned = json_dumps(document, JSON_ENCODE_ANY | JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         json = owned;
         length = strlen(owned);
     } else {
-        return observe_runner_error("validate takes {\"document\": value} or {\"text\": string}");
+        return observe_runner_error("validate takes {\"document\": value}, {\"text\": string} or {\"hex\": string}");
     }
     respite_problems *problems = respite_problems_new(&err);
     respite_policy *made = respite_policy_from_json_n(json, length, problems, &err);

@@ -43,7 +43,8 @@ const policyComponent = {
         let text;
         if (arg && typeof arg.text === 'string') text = arg.text + (arg.pad > 0 ? ' '.repeat(arg.pad) : '');
         else if (arg && 'document' in arg) text = JSON.stringify(arg.document, null, 2);
-        else throw new RunnerError('validate takes {"document": value} or {"text": string}');
+        else if (arg && typeof arg.hex === 'string') text = Buffer.from(arg.hex, 'hex'); // bytes, as a Buffer
+        else throw new RunnerError('validate takes {"document": value}, {"text": string} or {"hex": string}');
         return describe(state, () => respite.Policy.fromJSON(text));
       }
       case 'build':

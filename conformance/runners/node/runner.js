@@ -22,7 +22,11 @@ function observeError(error) {
 // An outcome argument (the driver made it an object: {"outcome", "status"?},
 // {"status", "usable"} or {"transport": true}) in the API's form.
 function outcomeArg(arg) {
-  if (arg.outcome !== undefined) return Number.isInteger(arg.status) ? { outcome: arg.outcome, status: arg.status } : arg.outcome;
+  if (arg.outcome !== undefined) {
+    // A number on its own is an HTTP status to Node; the core's number goes as {outcome: n}.
+    if (Number.isInteger(arg.status)) return { outcome: arg.outcome, status: arg.status };
+    return typeof arg.outcome === 'number' ? { outcome: arg.outcome } : arg.outcome;
+  }
   if (arg.transport === true) return { transport: true };
   return { status: arg.status, bodyUsable: arg.usable !== false };
 }

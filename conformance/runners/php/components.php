@@ -481,8 +481,10 @@ final class PolicyComponent
                     }
                 } elseif (array_key_exists('document', $arg)) {
                     $text = document_text($arg['document']);
+                } elseif (is_string($arg['hex'] ?? null)) {
+                    $text = hex2bin($arg['hex']); // bytes: a PHP string
                 } else {
-                    return Observe::runnerError('validate takes {"document": value} or {"text": string}');
+                    return Observe::runnerError('validate takes {"document": value}, {"text": string} or {"hex": string}');
                 }
                 return $this->keep(making(static fn () => Policy::fromJson($text)));
             case 'build':

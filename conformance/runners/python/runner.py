@@ -322,8 +322,10 @@ class PolicyComponent:
                     text = text + " " * pad
             elif "document" in arg:
                 text = json.dumps(arg["document"], indent=2, ensure_ascii=False)
+            elif isinstance(arg.get("hex"), str):
+                text = bytes.fromhex(arg["hex"])  # bytes, as bytes
             else:
-                return runner_error("validate takes {\"document\": value} or {\"text\": string}")
+                return runner_error("validate takes {\"document\": value}, {\"text\": string} or {\"hex\": string}")
             return self.keep(making(lambda: respite.Policy.from_json(text)))
         if action == "build":
             arg = arg if isinstance(arg, dict) else {}

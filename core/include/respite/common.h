@@ -125,6 +125,11 @@ RESPITE_API const char *respite_outcome_name(int outcome);
  * accepted names). */
 RESPITE_API int respite_outcome_from_name(const char *name, respite_error *err);
 
+/* `outcome` when it is a respite_outcome (0-5), else -1 (err:
+ * invalid_argument, O1's numeric message): how a binding turns a number
+ * into an outcome. */
+RESPITE_API int respite_outcome_check(int outcome, respite_error *err);
+
 /* Classifies one call. transport_failed != 0 gives transport whatever the
  * status. Otherwise http_status must be 100-599 (else -1, invalid_argument);
  * body_usable only matters for 1xx-3xx. */

@@ -3,8 +3,6 @@ declare(strict_types=1);
 
 namespace Respite\Internal;
 
-use Respite\Tables;
-
 /**
  * The behaviour of the generated enum Respite\Outcome that calls the core:
  * names and numbers read, calls classified, Throwables interpreted.
@@ -21,8 +19,10 @@ trait OutcomeBehaviour
         if ($outcome instanceof self) {
             return $outcome;
         }
-        $name = is_string($outcome) ? $outcome : (Tables::OUTCOMES[$outcome] ?? (string) $outcome);
-        return self::tryFrom($name) ?? self::fromCode(respite_outcome_from_name($name));
+        if (is_int($outcome)) { // the core words O1 for a number that is not one (got 9)
+            return self::fromCode(respite_outcome_check($outcome));
+        }
+        return self::tryFrom($outcome) ?? self::fromCode(respite_outcome_from_name($outcome));
     }
 
     /** Classifies one call with the core's rules (spec section 1). */

@@ -20,8 +20,8 @@ def outcome_code(outcome: OutcomeLike) -> int:
         code = _CODES.get(outcome)
         return code if code is not None else _c.respite_outcome_from_name(outcome)
     if isinstance(outcome, int) and not isinstance(outcome, bool):
-        # an unknown number: the core names what is accepted
-        return outcome if outcome in _BY_CODE else _c.respite_outcome_from_name(str(outcome))
+        # an unknown number: the core words O1 (got 9)
+        return outcome if outcome in _BY_CODE else _c.respite_outcome_check(outcome)
     raise TypeError(f"outcome must be an Outcome, an outcome name or a number (got {type(outcome).__name__})")
 
 
@@ -36,7 +36,8 @@ def outcome_from_code(code: int) -> Outcome:
 
 def classify(status: Optional[int] = None, *, transport_failed: bool = False, body_usable: bool = True) -> Outcome:
     """Classifies one call (spec section 1) with the core's rules."""
-    return _BY_CODE[_c.respite_classify(1 if transport_failed else 0, 0 if status is None else int(status),
+    # The status as given: a float or a str is refused (TypeError), never truncated or parsed.
+    return _BY_CODE[_c.respite_classify(1 if transport_failed else 0, 0 if status is None else status,
                                         1 if body_usable else 0)]
 
 

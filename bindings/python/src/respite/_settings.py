@@ -21,12 +21,11 @@ def settings_table(component: Optional[str] = None) -> Iterator[SettingInfo]:
 
 def make_settings(component_or_profile: str, values: Mapping[str, Any]) -> Any:
     """A raw respite_settings for a component or profile with the given
-    overrides applied (None values mean "the default"). Caller frees it."""
+    overrides applied (None is no text: the core refuses it, E3). Caller frees it."""
     raw = _c.respite_settings_new(component_or_profile)
     try:
         for name, value in values.items():
-            if value is not None:
-                _set(raw, name, value)
+            _set(raw, name, value)
         _c.respite_settings_validate(raw)
     except BaseException:
         _c.respite_settings_free(raw)
@@ -44,7 +43,7 @@ def _set(raw: Any, name: str, value: Any) -> None:
             _c.respite_settings_set_number(raw, name, float(value))
     elif isinstance(value, float):
         _c.respite_settings_set_number(raw, name, value)
-    elif isinstance(value, str):
+    elif isinstance(value, str) or value is None:
         _c.respite_settings_set_text(raw, name, value)
     elif isinstance(value, (list, tuple, set, frozenset)):
         # retry_on=["transport", 503] -> "transport,503"
@@ -93,10 +92,12 @@ def new_with_settings(new: Callable[..., Any], free: Callable[[Any], None],
     raws: List[Any] = []
     settings: Dict[str, Any] = {}
     try:
-        for profile, values, component in parts:
+        for profile, values, _component in parts:
             raws.append(make_settings(profile, values))
-            settings.update(read_settings(raws[-1], component))
-        return settings, Owned(new(*raws), free)
+        own = Owned(new(*raws), free)  # first: the core refuses another component's settings
+        for raw, (_profile, _values, component) in zip(raws, parts):
+            settings.update(read_settings(raw, component))
+        return settings, own
     finally:
         for raw in raws:
             _c.respite_settings_free(raw)

@@ -52,7 +52,7 @@ class Gate(OwnsHandle):
     def __init__(self, profile: Optional[str] = None, **settings: Any) -> None:
         self._own = CLOSED
         self._settings, self._own = new_with_settings(_c.respite_gate_new, _c.respite_gate_free,
-                                                      (profile or "gate", settings, "gate"))
+                                                      ("gate" if profile is None else profile, settings, "gate"))
         self._log = _events.Log(64)
 
     @property

@@ -121,14 +121,17 @@ class Batch(OwnsHandle):
         code = _c.respite_batch_event_disposition(self._own.ptr, index)
         return None if code < 0 else DISPOSITIONS[code]
 
-    def settle(self, index: int, disposition: str) -> str:
+    def settle(self, index: int, disposition: Union[str, int]) -> str:
         """Settles one event; returns the disposition applied (retry may
         become retries_exhausted, D3)."""
         return DISPOSITIONS[_c.respite_batch_settle((own := self._own).ptr, index, _disposition(disposition))]
 
-    def settle_all(self, disposition: str) -> int:
+    def settle_all(self, disposition: Union[str, int]) -> int:
         return _c.respite_batch_settle_all((own := self._own).ptr, _disposition(disposition))
 
 
-def _disposition(name: str) -> int:
-    return DISPOSITIONS.index(name) if name in DISPOSITIONS else -1  # -1: the core rejects it in its own words
+def _disposition(disposition: Union[str, int]) -> int:
+    """A name's number; a number as given: the core words what it accepts (got 99)."""
+    if isinstance(disposition, int) and not isinstance(disposition, bool):
+        return disposition
+    return DISPOSITIONS.index(disposition) if disposition in DISPOSITIONS else -1

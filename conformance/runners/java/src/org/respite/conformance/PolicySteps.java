@@ -26,8 +26,11 @@ final class PolicySteps implements Runner.Component {
                     json = pad > 0 ? text + " ".repeat((int) pad) : text;
                 } else if (map.containsKey("document")) {
                     json = Runner.JSON.toJson(map.get("document"));
+                } else if (map.get("hex") instanceof String hex) {
+                    byte[] bytes = java.util.HexFormat.of().parseHex(hex); // bytes: the byte[] overload
+                    return made(() -> Policy.fromJson(bytes));
                 } else {
-                    return Runner.runnerError("validate takes {\"document\": value} or {\"text\": string}");
+                    return Runner.runnerError("validate takes {\"document\": value}, {\"text\": string} or {\"hex\": string}");
                 }
                 return made(() -> Policy.fromJson(json));
             }

@@ -226,6 +226,9 @@ public final class Runner {
         if (map.get("outcome") instanceof String name) {
             return new OutcomeArg(Outcome.fromName(name), status);
         }
+        if (map.get("outcome") instanceof Long code) { // the core's number, checked by the core (O1)
+            return new OutcomeArg(Outcome.fromCode(Math.toIntExact(code)), status);
+        }
         if (Boolean.TRUE.equals(map.get("transport"))) {
             return new OutcomeArg(Outcome.TRANSPORT, 0);
         }
