@@ -338,7 +338,7 @@ static void make_c_locale(void)
  * and digits; nothing else (no '+', spaces, exponent, hex, nan or inf).
  * 0 when the text is not that. The value is the nearest double, read with
  * '.' as the decimal point whatever the process's locale (a JVM sets it). */
-static int parse_decimal(const char *text, double *out)
+int respite_parse_decimal(const char *text, double *out)
 {
     static const char digits[] = "0123456789";
     const char *p = text + (*text == '-');
@@ -435,7 +435,7 @@ int respite_settings_set_text(respite_settings *settings, const char *name, cons
     switch (row->type) {
     case RESPITE_SETTING_INTEGER:
     case RESPITE_SETTING_NUMBER:
-        if (!parse_decimal(value, &number))
+        if (!respite_parse_decimal(value, &number))
             return fail_notation(err, row, value);
         if (!isfinite(number)) /* more digits than a double holds: show them, not "inf" */
             return fail_text(err, row, value);
