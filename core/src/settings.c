@@ -414,6 +414,8 @@ static int text_valid(int id, const char *value, int *position)
         return (*position = choice_position(respite_settings_table[id].choices, value)) >= 0;
     case RESPITE_TEXT_LIST:
         return respite_retry_on_list_parse(value, NULL);
+    case RESPITE_TEXT_HEADER: /* a line break would start another header (injection) */
+        return !strpbrk(value, "\r\n");
     case RESPITE_TEXT_URL:
         return url_valid(value);
     case RESPITE_TEXT_NAME:

@@ -22,7 +22,10 @@ public interface ClientSettings<B> {
         return clientSetting("timeout_seconds", value);
     }
 
-    /** User-Agent of every request. Accepted: any text. Default: respite. */
+    /**
+     * User-Agent of every request. Accepted: text without line breaks (CR or LF), as it goes into a header.
+     * Default: respite.
+     */
     default B userAgent(String value) {
         return clientSetting("user_agent", value);
     }
