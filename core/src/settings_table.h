@@ -100,6 +100,8 @@
 #define RESPITE_SETTINGS_CLIENT(X, C, c)                                                                             \
     X(C, c, TIMEOUT_SECONDS, timeout_seconds, NUMBER_ABOVE, 2, 0, 86400, "the most one request may take")            \
     X(C, c, USER_AGENT, user_agent, HEADER, "respite", "User-Agent of every request")                              \
+    X(C, c, MAX_BODY_BYTES, max_body_bytes, INTEGER, 10485760, 0, 9007199254740991,                                 \
+      "the most bytes of an answer's body a request reads; a longer body fails it as transport")                    \
     X(C, c, NAME, name, NAME, 63)
 
 /* Every component, in table order: COMPONENT(ENUM, name). */

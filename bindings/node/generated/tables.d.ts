@@ -137,6 +137,8 @@ export interface ClientSettings {
   timeoutSeconds?: number;
   /** User-Agent of every request. Accepted: text without line breaks (CR or LF), as it goes into a header. Default: respite. */
   userAgent?: string;
+  /** The most bytes of an answer's body a request reads; a longer body fails it as transport. Accepted: an integer from 0 to 9007199254740991. Default: 10485760. */
+  maxBodyBytes?: number | bigint;
   /** Name of this client in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control characters. Default: "". */
   name?: string;
 }

@@ -21,7 +21,9 @@ struct respite_response {
     char *body;          /* always NUL-terminated */
     size_t body_size;
     size_t body_cap;
-    size_t body_limit;   /* bytes kept; the rest is read and dropped */
+    size_t body_limit;   /* bytes kept; the rest is read and dropped, */
+    int body_limit_fails; /* or, when 1, fails the transfer (the client's max_body_bytes) */
+    int body_too_long;
     char **header_names; /* the final answer's headers, in order */
     char **header_values;
     size_t header_count;

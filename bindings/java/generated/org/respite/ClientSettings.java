@@ -31,6 +31,14 @@ public interface ClientSettings<B> {
     }
 
     /**
+     * The most bytes of an answer's body a request reads; a longer body fails it as transport. Accepted: an
+     * integer from 0 to 9007199254740991. Default: 10485760.
+     */
+    default B maxBodyBytes(long value) {
+        return clientSetting("max_body_bytes", value);
+    }
+
+    /**
      * Name of this client in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control
      * characters. Default: "".
      */

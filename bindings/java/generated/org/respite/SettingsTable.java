@@ -47,6 +47,7 @@ public final class SettingsTable {
             new SettingInfo("sender", "name", "string", "", null, null, false, false, List.of(), "UTF-8 text of at most 63 bytes, without control characters", "name of this sender in log lines and errors"),
             new SettingInfo("client", "timeout_seconds", "number", 2.0, 0.0, 86400.0, true, false, List.of(), "a number greater than 0 and at most 86400", "the most one request may take"),
             new SettingInfo("client", "user_agent", "string", "respite", null, null, false, false, List.of(), "text without line breaks (CR or LF), as it goes into a header", "User-Agent of every request"),
+            new SettingInfo("client", "max_body_bytes", "integer", 10485760L, 0.0, 9007199254740991.0, false, false, List.of(), "an integer from 0 to 9007199254740991", "the most bytes of an answer's body a request reads; a longer body fails it as transport"),
             new SettingInfo("client", "name", "string", "", null, null, false, false, List.of(), "UTF-8 text of at most 63 bytes, without control characters", "name of this client in log lines and errors"));
 
     /** The rows of one component, in the core's order. */
