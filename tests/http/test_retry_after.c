@@ -33,6 +33,10 @@ static void test_huge_hints_are_capped_in_both_forms(void **state)
     assert_true(parse("86401") == RESPITE_RETRY_AFTER_MAX_SECONDS);
     assert_true(parse("1000000001") == RESPITE_RETRY_AFTER_MAX_SECONDS);
     assert_true(parse("99999999999999999999999999999999") == RESPITE_RETRY_AFTER_MAX_SECONDS);
+    char digits[400]; /* beyond a double's range: still the cap */
+    memset(digits, '9', sizeof digits - 1);
+    digits[sizeof digits - 1] = '\0';
+    assert_true(parse(digits) == RESPITE_RETRY_AFTER_MAX_SECONDS);
     assert_true(parse("Fri, 31 Dec 9999 23:59:59 GMT") == RESPITE_RETRY_AFTER_MAX_SECONDS);
     /* A date inside the cap: seconds from the wall clock; past: none. */
     assert_true(parse("Fri, 15 Jan 2027 08:01:00 GMT") == 60.0); /* now_wall is 08:00:00 */
