@@ -371,6 +371,34 @@ static void test_bad_input(void **state)
     respite_fault_server_stop(server);
 }
 
+/* S14: at-least-once. The first answer comes after the send's timeout, so
+ * the send is a transport failure although the receiver has the batch; the
+ * retry policy sends it again and the receiver gets the event twice. */
+static void test_slow_answer_delivers_twice(void **state)
+{
+    (void)state;
+    respite_fault_server *server = server_start("200 delay=1; healthy");
+    respite_sender *sender =
+        sender_of(server, "min_entries_per_message=1,timeout_seconds=0.2", "failures_to_enter_recovery=5", RETRY_POLICY);
+    enqueue_text(sender, "only-once?");
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_sender_flush(sender, 10.0, &err), RESPITE_OK);
+    assert_int_equal(respite_fault_server_requests(server), 2);
+    for (size_t i = 0; i < 2; i++) {
+        respite_fault_record rec;
+        assert_int_equal(respite_fault_server_record(server, i, &rec), 0);
+        assert_string_equal(rec.body, "only-once?");
+        respite_fault_record_clear(&rec);
+    }
+    respite_sender_stats st = sender_stats(sender);
+    assert_int_equal(st.queue.accepted, 1);
+    assert_int_equal(st.queue.delivered, 1);
+    assert_int_equal(st.queue.retried, 1);
+    respite_sender_free(sender);
+    respite_fault_server_stop(server);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -382,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_retry_after_lengthens_the_pause),
         cmocka_unit_test(test_close_ends_a_waiting_flush),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_slow_answer_delivers_twice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
