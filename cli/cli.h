@@ -25,9 +25,12 @@ int cli_usage_error(const char *subcommand, const char *fmt, ...) __attribute__(
 /* 1 when arg is -h or --help. */
 int cli_is_help(const char *arg);
 
-/* Reads a whole file (or standard input for "-") into a NUL-terminated
- * buffer the caller frees; *size gets its length. NULL with errno set. */
-char *cli_read_file(const char *path, size_t *size);
+/* Reads a file (or standard input for "-") into a NUL-terminated buffer the
+ * caller frees, stopping after max bytes (so /dev/zero or an endless pipe
+ * costs max bytes of memory, not all); *size gets the length read. A caller
+ * passes one byte more than it accepts to learn that the input is longer.
+ * NULL with errno set. */
+char *cli_read_file(const char *path, size_t max, size_t *size);
 
 /* Seconds as text for people: "0.35s", "12.3s", "2m05s"; returns buf. */
 char *cli_format_seconds(double seconds, char *buf, size_t size);

@@ -24,15 +24,18 @@ int cli_is_help(const char *arg)
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
 
-char *cli_read_file(const char *path, size_t *size)
+char *cli_read_file(const char *path, size_t max, size_t *size)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f)
         return NULL;
     size_t capacity = 4096, length = 0;
     char *data = malloc(capacity);
-    while (data) {
-        length += fread(data + length, 1, capacity - length - 1, f);
+    while (data && length < max) {
+        size_t want = capacity - length - 1;
+        if (want > max - length)
+            want = max - length;
+        length += fread(data + length, 1, want, f);
         if (ferror(f)) {
             int saved = errno ? errno : EIO;
             free(data);

@@ -52,7 +52,8 @@ static int check_one(const char *file)
 {
     const char *path = strcmp(file, "-") == 0 ? "<stdin>" : file;
     size_t size = 0;
-    char *text = cli_read_file(file, &size);
+    /* P1: one byte past the limit is enough to know the policy is refused. */
+    char *text = cli_read_file(file, RESPITE_POLICY_MAX_BYTES + 1, &size);
     if (!text) {
         fprintf(stderr, "respite check-policy: cannot read %s: %s\n", path, strerror(errno));
         return CLI_EXIT_USAGE;

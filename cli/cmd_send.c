@@ -167,7 +167,7 @@ static int fail_core(const respite_error *err)
 static respite_policy *load_policy(const char *path, respite_error *err)
 {
     size_t size = 0;
-    char *text = cli_read_file(path, &size);
+    char *text = cli_read_file(path, RESPITE_POLICY_MAX_BYTES + 1, &size); /* P1 */
     if (!text) {
         fprintf(stderr, "respite send: cannot read the policy %s: %s\n", path, strerror(errno));
         return NULL;

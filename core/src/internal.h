@@ -37,6 +37,12 @@ int respite_check_time(double t, const char *what, respite_error *err);
 #define respite_format_number respite_internal_format_number
 RESPITE_INTERNAL_API char *respite_internal_format_number(double value, char *buf, size_t size);
 
+/* Plain decimal notation (E7): an optional '-', digits, optionally '.' and
+ * digits, nothing else; read whatever the process's locale. 0 when the text
+ * is not that. Settings' text values and Retry-After's delay-seconds. */
+#define respite_parse_decimal respite_internal_parse_decimal
+RESPITE_INTERNAL_API int respite_internal_parse_decimal(const char *text, double *out);
+
 /* Sleeps for seconds (nothing when not > 0), resuming after signals so the
  * whole wait is slept. */
 #define respite_sleep_seconds respite_internal_sleep_seconds

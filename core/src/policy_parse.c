@@ -463,8 +463,10 @@ static void add_syntax_problem(respite_problems *found, const json_error_t *erro
 static respite_policy *parse(const char *json, size_t length, respite_problems *found)
 {
     if (length > RESPITE_POLICY_MAX_BYTES) {
-        respite_internal_problems_add(found, "", 0, 0, "the document is %zu bytes long; at most %d bytes are accepted",
-                                      length, RESPITE_POLICY_MAX_BYTES);
+        /* Not the length: a reader may stop one byte past the limit (P1). */
+        respite_internal_problems_add(found, "", 0, 0,
+                                      "the document is longer than %d bytes; at most %d bytes are accepted",
+                                      RESPITE_POLICY_MAX_BYTES, RESPITE_POLICY_MAX_BYTES);
         return NULL;
     }
     size_t first = 0;

@@ -338,7 +338,7 @@ static void make_c_locale(void)
  * and digits; nothing else (no '+', spaces, exponent, hex, nan or inf).
  * 0 when the text is not that. The value is the nearest double, read with
  * '.' as the decimal point whatever the process's locale (a JVM sets it). */
-static int parse_decimal(const char *text, double *out)
+int respite_parse_decimal(const char *text, double *out)
 {
     static const char digits[] = "0123456789";
     const char *p = text + (*text == '-');
@@ -414,6 +414,8 @@ static int text_valid(int id, const char *value, int *position)
         return (*position = choice_position(respite_settings_table[id].choices, value)) >= 0;
     case RESPITE_TEXT_LIST:
         return respite_retry_on_list_parse(value, NULL);
+    case RESPITE_TEXT_HEADER: /* a line break would start another header (injection) */
+        return !strpbrk(value, "\r\n");
     case RESPITE_TEXT_URL:
         return url_valid(value);
     case RESPITE_TEXT_NAME:
@@ -435,7 +437,7 @@ int respite_settings_set_text(respite_settings *settings, const char *name, cons
     switch (row->type) {
     case RESPITE_SETTING_INTEGER:
     case RESPITE_SETTING_NUMBER:
-        if (!parse_decimal(value, &number))
+        if (!respite_parse_decimal(value, &number))
             return fail_notation(err, row, value);
         if (!isfinite(number)) /* more digits than a double holds: show them, not "inf" */
             return fail_text(err, row, value);

@@ -27,6 +27,8 @@
      "one of " WORDS(WORD_FIRST_, WORD_COMMA_), doc}
 #define STRING_ROW_(c, name, def, accepted, doc) \
     {c, name, RESPITE_SETTING_STRING, 0, def, 0, 0, 0, 0, NULL, accepted, doc}
+#define HEADER_ROW_(c, name, def, doc) \
+    STRING_ROW_(c, name, def, "text without line breaks (CR or LF), as it goes into a header", doc)
 #define URL_ROW_(c, name, def, doc) STRING_ROW_(c, name, def, "an http:// or https:// URL", doc)
 #define LIST_ROW_(c, name, def, accepted, doc) \
     {c, name, RESPITE_SETTING_LIST, 0, def, 0, 0, 0, 0, NULL, accepted, doc}
@@ -49,6 +51,7 @@ const respite_setting_info respite_settings_table[] = {
 #define BOOLEAN_FORMAT_ RESPITE_TEXT_NONE
 #define CHOICE_FORMAT_ RESPITE_TEXT_CHOICE
 #define STRING_FORMAT_ RESPITE_TEXT_ANY
+#define HEADER_FORMAT_ RESPITE_TEXT_HEADER
 #define URL_FORMAT_ RESPITE_TEXT_URL
 #define LIST_FORMAT_ RESPITE_TEXT_LIST
 #define NAME_FORMAT_ RESPITE_TEXT_NAME
@@ -94,6 +97,7 @@ _Static_assert(sizeof respite_setting_formats == RESPITE_SETTING_COUNT_, "every 
 #define NUMBER_AT_MOST_CHECK_(...)
 #define CHOICE_CHECK_(...)
 #define STRING_CHECK_(...)
+#define HEADER_CHECK_(...)
 #define URL_CHECK_(...)
 #define LIST_CHECK_(...)
 #define NAME_CHECK_(c, name, bytes) \

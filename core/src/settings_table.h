@@ -15,6 +15,7 @@
  *                  lists them as FIRST(ENUM, word) NEXT(ENUM, word)..., in the order of
  *                  the value respite_setting_choice gives (the public enum's)
  *   STRING         default, accepted, doc            any text
+ *   HEADER         default, doc                      text without line breaks (it goes into a header)
  *   URL            default, doc                      "an http:// or https:// URL"
  *   LIST           default, accepted, doc            retry_on's list
  *   NAME           most bytes (RESPITE_NAME_MAX - 1)  the handle's name in its log lines
@@ -82,7 +83,7 @@
 #define RESPITE_SETTINGS_SENDER(X, C, c)                                                                             \
     X(C, c, URL, url, URL, "", "where batches are sent")                                                             \
     X(C, c, TIMEOUT_SECONDS, timeout_seconds, NUMBER_ABOVE, 5, 0, 86400, "the most one send may take")               \
-    X(C, c, CONTENT_TYPE, content_type, STRING, "application/json", "any text", "Content-Type of a batch")           \
+    X(C, c, CONTENT_TYPE, content_type, HEADER, "application/json", "Content-Type of a batch")                     \
     X(C, c, PREFIX, prefix, STRING, "", "any text", "written before the first event of a batch")                     \
     X(C, c, SEPARATOR, separator, STRING, "\n", "any text", "written between events of a batch")                     \
     X(C, c, SUFFIX, suffix, STRING, "", "any text", "written after the last event of a batch")                       \
@@ -98,7 +99,9 @@
 /* client: behaviour section 6 */
 #define RESPITE_SETTINGS_CLIENT(X, C, c)                                                                             \
     X(C, c, TIMEOUT_SECONDS, timeout_seconds, NUMBER_ABOVE, 2, 0, 86400, "the most one request may take")            \
-    X(C, c, USER_AGENT, user_agent, STRING, "respite", "any text", "User-Agent of every request")                    \
+    X(C, c, USER_AGENT, user_agent, HEADER, "respite", "User-Agent of every request")                              \
+    X(C, c, MAX_BODY_BYTES, max_body_bytes, INTEGER, 10485760, 0, 9007199254740991,                                 \
+      "the most bytes of an answer's body a request reads; a longer body fails it as transport")                    \
     X(C, c, NAME, name, NAME, 63)
 
 /* Every component, in table order: COMPONENT(ENUM, name). */
@@ -139,6 +142,7 @@ extern const int respite_components_size;
 typedef enum respite_text_format {
     RESPITE_TEXT_NONE = 0, /* a number or boolean */
     RESPITE_TEXT_ANY,
+    RESPITE_TEXT_HEADER, /* no CR or LF: a header line's value */
     RESPITE_TEXT_URL,
     RESPITE_TEXT_NAME,
     RESPITE_TEXT_CHOICE,

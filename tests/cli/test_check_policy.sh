@@ -38,6 +38,27 @@ expect_err "Is a directory" "a directory"
 expect_code 0 "standard input"
 expect_out "<stdin>: valid" "standard input"
 
+# P1: an endless input is refused after 1 MiB and a byte, in bounded time
+# and memory (it read all of /dev/zero before: 2.8 GB in 3 s). The child's
+# peak RSS comes from getrusage; the time limit stops a regression.
+read -r code peak_kb seconds < <(python3 - "$respite" "$out" "$err" <<'PY'
+import resource, subprocess, sys, time
+respite, out, err = sys.argv[1:4]
+start = time.monotonic()
+with open(out, "w") as o, open(err, "w") as e:
+    try:
+        code = subprocess.run([respite, "check-policy", "/dev/zero"], stdout=o, stderr=e, timeout=5).returncode
+    except subprocess.TimeoutExpired:
+        code = 124
+print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, round(time.monotonic() - start, 2))
+PY
+)
+expect_code 1 "/dev/zero"
+expect_out "/dev/zero: invalid: 1 problem" "/dev/zero"
+expect_out "/dev/zero: (document): the document is longer than 1048576 bytes; at most 1048576 bytes are accepted" "/dev/zero"
+[ "$peak_kb" -lt 200000 ] || fail "/dev/zero: peak RSS ${peak_kb} kB, expected under 200 MB (1 MiB is read)"
+awk -v s="$seconds" 'BEGIN { exit !(s < 5) }' || fail "/dev/zero: took ${seconds}s, expected well under 5 s"
+
 run check-policy
 expect_code 2 "no file"
 expect_err "usage: respite check-policy FILE..." "no file"

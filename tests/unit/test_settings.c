@@ -154,6 +154,7 @@ typedef struct text_case {
 #define HUGE_DIGITS "1" ZEROS80 ZEROS80 ZEROS80 ZEROS80
 #define HUGE_SHOWN "1" ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 "000000000"
 #define NAME_ACCEPTED "name must be UTF-8 text of at most 63 bytes, without control characters"
+#define HEADER_ACCEPTED(name) name " must be text without line breaks (CR or LF), as it goes into a header"
 #define SIXTY_THREE "123456789012345678901234567890123456789012345678901234567890123"
 #define E_ACUTE10 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 #define EIGHTY_E_ACUTE E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10 E_ACUTE10
@@ -190,6 +191,12 @@ static const text_case text_cases[] = {
     {"sender", "separator", "", NULL},
     {"sender", "suffix", "]", NULL},
     {"client", "user_agent", "my-app/1.0", NULL},
+    /* text that goes into a header: a line break would inject another one */
+    {"client", "user_agent", "my app/1.0 (x; \xc3\xa9)\t", NULL},
+    {"client", "user_agent", "respite\r\nX-Injected: yes", HEADER_ACCEPTED("user_agent") " (got 'respite??X-Injected: yes')"},
+    {"client", "user_agent", "respite\nX-Injected: yes", HEADER_ACCEPTED("user_agent") " (got 'respite?X-Injected: yes')"},
+    {"sender", "content_type", "text/plain\rX-Injected: yes", HEADER_ACCEPTED("content_type") " (got 'text/plain?X-Injected: yes')"},
+    {"sender", "content_type", "\n", HEADER_ACCEPTED("content_type") " (got '?')"},
     /* every component's name: UTF-8, no control characters, at most 63 bytes */
     {"gate", "name", "billing", NULL},
     {"backoff", "name", "", NULL},
@@ -433,7 +440,7 @@ static void test_E7_wrong_types(void **state)
     assert_rejected(respite_settings_set_number(s, "url", 1, &err), &err, "url",
                     "url must be an http:// or https:// URL (got a number)");
     assert_rejected(respite_settings_set_boolean(s, "content_type", 1, &err), &err, "content_type",
-                    "content_type must be any text (got true)");
+                    HEADER_ACCEPTED("content_type") " (got true)");
     assert_int_equal(respite_settings_set_boolean(s, "gzip", 5, &err), RESPITE_OK); /* any non-zero is true */
     assert_true(respite_settings_get_number(s, "gzip", NULL) == 1.0);
     respite_settings_free(s);

@@ -186,6 +186,16 @@ static int parse_words(const char *text, char words[MAX_WORDS][1024], fault_step
         } else if (strcmp(name, "retry_after") == 0) {
             free(a->retry_after);
             a->retry_after = strdup(value);
+        } else if (strcmp(name, "length") == 0) {
+            char *end = NULL;
+            a->endless = strcmp(value, "endless") == 0;
+            a->length = a->endless ? 0 : strtoll(value, &end, 10);
+            if (!a->endless && (end == value || *end || a->length < 1))
+                return fail(error, size, "step \"%.80s\": length must be bytes from 1, or endless (got \"%s\")",
+                            text, value);
+        } else if (strcmp(name, "drip") == 0) {
+            if (parse_number(value, &a->drip) != 0)
+                return fail(error, size, "step \"%.80s\": drip must be seconds from 0 (got \"%s\")", text, value);
         } else if (strcmp(name, "body") == 0) {
             free(a->body);
             a->body = strdup(value);

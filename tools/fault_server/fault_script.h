@@ -20,6 +20,9 @@ typedef struct fault_answer {
     char *body;        /* NULL: a short default text */
     char *retry_after; /* NULL: no Retry-After header */
     char *header;      /* "Name: value" or NULL */
+    int64_t length;    /* > 0: the body (default "x") repeated to this many bytes */
+    int endless;       /* 1: the body repeated forever (chunked) */
+    double drip;       /* > 0: streamed, one piece of at most 64 bytes per drip seconds */
 } fault_answer;
 
 #define FAULT_RANDOM_MAX 16

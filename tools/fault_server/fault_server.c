@@ -157,10 +157,10 @@ static void wait_seconds(respite_fault_server *s, double seconds)
             break;
 }
 
-static enum MHD_Result send_text(struct MHD_Connection *c, int status, const char *type, const char *body,
-                                 size_t size, const char *retry_after, const char *header)
+/* Adds the answer's headers, queues it and lets it go. */
+static enum MHD_Result queue_answer(struct MHD_Connection *c, int status, struct MHD_Response *resp, const char *type,
+                                    const char *retry_after, const char *header)
 {
-    struct MHD_Response *resp = MHD_create_response_from_buffer(size, (void *)(uintptr_t)body, MHD_RESPMEM_MUST_COPY);
     if (!resp)
         return MHD_NO;
     MHD_add_response_header(resp, "Content-Type", type);
@@ -180,6 +180,71 @@ static enum MHD_Result send_text(struct MHD_Connection *c, int status, const cha
     enum MHD_Result rc = MHD_queue_response(c, (unsigned)status, resp);
     MHD_destroy_response(resp);
     return rc;
+}
+
+static enum MHD_Result send_text(struct MHD_Connection *c, int status, const char *type, const char *body,
+                                 size_t size, const char *retry_after, const char *header)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(size, (void *)(uintptr_t)body, MHD_RESPMEM_MUST_COPY);
+    return queue_answer(c, status, resp, type, retry_after, header);
+}
+
+/* A streamed body (length=, endless, drip=): a unit repeated, written by
+ * libmicrohttpd's reader callback on the connection's thread. */
+typedef struct stream_body {
+    respite_fault_server *server;
+    char *unit;
+    size_t unit_size;
+    int64_t length; /* -1: endless */
+    double drip;
+    uint64_t epoch; /* a reset or stop ends the stream */
+} stream_body;
+
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    stream_body *b = cls;
+    if (b->length >= 0 && pos >= (uint64_t)b->length)
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    respite_fault_server *s = b->server;
+    pthread_mutex_lock(&s->lock);
+    wait_seconds(s, b->drip);
+    int ended = s->stopping || s->epoch != b->epoch;
+    pthread_mutex_unlock(&s->lock);
+    if (ended)
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    size_t n = b->drip > 0 && max > 64 ? 64 : max;
+    if (b->length >= 0 && (uint64_t)n > (uint64_t)b->length - pos)
+        n = (size_t)((uint64_t)b->length - pos);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = b->unit[(pos + i) % b->unit_size];
+    return (ssize_t)n;
+}
+
+static void stream_free(void *cls)
+{
+    stream_body *b = cls;
+    free(b->unit);
+    free(b);
+}
+
+static enum MHD_Result send_stream(respite_fault_server *s, struct MHD_Connection *c, int status, const fault_answer *a,
+                                   const char *body, uint64_t epoch, const char *retry_after, const char *header)
+{
+    stream_body *b = calloc(1, sizeof *b);
+    if (!b || !(b->unit = strdup(body && *body ? body : "x"))) {
+        free(b);
+        return MHD_NO;
+    }
+    b->server = s;
+    b->unit_size = strlen(b->unit);
+    b->length = a->endless ? -1 : a->length > 0 ? a->length : (int64_t)b->unit_size;
+    b->drip = a->drip;
+    b->epoch = epoch;
+    struct MHD_Response *resp = MHD_create_response_from_callback(
+        b->length < 0 ? MHD_SIZE_UNKNOWN : (uint64_t)b->length, 16 * 1024, stream_read, b, stream_free);
+    if (!resp)
+        stream_free(b);
+    return queue_answer(c, status, resp, "text/plain", retry_after, header);
 }
 
 static void reset_connection(struct MHD_Connection *c)
@@ -230,6 +295,7 @@ static enum MHD_Result answer_scripted(respite_fault_server *s, struct MHD_Conne
     s->counts[status]++;
     record(s, &r);
     wait_seconds(s, a.delay);
+    uint64_t epoch = s->epoch;
     pthread_mutex_unlock(&s->lock);
 
     enum MHD_Result rc;
@@ -237,6 +303,8 @@ static enum MHD_Result answer_scripted(respite_fault_server *s, struct MHD_Conne
         if (a.kind == FAULT_RESET)
             reset_connection(c);
         rc = MHD_NO; /* closes the connection without an answer */
+    } else if (a.length > 0 || a.endless || a.drip > 0) {
+        rc = send_stream(s, c, status, &a, body, epoch, retry_after, header);
     } else if (a.kind == FAULT_GARBAGE) {
         char junk[64];
         for (size_t i = 0; i < sizeof junk; i++)

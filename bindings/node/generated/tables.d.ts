@@ -111,7 +111,7 @@ export interface SenderSettings {
   url?: string;
   /** The most one send may take. Accepted: a number greater than 0 and at most 86400. Default: 5. */
   timeoutSeconds?: number;
-  /** Content-Type of a batch. Accepted: any text. Default: application/json. */
+  /** Content-Type of a batch. Accepted: text without line breaks (CR or LF), as it goes into a header. Default: application/json. */
   contentType?: string;
   /** Written before the first event of a batch. Accepted: any text. Default: "". */
   prefix?: string;
@@ -135,8 +135,10 @@ export interface SenderSettings {
 export interface ClientSettings {
   /** The most one request may take. Accepted: a number greater than 0 and at most 86400. Default: 2. */
   timeoutSeconds?: number;
-  /** User-Agent of every request. Accepted: any text. Default: respite. */
+  /** User-Agent of every request. Accepted: text without line breaks (CR or LF), as it goes into a header. Default: respite. */
   userAgent?: string;
+  /** The most bytes of an answer's body a request reads; a longer body fails it as transport. Accepted: an integer from 0 to 9007199254740991. Default: 10485760. */
+  maxBodyBytes?: number | bigint;
   /** Name of this client in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control characters. Default: "". */
   name?: string;
 }

@@ -12,6 +12,7 @@ struct respite_client {
     respite_gate *gate;       /* held; NULL: no gate */
     respite_backoff *backoff; /* held; NULL: one attempt */
     double timeout;
+    size_t max_body; /* C9 */
     char *user_agent;
 
     /* DNS and TLS sessions are shared by every handle of the client. */
@@ -69,6 +70,7 @@ respite_client *respite_client_new(const respite_settings *settings, respite_gat
     c->gate = respite_gate_retain(gate);
     c->backoff = respite_backoff_retain(backoff);
     c->timeout = respite_setting_number(settings, RESPITE_SETTING_CLIENT_TIMEOUT_SECONDS);
+    c->max_body = (size_t)respite_setting_integer(settings, RESPITE_SETTING_CLIENT_MAX_BODY_BYTES);
     c->user_agent = strdup(respite_setting_text(settings, RESPITE_SETTING_CLIENT_USER_AGENT));
     respite_settings_free(own);
     for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
@@ -164,7 +166,9 @@ static respite_response *attempt_once(respite_client *c, const char *method, con
                                       const struct curl_slist *headers, const char *data, size_t size,
                                       respite_error *err)
 {
-    respite_response *r = respite_response_new(SIZE_MAX);
+    respite_response *r = respite_response_new(c->max_body);
+    if (r)
+        r->body_limit_fails = 1;
     CURL *easy = r ? pool_take(c) : NULL;
     if (!easy) {
         respite_response_free(r);

@@ -21,7 +21,9 @@ struct respite_response {
     char *body;          /* always NUL-terminated */
     size_t body_size;
     size_t body_cap;
-    size_t body_limit;   /* bytes kept; the rest is read and dropped */
+    size_t body_limit;   /* bytes kept; the rest is read and dropped, */
+    int body_limit_fails; /* or, when 1, fails the transfer (the client's max_body_bytes) */
+    int body_too_long;
     char **header_names; /* the final answer's headers, in order */
     char **header_values;
     size_t header_count;
@@ -66,9 +68,14 @@ typedef struct respite_transfer {
  * the Retry-After hint of a 429/503. Returns RESPITE_OK, or no_memory. */
 int respite_http_perform(CURL *easy, CURLM *multi, const respite_transfer *t, respite_response *out);
 
-/* Seconds a Retry-After value asks for: delay-seconds or an HTTP-date
- * (compared with wall_now, the only use of the wall clock: the header is
- * wall-clock time). 0 when absent, malformed or in the past. */
+/* The longest Retry-After hint (C6): a day, the longest pause or delay any
+ * setting allows; a longer value gives this. */
+#define RESPITE_RETRY_AFTER_MAX_SECONDS 86400.0
+
+/* Seconds a Retry-After value asks for: decimal delay-seconds or an
+ * HTTP-date (compared with wall_now, the only use of the wall clock: the
+ * header is wall-clock time), at most RESPITE_RETRY_AFTER_MAX_SECONDS.
+ * 0 when absent, malformed or in the past. */
 double respite_http_parse_retry_after(const char *value, time_t wall_now);
 
 /* Appends "Name: value" lines (separated by "\n", "\r\n" accepted) to

@@ -31,6 +31,7 @@ void respite_response_reset(respite_response *r)
     r->outcome = RESPITE_OUTCOME_TRANSPORT;
     r->reported_unusable = 0;
     r->body_size = 0;
+    r->body_too_long = 0;
     r->body[0] = '\0';
     r->out_of_memory = 0;
     r->error[0] = '\0';

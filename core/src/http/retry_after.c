@@ -1,35 +1,34 @@
-/* Retry-After (RFC 9110 10.2.3): delay-seconds or an HTTP-date. */
+/* Retry-After (RFC 9110 10.2.3): delay-seconds or an HTTP-date (C6).
+ * The header parser has already dropped the value's surrounding white
+ * space, so anything else around it makes the value malformed. */
 #include "http_internal.h"
 
-#include <ctype.h>
-#include <stdlib.h>
-#include <string.h>
+static int is_ascii_letter(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
 
 double respite_http_parse_retry_after(const char *value, time_t wall_now)
 {
     if (!value)
         return 0.0;
-    while (*value == ' ' || *value == '\t')
-        value++;
-    size_t n = strlen(value);
-    while (n > 0 && (value[n - 1] == ' ' || value[n - 1] == '\t' || value[n - 1] == '\r' || value[n - 1] == '\n'))
-        n--;
-    if (n == 0 || n > 64)
-        return 0.0;
-    char text[65];
-    memcpy(text, value, n);
-    text[n] = '\0';
-
-    if (isdigit((unsigned char)text[0])) {
-        /* delay-seconds; a fraction is not in the RFC but harmless to accept. */
-        char *end = NULL;
-        double seconds = strtod(text, &end);
-        if (end == text || *end != '\0' || !(seconds >= 0.0) || seconds > 1e9)
+    double seconds;
+    if (value[0] >= '0' && value[0] <= '9') {
+        /* delay-seconds: decimal digits (a fraction accepted), never hex
+         * or an exponent, which strtod would read. */
+        if (!respite_parse_decimal(value, &seconds))
             return 0.0;
-        return seconds;
-    }
-    time_t when = curl_getdate(text, NULL);
-    if (when == (time_t)-1 || when <= wall_now)
+    } else if (is_ascii_letter(value[0])) {
+        /* Every HTTP-date form starts with the day's name. */
+        time_t when = curl_getdate(value, NULL);
+        if (when == (time_t)-1)
+            return 0.0;
+        seconds = difftime(when, wall_now);
+    } else {
         return 0.0;
-    return (double)(when - wall_now);
+    }
+    if (!(seconds > 0.0))
+        return 0.0;
+    /* C6: a hint beyond the longest pause or delay is capped, never ignored. */
+    return seconds < RESPITE_RETRY_AFTER_MAX_SECONDS ? seconds : RESPITE_RETRY_AFTER_MAX_SECONDS;
 }

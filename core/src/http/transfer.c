@@ -1,6 +1,7 @@
 /* One HTTP exchange with libcurl, shared by the client and the sender. */
 #include "http_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -18,6 +19,10 @@ static size_t on_body(char *data, size_t size, size_t count, void *user)
     respite_response *r = user;
     size_t n = size * count;
     size_t keep = r->body_size < r->body_limit ? r->body_limit - r->body_size : 0;
+    if (r->body_limit_fails && n > keep) {
+        r->body_too_long = 1; /* C9: stop reading now, memory stays bounded */
+        return 0;
+    }
     if (keep > n)
         keep = n;
     if (keep > 0) {
@@ -220,6 +225,9 @@ int respite_http_perform(CURL *easy, CURLM *multi, const respite_transfer *t, re
         out->status = 0;
         if (rc == CURLE_ABORTED_BY_CALLBACK)
             respite_copy_text(out->error, sizeof out->error, "the send was abandoned: the sender is closing");
+        else if (out->body_too_long)
+            snprintf(out->error, sizeof out->error, "the answer's body is longer than max_body_bytes (%zu bytes)",
+                     out->body_limit);
         else if (out->error[0] == '\0')
             respite_copy_text(out->error, sizeof out->error,
                               rc != CURLE_OK ? curl_easy_strerror(rc) : "the answer had no HTTP status");

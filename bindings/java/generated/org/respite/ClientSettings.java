@@ -22,9 +22,20 @@ public interface ClientSettings<B> {
         return clientSetting("timeout_seconds", value);
     }
 
-    /** User-Agent of every request. Accepted: any text. Default: respite. */
+    /**
+     * User-Agent of every request. Accepted: text without line breaks (CR or LF), as it goes into a header.
+     * Default: respite.
+     */
     default B userAgent(String value) {
         return clientSetting("user_agent", value);
+    }
+
+    /**
+     * The most bytes of an answer's body a request reads; a longer body fails it as transport. Accepted: an
+     * integer from 0 to 9007199254740991. Default: 10485760.
+     */
+    default B maxBodyBytes(long value) {
+        return clientSetting("max_body_bytes", value);
     }
 
     /**

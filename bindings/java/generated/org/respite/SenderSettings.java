@@ -27,7 +27,10 @@ public interface SenderSettings<B> {
         return senderSetting("timeout_seconds", value);
     }
 
-    /** Content-Type of a batch. Accepted: any text. Default: application/json. */
+    /**
+     * Content-Type of a batch. Accepted: text without line breaks (CR or LF), as it goes into a header.
+     * Default: application/json.
+     */
     default B contentType(String value) {
         return senderSetting("content_type", value);
     }

@@ -36,7 +36,7 @@ public final class SettingsTable {
             new SettingInfo("queue", "name", "string", "", null, null, false, false, List.of(), "UTF-8 text of at most 63 bytes, without control characters", "name of this queue in log lines and errors"),
             new SettingInfo("sender", "url", "string", "", null, null, false, false, List.of(), "an http:// or https:// URL", "where batches are sent"),
             new SettingInfo("sender", "timeout_seconds", "number", 5.0, 0.0, 86400.0, true, false, List.of(), "a number greater than 0 and at most 86400", "the most one send may take"),
-            new SettingInfo("sender", "content_type", "string", "application/json", null, null, false, false, List.of(), "any text", "Content-Type of a batch"),
+            new SettingInfo("sender", "content_type", "string", "application/json", null, null, false, false, List.of(), "text without line breaks (CR or LF), as it goes into a header", "Content-Type of a batch"),
             new SettingInfo("sender", "prefix", "string", "", null, null, false, false, List.of(), "any text", "written before the first event of a batch"),
             new SettingInfo("sender", "separator", "string", "\n", null, null, false, false, List.of(), "any text", "written between events of a batch"),
             new SettingInfo("sender", "suffix", "string", "", null, null, false, false, List.of(), "any text", "written after the last event of a batch"),
@@ -46,7 +46,8 @@ public final class SettingsTable {
             new SettingInfo("sender", "close_timeout_seconds", "number", 5.0, 0.0, 86400.0, false, false, List.of(), "a number from 0 to 86400", "how long close may spend draining the queue"),
             new SettingInfo("sender", "name", "string", "", null, null, false, false, List.of(), "UTF-8 text of at most 63 bytes, without control characters", "name of this sender in log lines and errors"),
             new SettingInfo("client", "timeout_seconds", "number", 2.0, 0.0, 86400.0, true, false, List.of(), "a number greater than 0 and at most 86400", "the most one request may take"),
-            new SettingInfo("client", "user_agent", "string", "respite", null, null, false, false, List.of(), "any text", "User-Agent of every request"),
+            new SettingInfo("client", "user_agent", "string", "respite", null, null, false, false, List.of(), "text without line breaks (CR or LF), as it goes into a header", "User-Agent of every request"),
+            new SettingInfo("client", "max_body_bytes", "integer", 10485760L, 0.0, 9007199254740991.0, false, false, List.of(), "an integer from 0 to 9007199254740991", "the most bytes of an answer's body a request reads; a longer body fails it as transport"),
             new SettingInfo("client", "name", "string", "", null, null, false, false, List.of(), "UTF-8 text of at most 63 bytes, without control characters", "name of this client in log lines and errors"));
 
     /** The rows of one component, in the core's order. */

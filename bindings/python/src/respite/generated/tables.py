@@ -104,7 +104,7 @@ SETTINGS: Tuple[SettingInfo, ...] = (
     SettingInfo('queue', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this queue in log lines and errors'),
     SettingInfo('sender', 'url', 'string', '', None, None, False, False, None, 'an http:// or https:// URL', 'where batches are sent'),
     SettingInfo('sender', 'timeout_seconds', 'number', 5.0, 0.0, 86400.0, True, False, None, 'a number greater than 0 and at most 86400', 'the most one send may take'),
-    SettingInfo('sender', 'content_type', 'string', 'application/json', None, None, False, False, None, 'any text', 'Content-Type of a batch'),
+    SettingInfo('sender', 'content_type', 'string', 'application/json', None, None, False, False, None, 'text without line breaks (CR or LF), as it goes into a header', 'Content-Type of a batch'),
     SettingInfo('sender', 'prefix', 'string', '', None, None, False, False, None, 'any text', 'written before the first event of a batch'),
     SettingInfo('sender', 'separator', 'string', '\n', None, None, False, False, None, 'any text', 'written between events of a batch'),
     SettingInfo('sender', 'suffix', 'string', '', None, None, False, False, None, 'any text', 'written after the last event of a batch'),
@@ -114,7 +114,8 @@ SETTINGS: Tuple[SettingInfo, ...] = (
     SettingInfo('sender', 'close_timeout_seconds', 'number', 5.0, 0.0, 86400.0, False, False, None, 'a number from 0 to 86400', 'how long close may spend draining the queue'),
     SettingInfo('sender', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this sender in log lines and errors'),
     SettingInfo('client', 'timeout_seconds', 'number', 2.0, 0.0, 86400.0, True, False, None, 'a number greater than 0 and at most 86400', 'the most one request may take'),
-    SettingInfo('client', 'user_agent', 'string', 'respite', None, None, False, False, None, 'any text', 'User-Agent of every request'),
+    SettingInfo('client', 'user_agent', 'string', 'respite', None, None, False, False, None, 'text without line breaks (CR or LF), as it goes into a header', 'User-Agent of every request'),
+    SettingInfo('client', 'max_body_bytes', 'integer', 10485760, 0, 9007199254740991, False, False, None, 'an integer from 0 to 9007199254740991', "the most bytes of an answer's body a request reads; a longer body fails it as transport"),
     SettingInfo('client', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this client in log lines and errors'),
 )
 
