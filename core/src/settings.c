@@ -3,13 +3,12 @@
  * A bag holds a value for every id of the table (the rows of other
  * components keep their defaults), so reading by id never goes out of it. */
 #define _GNU_SOURCE /* strtod_l: numbers read the same whatever the caller's locale */
+#include "c_locale.h"
 #include "retry_on_list.h"
 #include "utf8.h"
 
 #include <assert.h>
-#include <locale.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,14 +325,6 @@ int respite_settings_set_boolean(respite_settings *settings, const char *name, i
     return RESPITE_OK;
 }
 
-static locale_t c_locale;
-static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
-
-static void make_c_locale(void)
-{
-    c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-}
-
 /* Plain decimal notation (E7): an optional '-', digits, and optionally '.'
  * and digits; nothing else (no '+', spaces, exponent, hex, nan or inf).
  * 0 when the text is not that. The value is the nearest double, read with
@@ -354,8 +345,8 @@ static int parse_decimal(const char *text, double *out)
     }
     if (*p != '\0')
         return 0;
-    pthread_once(&c_locale_once, make_c_locale);
-    *out = c_locale ? strtod_l(text, NULL, c_locale) : strtod(text, NULL);
+    locale_t c = respite_c_locale();
+    *out = c ? strtod_l(text, NULL, c) : strtod(text, NULL);
     return 1;
 }
 

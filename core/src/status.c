@@ -1,4 +1,5 @@
 /* The status table (one X-macro) and the error struct helpers. */
+#include "c_locale.h"
 #include "internal.h"
 
 #include <math.h>
@@ -107,11 +108,13 @@ char *respite_format_number(double value, char *buf, size_t size)
         return buf;
     }
     char sci[40];
+    locale_t previous = respite_c_locale_begin();
     for (int precision = 1; precision <= 17; precision++) {
         snprintf(sci, sizeof sci, "%.*e", precision - 1, value);
         if (strtod(sci, NULL) == value)
             break;
     }
+    respite_c_locale_end(previous);
     char digits[24];
     int k = 0;
     const char *p = sci + (sci[0] == '-');
