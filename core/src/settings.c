@@ -139,8 +139,9 @@ static int fail_unknown_component(const char *name, respite_error *err)
         if (i + 1 < respite_profiles_size)
             strcat(accepted, ", ");
     }
-    return respite_fail_setting(err, "component", "component must be one of %s (got '%s')", accepted,
-                                name ? name : "(null)");
+    char got[RESPITE_QUOTED_MAX];
+    return respite_fail_setting(err, "component", "component must be one of %s (got %s)", accepted,
+                                respite_quoted(got, name ? name : "(null)"));
 }
 
 void respite_settings_free(respite_settings *settings)
@@ -242,7 +243,9 @@ static int find_row(const respite_settings *s, const char *name, int *id, respit
         memcpy(accepted + used, row_name, n + 1);
         used += n;
     }
-    return respite_fail_setting(err, name, "%.60s is not a %s setting (accepted: %s)", name, c->name, accepted);
+    char shown[RESPITE_QUOTED_MAX];
+    respite_utf8_printable(shown, sizeof shown, name, strlen(name), RESPITE_QUOTED_CHARS, "", '?');
+    return respite_fail_setting(err, name, "%s is not a %s setting (accepted: %s)", shown, c->name, accepted);
 }
 
 /* ------------------------------------------------------------ setters */
@@ -369,31 +372,20 @@ static int name_valid(const char *value)
     return 1;
 }
 
-/* E3: a text as messages show it: in quotes, its first 80 characters,
- * control characters and bytes that are not UTF-8 as '?'. */
-#define QUOTED_MAX (2 + 80 * 4 + 1)
-static const char *quoted(char *got, const char *value)
-{
-    got[0] = '\'';
-    respite_utf8_printable(got + 1, QUOTED_MAX - 2, value, strlen(value), 80, "");
-    strcat(got, "'");
-    return got;
-}
-
 static int fail_text(respite_error *err, const respite_setting_info *row, const char *value)
 {
-    char got[QUOTED_MAX];
-    return fail_value(err, row, quoted(got, value));
+    char got[RESPITE_QUOTED_MAX];
+    return fail_value(err, row, respite_quoted(got, value));
 }
 
 /* A text for a numeric setting that is not plain decimal notation: the
  * message says which notation is read (E7). */
 static int fail_notation(respite_error *err, const respite_setting_info *row, const char *value)
 {
-    char got[QUOTED_MAX];
+    char got[RESPITE_QUOTED_MAX];
     return respite_fail_setting(err, row->name, "%s must be %s, in plain decimal notation such as %s (got %s)",
                                 row->name, row->accepted, row->type == RESPITE_SETTING_INTEGER ? "12" : "12 or 0.5",
-                                quoted(got, value));
+                                respite_quoted(got, value));
 }
 
 /* Checks a text value of a choice, string or list row; the choice's word

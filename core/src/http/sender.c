@@ -4,6 +4,7 @@
  * is never held during network I/O. */
 #define _GNU_SOURCE /* pthread_setname_np */
 #include "../event_ring.h"
+#include "../utf8.h"
 #include "http_internal.h"
 
 #include <errno.h>
@@ -162,7 +163,8 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
         goto fail;
     }
     if (!respite_http_url_valid(s->url)) {
-        respite_fail_setting(err, "url", "url must be an http:// or https:// URL (got '%.200s')", s->url);
+        char got[RESPITE_QUOTED_MAX];
+        respite_fail_setting(err, "url", "url must be an http:// or https:// URL (got %s)", respite_quoted(got, s->url));
         goto fail;
     }
     s->timeout = respite_setting_number(sender_settings, RESPITE_SETTING_SENDER_TIMEOUT_SECONDS);
@@ -254,10 +256,11 @@ int respite_sender_add_header(respite_sender *sender, const char *name, const ch
 {
     if (!sender)
         return fail_closed(err);
+    char got[RESPITE_QUOTED_MAX];
     if (!header_name_valid(name))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
-                            "name must be a header name: letters, digits and !#$%%&'*+-.^_`|~ (got '%.80s')",
-                            name ? name : "(null)");
+                            "name must be a header name: letters, digits and !#$%%&'*+-.^_`|~ (got %s)",
+                            respite_quoted(got, name ? name : "(null)"));
     if (!value || strpbrk(value, "\r\n"))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
                             "value must be text without line breaks (got %s)", value ? "a line break" : "NULL");
