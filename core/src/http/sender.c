@@ -330,12 +330,9 @@ static void push_send_failed(respite_sender *s, double now, const respite_respon
     ev.type = RESPITE_EVENT_SEND_FAILED;
     ev.at = now;
     ev.http_status = r ? r->status : 0;
-    if (why)
-        respite_copy_text(ev.detail, sizeof ev.detail, why);
-    else if (r && r->status == 0)
-        respite_copy_text(ev.detail, sizeof ev.detail, r->error);
-    else if (r)
-        respite_copy_text(ev.detail, sizeof ev.detail, r->body);
+    const char *detail = why ? why : !r ? "" : r->status == 0 ? r->error : r->body;
+    /* Any bytes a server sent: as text every binding can decode (S6). */
+    respite_utf8_printable(ev.detail, sizeof ev.detail, detail, strlen(detail), -1, "", 0);
     push_as_sender(s, &ev);
 }
 
