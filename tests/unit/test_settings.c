@@ -177,6 +177,11 @@ static const text_case text_cases[] = {
     {"backoff", "retry_on", "429.0", RETRY_ON_ACCEPTED " (got '429.0')"},
     {"backoff", "retry_on", "transport,timeout", RETRY_ON_ACCEPTED " (got 'transport,timeout')"},
     {"backoff", "retry_on", "", RETRY_ON_ACCEPTED " (got '')"},
+    /* an empty item is no item, "," no more a list than "" */
+    {"backoff", "retry_on", ",", RETRY_ON_ACCEPTED " (got ',')"},
+    {"backoff", "retry_on", " , ", RETRY_ON_ACCEPTED " (got ' , ')"},
+    {"backoff", "retry_on", "429,", RETRY_ON_ACCEPTED " (got '429,')"},
+    {"backoff", "retry_on", "429,,503", RETRY_ON_ACCEPTED " (got '429,,503')"},
     {"queue", "overflow", "drop_oldest", NULL},
     {"queue", "overflow", "drop_newest", NULL},
     {"queue", "overflow", "drop", "overflow must be one of drop_oldest, drop_newest (got 'drop')"},
@@ -526,6 +531,25 @@ static void test_E5_unknown_names_are_shown_as_valid_text(void **state)
     respite_settings_free(b);
 }
 
+/* Item 21: a valid retry_on list of any length is accepted. */
+static void test_E3_retry_on_of_any_length(void **state)
+{
+    (void)state;
+    char list[1024] = "transport";
+    for (int code = 400; code <= 599; code++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), ", %d", code);
+    assert_true(strlen(list) > 512);
+    respite_settings *b = new_settings("backoff");
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_settings_set_text(b, "retry_on", list, &err), RESPITE_OK);
+    assert_string_equal(respite_settings_get_text(b, "retry_on", NULL), list);
+    respite_backoff *backoff = respite_backoff_new(b, &err);
+    assert_non_null(backoff);
+    respite_backoff_free(backoff);
+    respite_settings_free(b);
+}
+
 static void test_E6_unknown_component(void **state)
 {
     (void)state;
@@ -802,6 +826,7 @@ int main(void)
         cmocka_unit_test(test_E7_wrong_types),
         cmocka_unit_test(test_E5_unknown_setting_lists_the_accepted_names),
         cmocka_unit_test(test_E5_unknown_names_are_shown_as_valid_text),
+        cmocka_unit_test(test_E3_retry_on_of_any_length),
         cmocka_unit_test(test_E6_unknown_component),
         cmocka_unit_test(test_E9_null_settings_is_closed),
         cmocka_unit_test(test_E2_status_does_not_depend_on_err),
