@@ -294,8 +294,12 @@ static int refresh_request_headers(respite_sender *s)
         return 0;
     curl_slist_free_all(s->request_headers);
     s->request_headers = NULL;
-    char content_type[512];
-    snprintf(content_type, sizeof content_type, "Content-Type: %s", s->content_type);
+    /* Sized to the setting: a text setting is accepted or rejected, never cut. */
+    size_t size = strlen("Content-Type: ") + strlen(s->content_type) + 1;
+    char *content_type = malloc(size);
+    if (!content_type)
+        return -1;
+    snprintf(content_type, size, "Content-Type: %s", s->content_type);
     const char *fixed[] = {content_type, "Expect:", s->gzip ? "Content-Encoding: gzip" : NULL};
     struct curl_slist *list = NULL;
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
@@ -312,11 +316,13 @@ static int refresh_request_headers(respite_sender *s)
             goto fail;
         list = grown;
     }
+    free(content_type); /* libcurl keeps its own copy */
     s->request_headers = list;
     s->request_headers_version = s->headers_version;
     s->options_set = 0;
     return 0;
 fail:
+    free(content_type);
     curl_slist_free_all(list);
     return -1;
 }
