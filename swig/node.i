@@ -102,6 +102,8 @@ static void respite_node_throw(Napi::Env env, const respite_error *err)
 %typemap(typecheck) (const char *data, size_t size) {
     $1 = ($input.IsTypedArray() || $input.IsDataView() || $input.IsString()) ? 1 : 0;
 }
+/* A policy document too: with its length, a NUL inside is the core's syntax error. */
+%apply (const char *data, size_t size) { (const char *json, size_t length) };
 
 /* Functions that fill a caller's text buffer (char *buf, size_t size)
  * return the text as a string instead. */
@@ -123,21 +125,31 @@ static void respite_node_throw(Napi::Env env, const respite_error *err)
     }
 }
 
-/* A policy name may be null (the core reports it as a problem), as in C. */
-%typemap(in) const char *name (int res, char *buf = 0, int alloc = 0) {
-    if ($input.IsNull() || $input.IsUndefined()) {
+/* Text (a string) crosses with its length: a NUL byte inside is refused by
+ * the core (E15) instead of silently ending the text. A name may be null
+ * or undefined (the core reports a policy's as a problem), as in C. */
+%define %respite_node_text_in(TYPE, WHAT)
+%typemap(in) TYPE (int res, char *buf = 0, size_t size = 0, int alloc = 0, respite_error text_err) {
+    if (WHAT && ($input.IsNull() || $input.IsUndefined())) {
         $1 = 0;
     } else {
-        res = SWIG_AsCharPtrAndSize($input, &buf, NULL, &alloc);
+        res = SWIG_AsCharPtrAndSize($input, &buf, &size, &alloc);
         if (!SWIG_IsOK(res)) {
-            SWIG_exception_fail(SWIG_ArgError(res), "in method '$symname', name must be a string or null");
+            SWIG_exception_fail(SWIG_ArgError(res), "in method '$symname', $1_name must be a string");
+        }
+        if (size > 0 && respite_text_check(buf, size - 1, "$1_name", &text_err) != RESPITE_OK) {
+            respite_node_throw(env, &text_err);
+            SWIG_fail;
         }
         $1 = buf;
     }
 }
-%typemap(freearg) const char *name {
+%typemap(freearg) TYPE {
     if (alloc$argnum == SWIG_NEWOBJ) delete[] buf$argnum;
 }
+%enddef
+%respite_node_text_in(const char *, 0)
+%respite_node_text_in(const char *name, 1)
 
 /* respite_policy_to_json returns malloc'd text the caller frees. */
 %newobject respite_policy_to_json;

@@ -71,6 +71,21 @@ static void respite_php_throw(const respite_error *err)
     $1 = Z_TYPE($input) == IS_STRING;
 }
 
+/* Text (a PHP string) crosses with its length: a NUL byte inside is
+ * refused by the core (E15) instead of silently ending the text. */
+%typemap(in) const char * (respite_error text_err) {
+    if (Z_ISNULL($input)) {
+        $1 = NULL;
+    } else {
+        convert_to_string(&$input);
+        if (respite_text_check(Z_STRVAL($input), Z_STRLEN($input), "$1_name", &text_err) != RESPITE_OK) {
+            respite_php_throw(&text_err);
+            SWIG_fail;
+        }
+        $1 = Z_STRVAL($input);
+    }
+}
+
 /* Text the core allocates for the caller: copied into a string, then freed. */
 %typemap(newfree) char * "respite_free_string($1);";
 %newobject respite_policy_to_json;

@@ -53,6 +53,22 @@
 %typemap(freearg) (const char *data, size_t size) {
     if (have_view$argnum) PyBuffer_Release(&view$argnum);
 }
+/* Text (str) crosses with its length: a NUL byte inside is refused by the
+ * core (E15) instead of silently ending the text. */
+%typemap(in) const char * (int res, char *buf = 0, size_t size = 0, int alloc = 0, respite_error text_err) {
+    res = SWIG_AsCharPtrAndSize($input, &buf, &size, &alloc);
+    if (!SWIG_IsOK(res))
+        SWIG_exception_fail(SWIG_ArgError(res), "in method '$symname', argument $argnum of type '$type'");
+    if (size > 0 && respite_text_check(buf, size - 1, "$1_name", &text_err) != RESPITE_OK) {
+        respite_py_raise(&text_err);
+        SWIG_fail;
+    }
+    $1 = buf;
+}
+%typemap(freearg) const char * {
+    if (alloc$argnum == SWIG_NEWOBJ) free(buf$argnum);
+}
+
 /* A policy document too: with its length, a NUL inside is the core's syntax error. */
 %apply (const char *data, size_t size) { (const char *json, size_t length) };
 

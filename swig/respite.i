@@ -59,6 +59,8 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 %ignore respite_event_callback;
 %ignore respite_attempt_fn;
 %ignore RESPITE_STATUS_MAP;
+/* Called by each language's text typemap (E15), not by the language. */
+%ignore respite_text_check;
 
 /* Structs the bindings read; their strings are read-only. */
 %immutable respite_setting_info::component;

@@ -249,9 +249,6 @@ int respite_engine_settle(respite_engine *engine, respite_batch *batch, int tran
     int outcome = respite_classify(transport_failed, http_status, 1, err);
     if (outcome < 0)
         return RESPITE_E_INVALID_ARGUMENT;
-    if (!(retry_after_hint >= 0))
-        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
-                            "retry_after_hint must be a number of seconds of at least 0 (0 for none)");
     int status = respite_gate_report(engine->gate, engine->permit, outcome, retry_after_hint, now, err);
     if (status != RESPITE_OK)
         return status;

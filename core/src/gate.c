@@ -143,6 +143,15 @@ static int oldest_probe(const respite_gate *g)
     return oldest;
 }
 
+/* T2: t + seconds (> 0), or the next double above t when the sum rounds
+ * back to t (t beyond about 2^53 times the seconds, e.g. 60 s at 1e18): the
+ * pause then lasts the clock's resolution there, never nothing. */
+static double time_after(double t, double seconds)
+{
+    double end = t + seconds;
+    return end > t ? end : nextafter(t, INFINITY);
+}
+
 /* G9: the delay after a failed probe (it stays R when M = 1). */
 static double next_delay(const respite_gate *g)
 {
@@ -172,7 +181,7 @@ static double pause_for(respite_gate *g, double delay, double hint)
 static double open_gate(respite_gate *g, double at, double hint)
 {
     double pause = g->recover_never ? INFINITY : pause_for(g, g->delay, hint);
-    g->until = g->recover_never ? INFINITY : at + pause;
+    g->until = g->recover_never ? INFINITY : time_after(at, pause);
     g->generation++;
     g->state = RESPITE_GATE_OPEN;
     g->unconfirmed = false;
@@ -226,7 +235,7 @@ static void advance(respite_gate *g, double t)
             int oldest = oldest_probe(g);
             if (oldest < 0)
                 return;
-            double due = g->probe_started[oldest] + g->probe_timeout;
+            double due = time_after(g->probe_started[oldest], g->probe_timeout);
             if (t < due)
                 return;
             g->probe_timeouts++;
@@ -243,7 +252,7 @@ static double wait_locked(const respite_gate *g, double t)
     if (g->state == RESPITE_GATE_OPEN)
         return g->recover_never ? INFINITY : g->until - t;
     if (g->state == RESPITE_GATE_PROBING && g->probes_outstanding >= g->probes)
-        return g->probe_started[oldest_probe(g)] + g->probe_timeout - t;
+        return time_after(g->probe_started[oldest_probe(g)], g->probe_timeout) - t;
     return 0.0;
 }
 

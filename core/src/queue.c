@@ -17,6 +17,10 @@ typedef struct queue_event {
     char data[]; /* size bytes + NUL */
 } queue_event;
 
+/* Q9: the longest wait (about 31 years); a longer one is refused, not cut,
+ * and the deadline stays far inside time_t. */
+#define WAIT_MAX_SECONDS 1e9
+
 /* Memory one event holds, as live_bytes counts it. */
 #define EVENT_BYTES(size) ((int64_t)(sizeof(queue_event) + (size) + 1))
 
@@ -510,18 +514,20 @@ int respite_queue_wait(respite_queue *queue, int64_t min_pending, double timeout
 {
     if (!queue)
         return fail_closed(err), -1;
-    if (!(timeout_seconds >= 0) || isinf(timeout_seconds) || isnan(timeout_seconds)) {
-        respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "timeout_seconds must be a finite number of at least 0");
+    if (min_pending < 1) {
+        respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "min_pending must be an integer 1 or more (got %lld)",
+                     (long long)min_pending);
         return -1;
     }
-    if (min_pending < 1)
-        min_pending = 1;
+    if (!(timeout_seconds >= 0 && timeout_seconds <= WAIT_MAX_SECONDS)) {
+        char text[40], most[40];
+        respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "timeout_seconds must be a number of seconds from 0 to %s (got %s)",
+                     respite_format_number(WAIT_MAX_SECONDS, most, sizeof most),
+                     respite_format_number(timeout_seconds, text, sizeof text));
+        return -1;
+    }
     struct timespec deadline;
     clock_gettime(CLOCK_MONOTONIC, &deadline);
-    /* A timeout past a century would overflow time_t and end the wait at
-     * once; waiting a century is the same as waiting longer. */
-    if (timeout_seconds > 3.2e9)
-        timeout_seconds = 3.2e9;
     double whole = floor(timeout_seconds);
     deadline.tv_sec += (time_t)whole;
     deadline.tv_nsec += (long)((timeout_seconds - whole) * 1e9);

@@ -2,6 +2,8 @@
 #include "http_test_util.h"
 
 #include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define RETRY_POLICY                                                                                     \
     "{\"name\":\"t\",\"maximum_capacity\":10000,\"retry_times\":100,"                                      \
@@ -423,6 +425,71 @@ static void test_bad_input(void **state)
     respite_fault_server_stop(server);
 }
 
+/* S14: at-least-once. The first answer comes after the send's timeout, so
+ * the send is a transport failure although the receiver has the batch; the
+ * retry policy sends it again and the receiver gets the event twice. */
+static void test_slow_answer_delivers_twice(void **state)
+{
+    (void)state;
+    respite_fault_server *server = server_start("200 delay=1; healthy");
+    respite_sender *sender =
+        sender_of(server, "min_entries_per_message=1,timeout_seconds=0.2", "failures_to_enter_recovery=5", RETRY_POLICY);
+    enqueue_text(sender, "only-once?");
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_sender_flush(sender, 10.0, &err), RESPITE_OK);
+    assert_int_equal(respite_fault_server_requests(server), 2);
+    for (size_t i = 0; i < 2; i++) {
+        respite_fault_record rec;
+        assert_int_equal(respite_fault_server_record(server, i, &rec), 0);
+        assert_string_equal(rec.body, "only-once?");
+        respite_fault_record_clear(&rec);
+    }
+    respite_sender_stats st = sender_stats(sender);
+    assert_int_equal(st.queue.accepted, 1);
+    assert_int_equal(st.queue.delivered, 1);
+    assert_int_equal(st.queue.retried, 1);
+}
+
+/* S15: in a child made by fork() the parent's sender is closed: close
+ * returns 0 at once, enqueue, flush and add_header say whose it is, free
+ * returns without joining the parent's thread; the parent goes on sending. */
+static void test_a_forked_child_leaves_the_parents_sender_alone(void **state)
+{
+    (void)state;
+    respite_fault_server *server = server_start("healthy");
+    respite_sender *sender = sender_of(server, "min_entries_per_message=50", NULL, NULL);
+    enqueue_text(sender, "before-fork");
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        alarm(5); /* a hang ends the child with SIGALRM */
+        respite_error err;
+        respite_error_clear(&err);
+        int ok = respite_sender_enqueue(sender, "x", 1, &err) == RESPITE_E_CLOSED &&
+                 strstr(err.message, "forked") != NULL;
+        ok = ok && respite_sender_flush(sender, 1.0, NULL) == RESPITE_E_CLOSED;
+        ok = ok && respite_sender_add_header(sender, "X-A", "b", NULL) == RESPITE_E_CLOSED;
+        respite_sender_stats st;
+        ok = ok && respite_sender_stats_get(sender, &st, NULL) == RESPITE_OK && st.closed && st.queue.accepted == 0;
+        respite_event ev;
+        ok = ok && respite_sender_next_event(sender, &ev, NULL) == 0;
+        ok = ok && respite_sender_close(sender, NULL) == 0 && respite_sender_close(sender, NULL) == 0;
+        respite_sender_free(sender);
+        _exit(ok ? 0 : 1); /* no thread started here: TSan refuses threads after a fork */
+    }
+    int status = 0;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    enqueue_text(sender, "after-fork");
+    assert_int_equal(respite_sender_flush(sender, 5.0, NULL), RESPITE_OK);
+    assert_int_equal(sender_stats(sender).queue.delivered, 2);
+    assert_int_equal(respite_sender_close(sender, NULL), 0);
+    respite_sender_free(sender);
+    respite_fault_server_stop(server);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -436,6 +503,8 @@ int main(void)
         cmocka_unit_test(test_a_long_content_type_is_sent_whole),
         cmocka_unit_test(test_close_ends_a_waiting_flush),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_slow_answer_delivers_twice),
+        cmocka_unit_test(test_a_forked_child_leaves_the_parents_sender_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -664,8 +664,18 @@ static void test_S_bad_input_is_reported(void **state)
     assert_string_equal(err.message,
                         "http_status must be an integer from 100 to 599 when the transport did not fail (got 42)");
     respite_error_clear(&err);
+    /* The hint is checked by the gate's own rule: O10's words. */
     assert_int_equal(respite_engine_settle(r.engine, b, 0, 503, -1, 0, &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message,
+                        "retry_after_hint must be a finite number of seconds, 0 or more (0 for none) (got -1)");
+    respite_error_clear(&err);
     assert_int_equal(respite_engine_settle(r.engine, b, 0, 503, NAN, 0, &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message,
+                        "retry_after_hint must be a finite number of seconds, 0 or more (0 for none) (got nan)");
+    respite_error_clear(&err);
+    assert_int_equal(respite_engine_settle(r.engine, b, 1, 0, INFINITY, 0, &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message,
+                        "retry_after_hint must be a finite number of seconds, 0 or more (0 for none) (got inf)");
     assert_int_equal(respite_engine_settle(r.engine, b, 0, 503, 0, -3, &err), RESPITE_E_INVALID_TIME);
     assert_int_equal(gstats(&r).reported, 0); /* nothing reached the gate */
     assert_int_equal(qstats(&r).in_flight, 1);

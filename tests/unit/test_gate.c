@@ -142,6 +142,38 @@ static void test_T2_now_equal_until_admits(void **state)
     respite_gate_free(g);
 }
 
+/* Where t + pause rounds back to t (spacing 2 at 1e16, 128 at 1e18), the
+ * pause and the probe deadline end at the next double: never lost. */
+static void test_T2_huge_times_never_lose_a_pause(void **state)
+{
+    (void)state;
+    respite_gate *g = GATE("failures_to_enter_recovery", 1.0, "recovery_seconds", 0.5);
+    fail_at(g, 1e16);
+    respite_decision d = check_at(g, 1e16);
+    assert_false(d.allowed);
+    assert_true(d.retry_after == 2.0);
+    respite_gate_free(g);
+
+    g = GATE("failures_to_enter_recovery", 1.0, "recovery_seconds", 60.0, "probe_timeout_seconds", 30.0);
+    const double t = 1e18, next = nextafter(1e18, INFINITY);
+    assert_true(t + 60.0 == t && next - t == 128.0);
+    fail_at(g, t);
+    d = check_at(g, t);
+    assert_false(d.allowed);
+    assert_true(d.retry_after == 128.0);
+    assert_int_equal(state_at(g, t), RESPITE_GATE_OPEN);
+    d = check_at(g, next);
+    assert_true(d.allowed && d.probe);
+    d = check_at(g, next); /* P = 1: the probe's deadline has not passed */
+    assert_false(d.allowed);
+    assert_true(d.retry_after == 128.0);
+    respite_gate_stats stats;
+    assert_int_equal(respite_gate_stats_get(g, &stats, NULL), RESPITE_OK);
+    assert_int_equal(stats.probes, 1);
+    assert_int_equal(stats.probe_timeouts, 0);
+    respite_gate_free(g);
+}
+
 static void expect_invalid_time(int status, respite_error *err, const char *got)
 {
     assert_int_equal(status, RESPITE_E_INVALID_TIME);
@@ -1188,6 +1220,7 @@ int main(void)
         cmocka_unit_test(test_T1_fractional_seconds_are_exact),
         cmocka_unit_test(test_T1_now_is_monotonic_seconds),
         cmocka_unit_test(test_T2_now_equal_until_admits),
+        cmocka_unit_test(test_T2_huge_times_never_lose_a_pause),
         cmocka_unit_test(test_T3_invalid_times_rejected_everywhere),
         cmocka_unit_test(test_T4_backwards_time_acts_as_latest),
         cmocka_unit_test(test_T4_backwards_failure_joins_window_at_latest),

@@ -726,14 +726,35 @@ static void test_Q9_wait_returns_when_enough_are_pending_or_on_timeout(void **st
     assert_int_equal(respite_queue_wait(q, 2, 5.0, NULL), 1);
     pthread_join(t, NULL);
     assert_int_equal(respite_queue_pending(q, NULL), 2);
-    /* A huge (finite) timeout waits too, not returning 0 at once. */
+    /* The longest timeout accepted waits too, not returning 0 at once. */
     pthread_create(&t, NULL, late_producer, q);
-    assert_int_equal(respite_queue_wait(q, 4, 1e300, NULL), 1);
+    assert_int_equal(respite_queue_wait(q, 4, 1e9, NULL), 1);
     pthread_join(t, NULL);
     respite_error err;
     respite_error_clear(&err);
     assert_int_equal(respite_queue_wait(q, 1, -1, &err), -1);
     assert_int_equal(err.status, RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "timeout_seconds must be a number of seconds from 0 to 1000000000 (got -1)");
+    /* Never clamped: a longer or non-finite timeout and a minimum below 1 are refused (E10, E12). */
+    respite_error_clear(&err);
+    assert_int_equal(respite_queue_wait(q, 1, 1e300, &err), -1);
+    assert_string_equal(err.message, "timeout_seconds must be a number of seconds from 0 to 1000000000 (got 1e+300)");
+    respite_error_clear(&err);
+    assert_int_equal(respite_queue_wait(q, 1, 3.3e9, &err), -1);
+    assert_string_equal(err.message, "timeout_seconds must be a number of seconds from 0 to 1000000000 (got 3300000000)");
+    respite_error_clear(&err);
+    assert_int_equal(respite_queue_wait(q, 1, INFINITY, &err), -1);
+    assert_string_equal(err.message, "timeout_seconds must be a number of seconds from 0 to 1000000000 (got inf)");
+    respite_error_clear(&err);
+    assert_int_equal(respite_queue_wait(q, 1, NAN, &err), -1);
+    assert_string_equal(err.message, "timeout_seconds must be a number of seconds from 0 to 1000000000 (got nan)");
+    respite_error_clear(&err);
+    assert_int_equal(respite_queue_wait(q, 0, 0, &err), -1);
+    assert_int_equal(err.status, RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "min_pending must be an integer 1 or more (got 0)");
+    respite_error_clear(&err);
+    assert_int_equal(respite_queue_wait(q, INT64_MIN, 0, &err), -1);
+    assert_string_equal(err.message, "min_pending must be an integer 1 or more (got -9223372036854775808)");
     respite_queue_close(q, NULL);
     assert_int_equal(respite_queue_wait(q, 100, 5.0, NULL), 1); /* closed: returns at once */
     respite_queue_free(q);

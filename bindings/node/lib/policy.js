@@ -39,7 +39,7 @@ class Policy {
   // A policy from JSON text (or a plain object, serialised first).
   static fromJSON(document) {
     const text = typeof document === 'string' ? document : JSON.stringify(document, null, 2);
-    return new Policy(withProblems((raw) => native.respite_policy_from_json(text, raw)));
+    return new Policy(withProblems((raw) => native.respite_policy_from_json_n(text, raw)));
   }
 
   // The built-in @default policy (D8).

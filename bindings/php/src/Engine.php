@@ -88,16 +88,17 @@ final class Engine
      */
     public function settle(?int $httpStatus, ?float $retryAfter = null, ?float $now = null): void
     {
-        $batch = $this->batch;
-        $this->batch = null;
+        // The batch stays ours until the core accepts the settle: a rejected
+        // one leaves it in flight (S3), to be settled again.
         $this->polled(fn () => respite_engine_settle(
             $this->ptr,
-            $batch,
+            $this->batch,
             $httpStatus === null ? 1 : 0,
             $httpStatus ?? 0,
             $retryAfter ?? 0.0,
             $now ?? respite_now(),
         ));
+        $this->batch = null;
     }
 
     /** S5: the queue refuses new events; next() drains the rest (within close_timeout_seconds), then "done". */

@@ -72,7 +72,11 @@ final class Gate
     /** Asks to make a call: the permit to report with, or TemporarilyUnavailableException. */
     public function acquire(?float $now = null): int
     {
-        return $this->polled(fn () => respite_gate_admit($this->ptr, $now ?? respite_now()));
+        try { // the core's clock only when the answer needs it (admit_now)
+            return $now === null ? respite_gate_admit_now($this->ptr) : respite_gate_admit($this->ptr, $now);
+        } finally {
+            $this->pollEvents();
+        }
     }
 
     /** Asks to make a call without throwing on a refusal. */
@@ -182,7 +186,12 @@ final class Gate
     /** @internal */
     public function reportCode(int $code, int $permit, ?float $hint, ?float $now): void
     {
-        $this->polled(fn () => respite_gate_report($this->ptr, $permit, $code, $hint ?? 0.0, $now ?? respite_now()));
+        try {
+            $now === null ? respite_gate_report_now($this->ptr, $permit, $code, $hint ?? 0.0)
+                : respite_gate_report($this->ptr, $permit, $code, $hint ?? 0.0, $now);
+        } finally {
+            $this->pollEvents();
+        }
     }
 
     /** @internal the one rule after a call into the gate: when events are pending, log every one */

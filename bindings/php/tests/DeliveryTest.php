@@ -8,6 +8,7 @@ use Respite\Backoff;
 use Respite\ClosedException;
 use Respite\Engine;
 use Respite\Gate;
+use Respite\InvalidArgumentException;
 use Respite\InvalidPolicyException;
 use Respite\Policy;
 use Respite\Queue;
@@ -154,6 +155,26 @@ final class DeliveryTest extends TestCase
         $engine->startClosing(7.0);
         $this->assertSame('done', $engine->next(7.0));
         $this->assertSame(0, $engine->unsent());
+        $this->assertSame(1, $queue->stats()['delivered']);
+    }
+
+    public function testARejectedSettleKeepsTheBatchInFlight(): void
+    {
+        $queue = new Queue();
+        $engine = new Engine($queue, new Gate(), ['min_entries_per_message' => 1]);
+        $queue->enqueue('a', 0.0);
+        $this->assertSame(['a'], $engine->take(0.0));
+        try {
+            $engine->settle(600, null, 0.0);
+            $this->fail('settled with status 600');
+        } catch (InvalidArgumentException $e) {
+            $this->assertSame([1], $engine->attempts()); // still in flight, still ours
+        }
+        $engine->settle(200, null, 0.0);
+        $this->assertSame([], $engine->attempts());
+        $queue->enqueue('b', 1.0);
+        $this->assertSame('send', $engine->next(1.0));
+        $this->assertSame(['b'], $engine->take(1.0));
         $this->assertSame(1, $queue->stats()['delivered']);
     }
 

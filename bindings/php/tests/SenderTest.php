@@ -319,4 +319,57 @@ final class SenderTest extends TestCase
         } while (microtime(true) < $deadline);
         self::fail("no $type event within 2s");
     }
+    /**
+     * S15: a Sender made before pcntl_fork() returns at once in the child (enqueue and flush throw
+     * ClosedException, close() is 0) and so does the child's plain exit, which frees a Sender left
+     * open; the parent's sender goes on. In a PHP process of its own: a forked PHPUnit would run on.
+     */
+    public function testASenderMadeBeforeForkReturnsAtOnceInTheChild(): void
+    {
+        preg_match('#\S*/respite\.so$#m', (string) file_get_contents('/proc/self/maps'), $m);
+        $this->assertNotEmpty($m, 'the loaded respite.so');
+        $code = <<<'PHP'
+            require $argv[1];
+            $sender = new Respite\Sender(['url' => $argv[2], 'min_entries_per_message' => 50]);
+            $leftOpen = new Respite\Sender(['url' => $argv[2], 'min_entries_per_message' => 50]);
+            $sender->enqueue('before');
+            $leftOpen->enqueue('left');
+            $pid = pcntl_fork();
+            if ($pid === 0) {
+                $seen = [];
+                foreach (['enqueue' => fn () => $sender->enqueue('child'), 'flush' => fn () => $sender->flush(1.0)] as $what => $call) {
+                    try {
+                        $call();
+                        $seen[$what] = 'returned';
+                    } catch (Respite\ClosedException $e) {
+                        $seen[$what] = $e->getMessage();
+                    }
+                }
+                $seen['close'] = $sender->close();
+                echo json_encode($seen), "\n";
+                exit(0); // a plain exit: $leftOpen is freed on the way out
+            }
+            for ($deadline = microtime(true) + 10; pcntl_waitpid($pid, $status, WNOHANG) === 0; usleep(10000)) {
+                if (microtime(true) > $deadline) {
+                    posix_kill($pid, SIGKILL);
+                    exit('the child did not exit');
+                }
+            }
+            $sender->flush(5.0);
+            echo json_encode(['delivered' => $sender->stats()['queue']['delivered'], 'close' => $sender->close(),
+                'left' => $leftOpen->close()]), "\n";
+            PHP;
+        $out = shell_exec(escapeshellarg(PHP_BINARY) . ' -d extension=' . escapeshellarg($m[0]) . ' -r '
+            . escapeshellarg($code) . ' ' . escapeshellarg(dirname(__DIR__) . '/autoload.php') . ' '
+            . escapeshellarg(self::$server->url) . ' 2>&1');
+        $lines = explode("\n", trim((string) $out));
+        $this->assertCount(2, $lines, (string) $out);
+        $belongs = 'sender belongs to the process that made it: this process was forked after, '
+            . 'and the sender sends nothing here';
+        $this->assertSame(['enqueue' => $belongs, 'flush' => $belongs, 'close' => 0], json_decode($lines[0], true));
+        $this->assertSame(['delivered' => 1, 'close' => 0, 'left' => 0], json_decode($lines[1], true));
+        $bodies = array_column(self::$server->stats()['received'], 'body');
+        sort($bodies);
+        $this->assertSame(['before', 'left'], $bodies);
+    }
 }

@@ -1,6 +1,10 @@
 """respite.Sender against the fault server (spec section 5, S1-S13)."""
 import collections
+import json
 import logging
+import subprocess
+import sys
+import threading
 import time
 
 import pytest
@@ -226,6 +230,83 @@ def test_close_and_flush_release_the_gil(server):
         end = time.perf_counter()
     assert end - start >= 0.5
     assert ticker.within(start, end) > 100
+
+
+def test_a_logging_handler_may_call_back_into_the_sender(server):
+    """No lock is held while an event is logged: a handler that reads the
+    sender (its events, its figures) neither deadlocks the thread that logs
+    nor a later close()."""
+    server.script("down")
+    sender = respite.Sender(url=server.url, policy=retry_policy(), min_entries_per_message=1,
+                            failures_to_enter_recovery=1, recovery_seconds=60)
+    seen = []
+
+    class CallsBack(logging.Handler):
+        def emit(self, record):
+            seen.append((record.getMessage(), sender.events(), sender.stats().paused))
+
+    handler = CallsBack(level=logging.WARNING)
+    logger = logging.getLogger("respite")
+    logger.addHandler(handler)
+    try:
+        sender.enqueue("a")
+        wait_for(lambda: any(paused for _, _, paused in seen), what="a logged event")
+        closing = threading.Thread(target=sender.close)
+        closing.start()
+        closing.join(5.0)
+        assert not closing.is_alive(), "close() hung behind the handler"
+    finally:
+        logger.removeHandler(handler)
+    assert sender.close() == 1
+    assert any("recovery started" in message for message, _, _ in seen), seen
+
+
+# A Sender made before os.fork(): the child's calls return at once (S15) and
+# so does its plain exit, which frees the Sender left open; the parent's
+# sender goes on. In a program of its own: a forked pytest would run on.
+FORK_PROGRAM = r"""
+import json, os, sys, time, warnings
+import respite
+warnings.simplefilter("ignore", DeprecationWarning)  # fork() of a process with threads
+url = sys.argv[1]
+sender = respite.Sender(url, min_entries_per_message=50)
+left_open = respite.Sender(url, min_entries_per_message=50)
+sender.enqueue("before")
+left_open.enqueue("left")
+pid = os.fork()
+if pid == 0:
+    seen = {}
+    for what, call in (("enqueue", lambda: sender.enqueue("child")), ("flush", lambda: sender.flush(1.0))):
+        try:
+            call()
+            seen[what] = "returned"
+        except respite.ClosedError as error:
+            seen[what] = str(error)
+    seen["close"] = sender.close()
+    seen["closed"] = sender.final_stats.closed
+    print(json.dumps(seen), flush=True)
+    sys.exit(0)  # a plain exit: left_open is freed on the way out
+deadline = time.monotonic() + 10
+while os.waitpid(pid, os.WNOHANG) == (0, 0):
+    if time.monotonic() > deadline:
+        os.kill(pid, 9)
+        sys.exit("the child did not exit")
+    time.sleep(0.01)
+sender.flush(5.0)
+print(json.dumps({"delivered": sender.stats().delivered, "close": sender.close(), "left": left_open.close()}))
+"""
+
+
+def test_a_sender_made_before_fork_returns_at_once_in_the_child(server):
+    run = subprocess.run([sys.executable, "-c", FORK_PROGRAM, server.url], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0, run.stderr
+    child, parent = (json.loads(line) for line in run.stdout.splitlines())
+    belongs = ("sender belongs to the process that made it: this process was forked after, "
+               "and the sender sends nothing here")
+    assert child == {"enqueue": belongs, "flush": belongs, "close": 0, "closed": True}
+    assert parent == {"delivered": 1, "close": 0, "left": 0}
+    assert sorted(delivered_events(server)) == ["before", "left"]
 
 
 def test_a_body_cut_before_a_two_byte_character_is_logged_whole(server, caplog):

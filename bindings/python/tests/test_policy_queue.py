@@ -141,9 +141,28 @@ def test_engine_delivers_pauses_and_drains():
         engine.next()
 
 
+def test_a_rejected_settle_keeps_the_batch_in_flight():
+    """S3: the core refuses status 600 and keeps the batch in flight; the
+    Batch stays usable, so settling it again unwedges the engine."""
+    queue = respite.Queue()
+    engine = respite.Engine(queue, respite.Gate(), min_entries_per_message=1)
+    queue.enqueue("a", now=0.0)
+    batch = engine.take(now=0.0)
+    with pytest.raises(respite.InvalidArgumentError):
+        engine.settle(batch, status=600, now=0.0)
+    assert not batch.closed and batch.payloads == [b"a"]
+    engine.settle(batch, status=200, now=0.0)
+    assert batch.closed
+    queue.enqueue("b", now=1.0)
+    assert engine.next(now=1.0) == "send"
+    assert engine.take(now=1.0).payloads == [b"b"]
+    assert queue.stats().delivered == 1
+
+
 def test_handles_may_be_closed_in_any_order():
     """The engine holds its queue and gate in the core (and the queue its
-    policy): closing the caller's objects first leaves the engine working."""
+    policy): closing the caller's objects first leaves the engine working.
+    Closing the queue shuts it down (as in Java), so the engine drains it."""
     policy = respite.Policy.from_dict(EDGEHOG)
     queue = respite.Queue(policy)
     gate = respite.Gate(failures_to_enter_recovery=1, recovery_seconds=5)
@@ -155,8 +174,8 @@ def test_handles_may_be_closed_in_any_order():
     assert engine.next(now=0.0) == "send"
     batch = engine.take(now=0.0)
     engine.settle(batch, status=503, now=0.0)  # settled by the queue's policy: retry
-    assert engine.next(now=1.0) == "wait"
     assert engine.stats().sends_failed == 1
+    assert engine.next(now=1.0) == "done" and engine.unsent() == 1  # shut down while paused (S5)
     engine.close()
 
 

@@ -1,5 +1,6 @@
 """Several Python threads sharing one gate."""
 import threading
+import time
 
 import respite
 
@@ -56,3 +57,19 @@ def test_failures_from_many_threads_trip_the_gate_once():
     assert len(refused) == stats.refused > 0
     assert all(0 < r <= 600 for r in refused)
     assert [e.type for e in g.events()] == ["recovery_started"]
+
+
+def test_closing_a_queue_wakes_a_thread_blocked_in_wait():
+    queue = respite.Queue()
+    woke = []
+    waiter = threading.Thread(target=lambda: woke.append(queue.wait(1, timeout=30.0)))
+    waiter.start()
+    while not waiter.is_alive():
+        pass
+    time.sleep(0.1)  # let it block in the core
+    started = time.monotonic()
+    queue.close()
+    waiter.join(5.0)
+    assert not waiter.is_alive() and time.monotonic() - started < 1.0
+    assert woke == [True]  # shut down, as wait() says
+    assert queue.closed

@@ -91,6 +91,13 @@ typedef struct respite_error {
 /* Sets err->status = RESPITE_OK and empties the strings (err may be NULL). */
 RESPITE_API void respite_error_clear(respite_error *err);
 
+/* E15: text a binding passes with its length (a language string may hold
+ * NUL bytes, which a C string would silently end at). RESPITE_OK when none
+ * of the `length` bytes is NUL; otherwise invalid_argument,
+ * "<what> must be text without NUL bytes (got '5?junk')". Every binding's
+ * text typemap calls it before passing the text on. */
+RESPITE_API int respite_text_check(const char *text, size_t length, const char *what, respite_error *err);
+
 /* ----------------------------------------------------------------- clock */
 
 /* Seconds on CLOCK_MONOTONIC. Never the wall clock. */

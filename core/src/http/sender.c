@@ -1,7 +1,13 @@
 /* The background sender (spec section 5, S1-S12): one thread drives the
  * delivery engine and sends its batches with libcurl. Producers only touch
  * the queue (S1). The sender's lock guards the engine and the figures; it
- * is never held during network I/O. */
+ * is never held during network I/O.
+ *
+ * fork() (S15): a child has the parent's memory but not its thread, and
+ * perhaps a lock that thread held. A sender remembers the fork generation
+ * it was made in; in a later child it belongs to the parent: it touches no
+ * lock, joins nothing and frees nothing (freeing would end the parent's
+ * TLS sessions on the shared sockets). */
 #define _GNU_SOURCE /* pthread_setname_np */
 #include "../event_ring.h"
 #include "../utf8.h"
@@ -52,6 +58,7 @@ struct respite_sender {
     size_t extra_count;
     unsigned headers_version;
 
+    unsigned fork_generation;     /* the process it was made in (S15) */
     _Atomic int refusing_enqueue; /* closing: enqueue says "sender is closed" */
     _Atomic long long abort_at_us;
 
@@ -69,6 +76,39 @@ struct respite_sender {
 static int fail_closed(respite_error *err)
 {
     return respite_fail(err, RESPITE_E_CLOSED, "sender is closed");
+}
+
+/* Counted in every child (pthread_atfork), never in the parent. */
+static _Atomic unsigned forks_seen;
+static pthread_once_t fork_watch_once = PTHREAD_ONCE_INIT;
+
+static void count_fork(void)
+{
+    atomic_fetch_add(&forks_seen, 1);
+}
+
+static void watch_forks(void)
+{
+    pthread_atfork(NULL, NULL, count_fork);
+}
+
+/* S15: made before this process was forked from its maker. */
+static int inherited(const respite_sender *s)
+{
+    return s->fork_generation != atomic_load_explicit(&forks_seen, memory_order_relaxed);
+}
+
+/* What every call but close starts with: NULL is closed (common.h), and so
+ * is a parent's sender in a child. */
+static int unusable(const respite_sender *s, respite_error *err)
+{
+    if (!s)
+        return fail_closed(err);
+    if (inherited(s))
+        return respite_fail(err, RESPITE_E_CLOSED,
+                            "sender belongs to the process that made it: this process was forked after, and the "
+                            "sender sends nothing here");
+    return RESPITE_OK;
 }
 
 static struct timespec deadline_in(double seconds)
@@ -141,6 +181,8 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a sender");
         return NULL;
     }
+    pthread_once(&fork_watch_once, watch_forks);
+    s->fork_generation = atomic_load(&forks_seen);
     pthread_mutex_init(&s->lock, NULL);
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
@@ -210,8 +252,8 @@ fail:
 
 void respite_sender_free(respite_sender *sender)
 {
-    if (!sender)
-        return;
+    if (!sender || inherited(sender))
+        return; /* S15: the parent's, left as it is */
     if (sender->thread_started)
         respite_sender_close(sender, NULL);
     respite_engine_free(sender->engine);
@@ -254,8 +296,9 @@ static int header_name_valid(const char *name)
 
 int respite_sender_add_header(respite_sender *sender, const char *name, const char *value, respite_error *err)
 {
-    if (!sender)
-        return fail_closed(err);
+    int rc = unusable(sender, err);
+    if (rc != RESPITE_OK)
+        return rc;
     char got[RESPITE_QUOTED_MAX];
     if (!header_name_valid(name))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
@@ -435,9 +478,12 @@ static void *sender_main(void *arg)
 
 int respite_sender_enqueue(respite_sender *sender, const char *data, size_t size, respite_error *err)
 {
-    if (!sender || atomic_load(&sender->refusing_enqueue))
+    int rc = unusable(sender, err);
+    if (rc != RESPITE_OK)
+        return rc;
+    if (atomic_load(&sender->refusing_enqueue))
         return fail_closed(err);
-    int rc = respite_queue_enqueue(sender->queue, data, size, respite_now(), err);
+    rc = respite_queue_enqueue(sender->queue, data, size, respite_now(), err);
     if (rc == RESPITE_E_CLOSED)
         return fail_closed(err);
     return rc;
@@ -447,8 +493,9 @@ int respite_sender_enqueue(respite_sender *sender, const char *data, size_t size
 
 int respite_sender_flush(respite_sender *sender, double timeout_seconds, respite_error *err)
 {
-    if (!sender)
-        return fail_closed(err);
+    int rc = unusable(sender, err);
+    if (rc != RESPITE_OK)
+        return rc;
     if (!(timeout_seconds >= 0.0 && timeout_seconds <= 86400.0)) {
         char text[40];
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
@@ -463,7 +510,6 @@ int respite_sender_flush(respite_sender *sender, double timeout_seconds, respite
     sender->flushes++;
     pthread_cond_broadcast(&sender->changed);
     double deadline = respite_now() + timeout_seconds;
-    int rc;
     for (;;) {
         respite_queue_stats qs;
         if ((rc = respite_queue_stats_get(sender->queue, &qs, err)) != RESPITE_OK)
@@ -499,6 +545,8 @@ int64_t respite_sender_close(respite_sender *sender, respite_error *err)
 {
     if (!sender)
         return fail_closed(err), -1;
+    if (inherited(sender))
+        return 0; /* S15: no event was accepted in this process */
     pthread_mutex_lock(&sender->lock);
     if (!sender->closing) {
         sender->closing = 1;
@@ -542,6 +590,10 @@ int respite_sender_stats_get(respite_sender *sender, respite_sender_stats *out, 
     if (!out)
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "out must not be NULL");
     memset(out, 0, sizeof *out);
+    if (inherited(sender)) { /* S15: closed here, having accepted nothing */
+        out->closed = out->queue.closed = 1;
+        return RESPITE_OK;
+    }
     pthread_mutex_lock(&sender->lock);
     int rc = respite_queue_stats_get(sender->queue, &out->queue, err);
     if (rc == RESPITE_OK)
@@ -562,5 +614,7 @@ int respite_sender_next_event(respite_sender *sender, respite_event *out, respit
         return fail_closed(err), -1;
     if (!out)
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "out must not be NULL"), -1;
+    if (inherited(sender))
+        return 0; /* S15: the parent's events are the parent's to log */
     return respite_event_ring_pop(&sender->events, out);
 }

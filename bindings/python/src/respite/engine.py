@@ -67,12 +67,13 @@ class Engine(OwnsHandle):
     def settle(self, batch: Batch, *, status: Optional[int] = None, transport: bool = False,
                retry_after: Optional[float] = None, now: Optional[float] = None) -> None:
         """Reports how sending the batch ended: an HTTP status, or
-        ``transport=True`` when it did not complete. Frees the batch."""
+        ``transport=True`` when it did not complete. Frees the batch; one the
+        core refused to settle stays in flight, to be settled again."""
         try:
             _c.respite_engine_settle((own := self._own).ptr, batch._own.ptr, 1 if transport or status is None else 0,
                                      status or 0, retry_after or 0.0, _now() if now is None else now)
+            batch.close()  # the engine freed it
         finally:
-            batch.close()  # the engine freed it (or owns it still)
             self._poll(own)
 
     def shutdown(self, now: Optional[float] = None) -> None:

@@ -73,6 +73,14 @@ class Queue(OwnsHandle):
     def stats(self) -> QueueStats:
         return QueueStats.fill(_c.respite_queue_stats_get, (own := self._own).ptr)
 
+    def close(self) -> None:
+        """Shuts the queue down, which wakes a thread blocked in wait() at
+        once, and frees it once no call is inside it (an engine keeps its
+        own reference). Idempotent."""
+        if (own := self._own) is not CLOSED:
+            _c.respite_queue_close(own.ptr)
+        super().close()
+
 
 class Batch(OwnsHandle):
     """Events taken together. Settle each (or all) with a disposition:

@@ -77,6 +77,11 @@ final class FaultServer implements AutoCloseable {
         return Long.parseLong(m.group(1));
     }
 
+    /** The statistics document with every request received, as the server wrote it (UTF-8 JSON). */
+    String received() {
+        return control("GET", "stats", null);
+    }
+
     /** Bodies of the requests answered with a 2xx status, in arrival order (JSON escapes undone). */
     List<String> deliveredBodies() {
         List<String> bodies = new ArrayList<>();
