@@ -5,6 +5,7 @@
 #include "internal.h"
 #include "retry_on_list.h"
 #include "rng.h"
+#include "utf8.h"
 
 #include <float.h>
 #include <math.h>
@@ -31,8 +32,9 @@ static int parse_retry_on(respite_backoff *b, const char *text, respite_error *e
 {
     if (respite_retry_on_list_parse(text, &b->retry_on))
         return RESPITE_OK;
-    return respite_fail_setting(err, "retry_on", "retry_on must be %s (got '%.80s')",
-                                respite_setting_find("backoff", "retry_on")->accepted, text);
+    char got[RESPITE_QUOTED_MAX];
+    return respite_fail_setting(err, "retry_on", "retry_on must be %s (got %s)",
+                                respite_setting_find("backoff", "retry_on")->accepted, respite_quoted(got, text));
 }
 
 respite_backoff *respite_backoff_new(const respite_settings *settings, respite_error *err)

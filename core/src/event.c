@@ -1,8 +1,14 @@
 /* Names and log levels of events, shared by every handle that emits them. */
 #include "internal.h"
+#include "utf8.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+/* A failed send's detail in its line: the first 120 characters after an
+ * HTTP status, 160 of a transport error. */
+#define EVENT_DETAIL_CHARS_MAX 160
 
 static const char *const event_names[RESPITE_EVENT_TYPE_COUNT] = {
     "recovery_started", "recovery_extended", "probing", "recovered",
@@ -42,68 +48,66 @@ static char *seconds_text(double seconds, char *buf, size_t size)
     return buf;
 }
 
-/* A failed send's detail on one line: control characters become spaces. */
-static void one_line(const char *detail, char *buf, size_t size)
+/* A failed send's detail on one line, its first max_chars characters:
+ * control characters become spaces, bytes that are not UTF-8 '?'. */
+static void one_line(const char *detail, int max_chars, char *buf, size_t size)
 {
-    size_t n = 0;
-    for (; detail[n] && n + 1 < size; n++)
-        buf[n] = (unsigned char)detail[n] < 0x20 || detail[n] == 0x7f ? ' ' : detail[n];
+    respite_utf8_printable(buf, size, detail, strnlen(detail, RESPITE_EVENT_DETAIL_MAX), max_chars, "", ' ');
+    size_t n = strlen(buf);
     while (n > 0 && buf[n - 1] == ' ')
         n--;
     buf[n] = '\0';
 }
 
+/* The line is made whole, then copied: a short buffer gets it cut at a
+ * character boundary, and the length needed is returned. */
 size_t respite_event_message(const respite_event *e, char *buf, size_t size)
 {
-    char scratch[1];
-    if (!buf || size == 0) {
-        buf = scratch;
-        size = sizeof scratch;
+    char line[RESPITE_NAME_MAX + 64 + EVENT_DETAIL_CHARS_MAX * 4 + 1];
+    if (!e) {
+        respite_copy_text(buf, buf ? size : 0, "no event");
+        return strlen("no event");
     }
-    if (!e)
-        return (size_t)snprintf(buf, size, "no event");
-    size_t named = 0;
-    if (e->source[0]) {
-        int prefix = snprintf(buf, size, "%.*s: ", RESPITE_NAME_MAX - 1, e->source);
-        named = prefix < 0 ? 0 : (size_t)prefix;
-        size_t used = named < size ? named : size - 1;
-        buf += used;
-        size -= used;
-    }
-    char pause[48], window[40], detail[RESPITE_EVENT_DETAIL_MAX];
+    char source[RESPITE_NAME_MAX];
+    respite_utf8_printable(source, sizeof source, e->source, strnlen(e->source, sizeof e->source), -1, "", '?');
+    char pause[48], window[40], detail[EVENT_DETAIL_CHARS_MAX * 4 + 1];
     seconds_text(e->pause, pause, sizeof pause);
     respite_format_number(round(e->window * 1000.0) / 1000.0, window, sizeof window);
-    one_line(e->detail, detail, sizeof detail);
-    int n;
+    one_line(e->detail, e->http_status > 0 ? 120 : EVENT_DETAIL_CHARS_MAX, detail, sizeof detail);
+    int named = source[0] ? snprintf(line, sizeof line, "%s: ", source) : 0;
+    char *out = line + named;
+    size_t room = sizeof line - (size_t)named;
     switch (e->type) {
     case RESPITE_EVENT_RECOVERY_STARTED:
-        n = snprintf(buf, size, "recovery started: %lld failure%s within %ss; requests paused %s",
-                     (long long)e->failures, e->failures == 1 ? "" : "s", window, pause);
+        snprintf(out, room, "recovery started: %lld failure%s within %ss; requests paused %s",
+                 (long long)e->failures, e->failures == 1 ? "" : "s", window, pause);
         break;
     case RESPITE_EVENT_RECOVERY_EXTENDED:
-        n = snprintf(buf, size, "recovery extended: the probe failed; requests paused %s", pause);
+        snprintf(out, room, "recovery extended: the probe failed; requests paused %s", pause);
         break;
     case RESPITE_EVENT_PROBING:
-        n = snprintf(buf, size, "recovery period ended: the next request is a probe");
+        snprintf(out, room, "recovery period ended: the next request is a probe");
         break;
     case RESPITE_EVENT_RECOVERED:
-        n = snprintf(buf, size, "recovered: the service answered; requests resume");
+        snprintf(out, room, "recovered: the service answered; requests resume");
         break;
     case RESPITE_EVENT_RESET:
-        n = snprintf(buf, size, "gate reset: requests resume");
+        snprintf(out, room, "gate reset: requests resume");
         break;
     case RESPITE_EVENT_SEND_FAILED:
         if (e->http_status > 0)
-            n = snprintf(buf, size, "send failed: HTTP %d%s%.120s", e->http_status, detail[0] ? ": " : "", detail);
+            snprintf(out, room, "send failed: HTTP %d%s%s", e->http_status, detail[0] ? ": " : "", detail);
         else
-            n = snprintf(buf, size, "send failed: %.160s", detail[0] ? detail : "the request did not complete");
+            snprintf(out, room, "send failed: %s", detail[0] ? detail : "the request did not complete");
         break;
     case RESPITE_EVENT_UNSENT_AT_CLOSE:
-        n = snprintf(buf, size, "closed with %lld event%s not sent", (long long)e->count, e->count == 1 ? "" : "s");
+        snprintf(out, room, "closed with %lld event%s not sent", (long long)e->count, e->count == 1 ? "" : "s");
         break;
     default:
-        n = snprintf(buf, size, "event of unknown type %d", e->type);
+        snprintf(out, room, "event of unknown type %d", e->type);
         break;
     }
-    return named + (n < 0 ? 0 : (size_t)n);
+    if (buf)
+        respite_copy_text(buf, size, line);
+    return strlen(line);
 }

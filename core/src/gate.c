@@ -7,6 +7,7 @@
  * the word and `until` without the lock. Everything that changes state (a
  * counted failure, a transition, a probe) takes the mutex, re-reads the state
  * and publishes the word again with release ordering. */
+#include "c_locale.h"
 #include "event_ring.h"
 #include "failure_window.h"
 #include "internal.h"
@@ -665,8 +666,11 @@ size_t respite_refusal_message(double retry_after, char *buf, size_t size)
         size = 0;
     if (isinf(retry_after) && retry_after > 0)
         n = snprintf(buf, size, "%s; recovery resumes only after a reset", refusal_prefix);
-    else
+    else {
+        locale_t previous = respite_c_locale_begin(); /* "12.3s", never "12,3s" */
         n = snprintf(buf, size, "%s; recovery resumes in %.1fs", refusal_prefix, retry_after);
+        respite_c_locale_end(previous);
+    }
     return n < 0 ? 0 : (size_t)n;
 }
 

@@ -55,7 +55,8 @@ RESPITE_INTERNAL_API void respite_internal_sleep_seconds(double seconds);
 RESPITE_INTERNAL_API int respite_internal_settings_expect(const respite_settings *settings, const char *component,
                                                           const char *argument, respite_error *err);
 
-/* Copies at most size-1 bytes of src and terminates. */
+/* Copies at most size-1 bytes of src, never ending inside a UTF-8 character,
+ * and terminates. */
 #define respite_copy_text respite_internal_copy_text
 RESPITE_INTERNAL_API void respite_internal_copy_text(char *dst, size_t size, const char *src);
 

@@ -1,5 +1,6 @@
 /* Outcomes of one call and which of them count against the service. */
 #include "internal.h"
+#include "utf8.h"
 
 #include <string.h>
 
@@ -19,10 +20,11 @@ int respite_outcome_from_name(const char *name, respite_error *err)
     for (int i = 0; name && i < RESPITE_OUTCOME_COUNT; i++)
         if (strcmp(name, outcome_names[i]) == 0)
             return i;
+    char got[RESPITE_QUOTED_MAX];
     respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
                  "outcome must be one of success, request_error, throttled, server_error, unusable, "
-                 "transport (got '%s')",
-                 name ? name : "(null)");
+                 "transport (got %s)",
+                 respite_quoted(got, name ? name : "(null)"));
     return -1;
 }
 

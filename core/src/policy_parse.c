@@ -68,7 +68,7 @@ static const char *describe(const json_t *value, char *buf, size_t size)
     switch (json_typeof(value)) {
     case JSON_STRING: {
         char text[GOT_SIZE - 8];
-        respite_utf8_printable(text, sizeof text, json_string_value(value), json_string_length(value), 32, "...");
+        respite_utf8_printable(text, sizeof text, json_string_value(value), json_string_length(value), 32, "...", '?');
         snprintf(buf, size, "\"%s\"", text);
         break;
     }
@@ -446,7 +446,7 @@ static int too_deep(const char *text, size_t length, int *line, int *column)
 static void add_syntax_problem(respite_problems *found, const json_error_t *error)
 {
     char near[JSON_ERROR_TEXT_LENGTH * 4];
-    respite_utf8_printable(near, sizeof near, error->text, strlen(error->text), JSON_ERROR_TEXT_LENGTH, "...");
+    respite_utf8_printable(near, sizeof near, error->text, strlen(error->text), JSON_ERROR_TEXT_LENGTH, "...", '?');
     if (json_error_code(error) == json_error_invalid_utf8)
         respite_internal_problems_add(found, "", error->line, error->column,
                                       "invalid JSON at line %d, column %d: the text is not valid UTF-8 (%s)",

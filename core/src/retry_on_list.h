@@ -14,8 +14,9 @@ typedef struct respite_retry_on_list {
 } respite_retry_on_list;
 
 /* 1 when text is a valid list (items: outcome names other than success,
- * codes 400-599 as three digits; comma-separated, blanks trimmed), and then
- * fills *list if not NULL; 0 when it is not (empty, too long, a bad item). */
+ * codes 400-599 as three digits; comma-separated, blanks trimmed; any
+ * length), and then fills *list if not NULL; 0 when it is not (empty, an
+ * empty item, a bad item). */
 int respite_retry_on_list_parse(const char *text, respite_retry_on_list *list);
 
 /* 1 when the list names the outcome or, for other outcomes, the status code. */

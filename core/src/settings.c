@@ -3,13 +3,12 @@
  * A bag holds a value for every id of the table (the rows of other
  * components keep their defaults), so reading by id never goes out of it. */
 #define _GNU_SOURCE /* strtod_l: numbers read the same whatever the caller's locale */
+#include "c_locale.h"
 #include "retry_on_list.h"
 #include "utf8.h"
 
 #include <assert.h>
-#include <locale.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,8 +139,9 @@ static int fail_unknown_component(const char *name, respite_error *err)
         if (i + 1 < respite_profiles_size)
             strcat(accepted, ", ");
     }
-    return respite_fail_setting(err, "component", "component must be one of %s (got '%s')", accepted,
-                                name ? name : "(null)");
+    char got[RESPITE_QUOTED_MAX];
+    return respite_fail_setting(err, "component", "component must be one of %s (got %s)", accepted,
+                                respite_quoted(got, name ? name : "(null)"));
 }
 
 void respite_settings_free(respite_settings *settings)
@@ -243,7 +243,9 @@ static int find_row(const respite_settings *s, const char *name, int *id, respit
         memcpy(accepted + used, row_name, n + 1);
         used += n;
     }
-    return respite_fail_setting(err, name, "%.60s is not a %s setting (accepted: %s)", name, c->name, accepted);
+    char shown[RESPITE_QUOTED_MAX];
+    respite_utf8_printable(shown, sizeof shown, name, strlen(name), RESPITE_QUOTED_CHARS, "", '?');
+    return respite_fail_setting(err, name, "%s is not a %s setting (accepted: %s)", shown, c->name, accepted);
 }
 
 /* ------------------------------------------------------------ setters */
@@ -326,14 +328,6 @@ int respite_settings_set_boolean(respite_settings *settings, const char *name, i
     return RESPITE_OK;
 }
 
-static locale_t c_locale;
-static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
-
-static void make_c_locale(void)
-{
-    c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-}
-
 /* Plain decimal notation (E7): an optional '-', digits, and optionally '.'
  * and digits; nothing else (no '+', spaces, exponent, hex, nan or inf).
  * 0 when the text is not that. The value is the nearest double, read with
@@ -354,8 +348,8 @@ int respite_parse_decimal(const char *text, double *out)
     }
     if (*p != '\0')
         return 0;
-    pthread_once(&c_locale_once, make_c_locale);
-    *out = c_locale ? strtod_l(text, NULL, c_locale) : strtod(text, NULL);
+    locale_t c = respite_c_locale();
+    *out = c ? strtod_l(text, NULL, c) : strtod(text, NULL);
     return 1;
 }
 
@@ -378,31 +372,20 @@ static int name_valid(const char *value)
     return 1;
 }
 
-/* E3: a text as messages show it: in quotes, its first 80 characters,
- * control characters and bytes that are not UTF-8 as '?'. */
-#define QUOTED_MAX (2 + 80 * 4 + 1)
-static const char *quoted(char *got, const char *value)
-{
-    got[0] = '\'';
-    respite_utf8_printable(got + 1, QUOTED_MAX - 2, value, strlen(value), 80, "");
-    strcat(got, "'");
-    return got;
-}
-
 static int fail_text(respite_error *err, const respite_setting_info *row, const char *value)
 {
-    char got[QUOTED_MAX];
-    return fail_value(err, row, quoted(got, value));
+    char got[RESPITE_QUOTED_MAX];
+    return fail_value(err, row, respite_quoted(got, value));
 }
 
 /* A text for a numeric setting that is not plain decimal notation: the
  * message says which notation is read (E7). */
 static int fail_notation(respite_error *err, const respite_setting_info *row, const char *value)
 {
-    char got[QUOTED_MAX];
+    char got[RESPITE_QUOTED_MAX];
     return respite_fail_setting(err, row->name, "%s must be %s, in plain decimal notation such as %s (got %s)",
                                 row->name, row->accepted, row->type == RESPITE_SETTING_INTEGER ? "12" : "12 or 0.5",
-                                quoted(got, value));
+                                respite_quoted(got, value));
 }
 
 /* Checks a text value of a choice, string or list row; the choice's word

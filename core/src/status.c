@@ -1,5 +1,7 @@
 /* The status table (one X-macro) and the error struct helpers. */
+#include "c_locale.h"
 #include "internal.h"
+#include "utf8.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -55,7 +57,7 @@ void respite_copy_text(char *dst, size_t size, const char *src)
         src = "";
     size_t n = strlen(src);
     if (n >= size)
-        n = size - 1;
+        n = respite_utf8_complete(src, size - 1);
     memcpy(dst, src, n);
     dst[n] = '\0';
 }
@@ -65,8 +67,12 @@ static int vfail(respite_error *err, int status, const char *setting, const char
     if (!err)
         return status;
     err->status = status;
-    respite_copy_text(err->setting, sizeof err->setting, setting);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    /* A name the caller gave (E5) may be any bytes: shown as E3 shows text. */
+    respite_utf8_printable(err->setting, sizeof err->setting, setting ? setting : "", setting ? strlen(setting) : 0,
+                           -1, "", '?');
+    int n = vsnprintf(err->message, sizeof err->message, fmt, ap);
+    if (n >= (int)sizeof err->message)
+        err->message[respite_utf8_complete(err->message, sizeof err->message - 1)] = '\0';
     err->retry_after = 0.0;
     return status;
 }
@@ -107,11 +113,13 @@ char *respite_format_number(double value, char *buf, size_t size)
         return buf;
     }
     char sci[40];
+    locale_t previous = respite_c_locale_begin();
     for (int precision = 1; precision <= 17; precision++) {
         snprintf(sci, sizeof sci, "%.*e", precision - 1, value);
         if (strtod(sci, NULL) == value)
             break;
     }
+    respite_c_locale_end(previous);
     char digits[24];
     int k = 0;
     const char *p = sci + (sci[0] == '-');

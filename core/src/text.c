@@ -10,7 +10,7 @@ int respite_text_check(const char *text, size_t length, const char *what, respit
     if (!text || !memchr(text, '\0', length))
         return RESPITE_OK;
     char shown[128]; /* the NUL shows as '?', like every control character */
-    respite_utf8_printable(shown, sizeof shown, text, length, 40, "...");
+    respite_utf8_printable(shown, sizeof shown, text, length, 40, "...", '?');
     return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "%s must be text without NUL bytes (got '%s')",
                         what ? what : "text", shown);
 }

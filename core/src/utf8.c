@@ -47,7 +47,20 @@ long respite_utf8_length(const char *s, size_t n)
     return chars;
 }
 
-void respite_utf8_printable(char *out, size_t size, const char *s, size_t n, int max_chars, const char *cut)
+size_t respite_utf8_complete(const char *s, size_t n)
+{
+    size_t lead = n;
+    while (lead > 0 && n - lead < 3 && ((unsigned char)s[lead - 1] & 0xC0) == 0x80)
+        lead--;
+    if (lead == 0)
+        return n;
+    unsigned char c = (unsigned char)s[lead - 1];
+    size_t need = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+    return n - (lead - 1) < need ? lead - 1 : n;
+}
+
+void respite_utf8_printable(char *out, size_t size, const char *s, size_t n, int max_chars, const char *cut,
+                            char control)
 {
     size_t o = 0, cut_len = strlen(cut);
     int chars = 0;
@@ -60,10 +73,10 @@ void respite_utf8_printable(char *out, size_t size, const char *s, size_t n, int
             break;
         }
         size_t len = respite_utf8_sequence((const unsigned char *)s + i, n - i);
-        if (len == 0 || (len == 1 && ((unsigned char)s[i] < 0x20 || s[i] == 0x7F))) {
+        if (len == 0 || (control && len == 1 && ((unsigned char)s[i] < 0x20 || s[i] == 0x7F))) {
             if (o + 2 > size)
                 break;
-            out[o++] = '?';
+            out[o++] = len == 0 ? '?' : control;
             i += len ? len : 1;
         } else {
             if (o + len + 1 > size)
@@ -75,4 +88,12 @@ void respite_utf8_printable(char *out, size_t size, const char *s, size_t n, int
         chars++;
     }
     out[o] = '\0';
+}
+
+const char *respite_quoted(char out[RESPITE_QUOTED_MAX], const char *value)
+{
+    out[0] = '\'';
+    respite_utf8_printable(out + 1, RESPITE_QUOTED_MAX - 2, value, strlen(value), RESPITE_QUOTED_CHARS, "", '?');
+    strcat(out, "'");
+    return out;
 }

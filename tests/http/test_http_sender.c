@@ -270,6 +270,58 @@ static void test_gzip_framing_and_headers(void **state)
     respite_fault_server_stop(server);
 }
 
+/* Item 3: a body that is not all UTF-8 reaches the event as text every
+ * binding decodes, its line cut by characters (E3). */
+static void test_answers_come_back_as_text(void **state)
+{
+    (void)state;
+    char script[256] = "503 body=\xff";
+    for (int i = 0; i < 119; i++)
+        strcat(script, "x");
+    strcat(script, "\xc3\xa9");
+    const char *body = script + strlen("503 body=\xff");
+    respite_fault_server *server = server_start(script);
+    respite_sender *sender = sender_of(server, "min_entries_per_message=1", "failures_to_enter_recovery=100", NULL);
+    enqueue_text(sender, "a");
+    event_log log = {0};
+    assert_true(events_wait(sender, &log, RESPITE_EVENT_SEND_FAILED, 1, 5.0));
+    const respite_event *failed = events_nth(&log, RESPITE_EVENT_SEND_FAILED, 0);
+    assert_int_equal(failed->detail[0], '?'); /* the byte that is not UTF-8 */
+    assert_string_equal(failed->detail + 1, body);
+    char line[512], expected[300];
+    respite_event_message(failed, line, sizeof line);
+    snprintf(expected, sizeof expected, "send failed: HTTP 503: ?%.119s", body); /* 120 characters: not the 'e' */
+    assert_string_equal(line, expected);
+    respite_sender_free(sender);
+    respite_fault_server_stop(server);
+}
+
+/* Item 22: a long content_type is sent whole: a text setting is accepted
+ * or rejected, never cut. */
+static void test_a_long_content_type_is_sent_whole(void **state)
+{
+    (void)state;
+    char content_type[640] = "application/x-";
+    while (strlen(content_type) < 600)
+        strcat(content_type, "abcdefghij");
+    respite_fault_server *server = server_start("healthy");
+    char pairs[700];
+    snprintf(pairs, sizeof pairs, "min_entries_per_message=1,content_type=%s", content_type);
+    respite_sender *sender = sender_of(server, pairs, NULL, NULL);
+    enqueue_text(sender, "a");
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_sender_flush(sender, 5.0, &err), RESPITE_OK);
+    respite_fault_record rec;
+    assert_int_equal(respite_fault_server_record(server, 0, &rec), 0);
+    char got[1024];
+    assert_true(respite_fault_record_header(&rec, "Content-Type", got, sizeof got));
+    assert_string_equal(got, content_type);
+    respite_fault_record_clear(&rec);
+    respite_sender_free(sender);
+    respite_fault_server_stop(server);
+}
+
 /* G15 through the sender: 429 with Retry-After: 1 lengthens the pause. */
 static void test_retry_after_lengthens_the_pause(void **state)
 {
@@ -447,6 +499,8 @@ int main(void)
         cmocka_unit_test(test_close_while_healthy_delivers_everything),
         cmocka_unit_test(test_gzip_framing_and_headers),
         cmocka_unit_test(test_retry_after_lengthens_the_pause),
+        cmocka_unit_test(test_answers_come_back_as_text),
+        cmocka_unit_test(test_a_long_content_type_is_sent_whole),
         cmocka_unit_test(test_close_ends_a_waiting_flush),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_slow_answer_delivers_twice),

@@ -65,6 +65,46 @@ static void test_S6_failed_sends_and_unsent_events_in_words(void **state)
     assert_string_equal(message_of(u), "closed with 7 events not sent");
 }
 
+#define X10 "xxxxxxxxxx"
+#define X119 X10 X10 X10 X10 X10 X10 X10 X10 X10 X10 X10 "xxxxxxxxx"
+
+/* E3 (issue 14 item 3): the body is cut by characters, never inside one,
+ * and bytes that are not UTF-8 show as '?': every binding can decode it. */
+static void test_E3_failed_send_detail_is_cut_by_characters(void **state)
+{
+    (void)state;
+    respite_event e = {0};
+    e.type = RESPITE_EVENT_SEND_FAILED;
+    e.http_status = 503;
+    strcpy(e.detail, X119 "\xc3\xa9");
+    assert_string_equal(message_of(e), "send failed: HTTP 503: " X119 "\xc3\xa9");
+    strcpy(e.detail, X119 "\xc3\xa9\xc3\xa9");
+    assert_string_equal(message_of(e), "send failed: HTTP 503: " X119 "\xc3\xa9");
+    strcpy(e.detail, X119 "x\xf0\x9f\x98\x80");
+    assert_string_equal(message_of(e), "send failed: HTTP 503: " X119 "x");
+    strcpy(e.detail, "bad \xff\xfe byte\x01\xc3");
+    assert_string_equal(message_of(e), "send failed: HTTP 503: bad ?? byte ?");
+    e.http_status = 0;
+    strcpy(e.detail, "\xe2\x82");
+    assert_string_equal(message_of(e), "send failed: ??");
+}
+
+/* A buffer too short for the line gets it cut at a character boundary. */
+static void test_E3_a_short_buffer_never_ends_inside_a_character(void **state)
+{
+    (void)state;
+    respite_event e = {0};
+    e.type = RESPITE_EVENT_RECOVERED;
+    strcpy(e.source, "\xc3\xa9t\xc3\xa9");
+    char buf[5];
+    size_t needed = respite_event_message(&e, buf, sizeof buf);
+    assert_int_equal(needed, strlen("\xc3\xa9t\xc3\xa9: recovered: the service answered; requests resume"));
+    assert_string_equal(buf, "\xc3\xa9t"); /* not "\xc3\xa9t\xc3" */
+    char two[2];
+    respite_event_message(&e, two, sizeof two);
+    assert_string_equal(two, "");
+}
+
 static void test_E10_message_never_overflows_and_reports_its_length(void **state)
 {
     (void)state;
@@ -129,6 +169,8 @@ int main(void)
         cmocka_unit_test(test_G18_a_named_gate_writes_its_name_on_every_line),
         cmocka_unit_test(test_S6_failed_sends_and_unsent_events_in_words),
         cmocka_unit_test(test_E10_message_never_overflows_and_reports_its_length),
+        cmocka_unit_test(test_E3_failed_send_detail_is_cut_by_characters),
+        cmocka_unit_test(test_E3_a_short_buffer_never_ends_inside_a_character),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

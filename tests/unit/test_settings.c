@@ -178,6 +178,11 @@ static const text_case text_cases[] = {
     {"backoff", "retry_on", "429.0", RETRY_ON_ACCEPTED " (got '429.0')"},
     {"backoff", "retry_on", "transport,timeout", RETRY_ON_ACCEPTED " (got 'transport,timeout')"},
     {"backoff", "retry_on", "", RETRY_ON_ACCEPTED " (got '')"},
+    /* an empty item is no item, "," no more a list than "" */
+    {"backoff", "retry_on", ",", RETRY_ON_ACCEPTED " (got ',')"},
+    {"backoff", "retry_on", " , ", RETRY_ON_ACCEPTED " (got ' , ')"},
+    {"backoff", "retry_on", "429,", RETRY_ON_ACCEPTED " (got '429,')"},
+    {"backoff", "retry_on", "429,,503", RETRY_ON_ACCEPTED " (got '429,,503')"},
     {"queue", "overflow", "drop_oldest", NULL},
     {"queue", "overflow", "drop_newest", NULL},
     {"queue", "overflow", "drop", "overflow must be one of drop_oldest, drop_newest (got 'drop')"},
@@ -476,6 +481,82 @@ static void test_E5_unknown_setting_lists_the_accepted_names(void **state)
     respite_settings_free(g);
 }
 
+/* 1 when s is valid UTF-8 (shortest forms, no surrogates). */
+static int valid_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int len = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : (*p & 0xF8) == 0xF0 ? 4 : 0;
+        if (len == 0 || (len == 2 && *p < 0xC2) || (len == 3 && *p == 0xE0 && p[1] < 0xA0) ||
+            (len == 3 && *p == 0xED && p[1] >= 0xA0) || (len == 4 && (*p > 0xF4 || (*p == 0xF0 && p[1] < 0x90))))
+            return 0;
+        for (int i = 1; i < len; i++)
+            if ((p[i] & 0xC0) != 0x80)
+                return 0;
+        p += len;
+    }
+    return 1;
+}
+
+/* E3, E5: a name the caller gave is shown by characters, never cut inside
+ * one, with bytes that are not UTF-8 as '?'; err->setting too. */
+static void test_E5_unknown_names_are_shown_as_valid_text(void **state)
+{
+    (void)state;
+    respite_error err;
+    respite_settings *b = new_settings("backoff");
+    char name[256] = "a";
+    for (int i = 0; i < 50; i++)
+        strcat(name, "\xc3\xa9");
+    respite_error_clear(&err);
+    assert_int_equal(respite_settings_set_text(b, name, "1", &err), RESPITE_E_INVALID_SETTING);
+    char expected[512];
+    snprintf(expected, sizeof expected, "%s is not a backoff setting (accepted: max_attempts, "
+             "initial_delay_seconds, multiplier, max_delay_seconds, jitter, retry_on, seed, name)", name);
+    assert_string_equal(err.message, expected);
+    assert_int_equal(strncmp(err.setting, name, 63), 0); /* 'a' and 31 of the 50: 63 bytes */
+    assert_int_equal(strlen(err.setting), 63);
+    respite_error_clear(&err);
+    assert_int_equal(respite_settings_set_number(b, "x\xffy\n", 1, &err), RESPITE_E_INVALID_SETTING);
+    assert_string_equal(err.setting, "x?y?");
+    assert_int_equal(strncmp(err.message, "x?y? is not a backoff setting", 29), 0);
+    /* four-byte characters: the first 80 shown whole */
+    respite_settings *s = new_settings("sender");
+    char emoji[400] = "";
+    for (int i = 0; i < 90; i++)
+        strcat(emoji, "\xf0\x9f\x98\x80");
+    respite_error_clear(&err);
+    assert_int_equal(respite_settings_set_text(s, emoji, "1", &err), RESPITE_E_INVALID_SETTING);
+    assert_true(valid_utf8(err.message));
+    assert_true(valid_utf8(err.setting));
+    assert_int_equal(strncmp(err.message, emoji, 80 * 4), 0);
+    assert_int_equal(strncmp(err.message + 80 * 4, " is not a sender setting", 24), 0);
+    respite_error_clear(&err);
+    assert_null(respite_settings_new(emoji, &err));
+    assert_true(valid_utf8(err.message));
+    respite_settings_free(s);
+    respite_settings_free(b);
+}
+
+/* Item 21: a valid retry_on list of any length is accepted. */
+static void test_E3_retry_on_of_any_length(void **state)
+{
+    (void)state;
+    char list[1024] = "transport";
+    for (int code = 400; code <= 599; code++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), ", %d", code);
+    assert_true(strlen(list) > 512);
+    respite_settings *b = new_settings("backoff");
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_settings_set_text(b, "retry_on", list, &err), RESPITE_OK);
+    assert_string_equal(respite_settings_get_text(b, "retry_on", NULL), list);
+    respite_backoff *backoff = respite_backoff_new(b, &err);
+    assert_non_null(backoff);
+    respite_backoff_free(backoff);
+    respite_settings_free(b);
+}
+
 static void test_E6_unknown_component(void **state)
 {
     (void)state;
@@ -751,6 +832,8 @@ int main(void)
         cmocka_unit_test(test_E7_decimal_text_sets_the_nearest_double),
         cmocka_unit_test(test_E7_wrong_types),
         cmocka_unit_test(test_E5_unknown_setting_lists_the_accepted_names),
+        cmocka_unit_test(test_E5_unknown_names_are_shown_as_valid_text),
+        cmocka_unit_test(test_E3_retry_on_of_any_length),
         cmocka_unit_test(test_E6_unknown_component),
         cmocka_unit_test(test_E9_null_settings_is_closed),
         cmocka_unit_test(test_E2_status_does_not_depend_on_err),

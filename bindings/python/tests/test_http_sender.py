@@ -307,3 +307,20 @@ def test_a_sender_made_before_fork_returns_at_once_in_the_child(server):
     assert child == {"enqueue": belongs, "flush": belongs, "close": 0, "closed": True}
     assert parent == {"delivered": 1, "close": 0, "left": 0}
     assert sorted(delivered_events(server)) == ["before", "left"]
+
+
+def test_a_body_cut_before_a_two_byte_character_is_logged_whole(server, caplog):
+    # issue 14 item 3: 119 x 'x' + 'é' is 120 characters but 121 bytes; a cut
+    # after 120 bytes split the 'é', and decoding the event killed the logging.
+    body = "x" * 119 + "é"
+    server.script(f"503 body={body}")
+    sender = respite.Sender(url=server.url, policy=retry_policy(), min_entries_per_message=1,
+                            failures_to_enter_recovery=100, close_timeout_seconds=1)
+    with caplog.at_level(logging.WARNING, logger="respite"):
+        sender.enqueue("event")
+        failed = lambda: [r.getMessage() for r in caplog.records if r.getMessage().startswith("send failed")]
+        wait_for(lambda: len(failed()) >= 2, what="two logged failures")  # the logging outlives the first
+        assert failed()[0] == "send failed: HTTP 503: " + body
+        events = sender.events()  # every event taken and decoded
+    assert events and all(e.detail == body for e in events if e.type == "send_failed")
+    sender.close()

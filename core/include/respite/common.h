@@ -180,8 +180,9 @@ RESPITE_API const char *respite_event_type_name(int type);
  * "billing: recovery started: 10 failures within 100s; requests paused for 60s",
  * "send failed: HTTP 503: <start of the body>", ... (docs/spec.md, G18).
  * Bindings pass the line to their logger unchanged.
- * Written into buf (always NUL-terminated); returns the length it needed,
- * like snprintf. */
+ * Valid UTF-8 whatever the detail holds (E3). Written into buf (always
+ * NUL-terminated, cut at a character boundary when short); returns the
+ * length it needed, like snprintf. */
 RESPITE_API size_t respite_event_message(const respite_event *event, char *buf, size_t size);
 
 /* 1 when a binding should log the event as a warning (sending pauses or a

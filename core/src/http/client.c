@@ -1,6 +1,7 @@
 /* The request client (spec section 6, C1-C9): one call through a gate,
  * optional retries, connections reused from a pool of easy handles. */
 #include "http_internal.h"
+#include "../utf8.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -149,13 +150,14 @@ static int method_valid(const char *method)
 
 static int check_arguments(const char *method, const char *url, const char *data, size_t size, respite_error *err)
 {
+    char got[RESPITE_QUOTED_MAX];
     if (!method_valid(method))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
-                            "method must be an HTTP method such as GET or POST (got '%.40s')",
-                            method ? method : "(null)");
+                            "method must be an HTTP method such as GET or POST (got %s)",
+                            respite_quoted(got, method ? method : "(null)"));
     if (!respite_http_url_valid(url))
-        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "url must be an http:// or https:// URL (got '%.200s')",
-                            url ? url : "(null)");
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "url must be an http:// or https:// URL (got %s)",
+                            respite_quoted(got, url ? url : "(null)"));
     if (!data && size > 0)
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "data must not be NULL when size is %zu", size);
     return RESPITE_OK;

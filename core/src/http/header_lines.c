@@ -1,5 +1,6 @@
 /* Request headers given as text: "Name: value" lines separated by "\n". */
 #include "http_internal.h"
+#include "../utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +28,13 @@ int respite_http_parse_header_lines(const char *lines, struct curl_slist **list,
             size_t name_len = 0;
             while (name_len < trimmed && is_token_char((unsigned char)p[name_len]))
                 name_len++;
-            if (name_len == 0 || name_len >= trimmed || p[name_len] != ':' || memchr(p, '\r', trimmed))
+            if (name_len == 0 || name_len >= trimmed || p[name_len] != ':' || memchr(p, '\r', trimmed)) {
+                char shown[RESPITE_QUOTED_MAX];
+                respite_utf8_printable(shown, sizeof shown, p, trimmed, RESPITE_QUOTED_CHARS, "", '?');
                 return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
-                                    "headers must be \"Name: value\" lines separated by \\n (line %d is \"%.*s\")",
-                                    number, (int)(trimmed > 80 ? 80 : trimmed), p);
+                                    "headers must be \"Name: value\" lines separated by \\n (line %d is \"%s\")",
+                                    number, shown);
+            }
             char *line = malloc(trimmed + 1);
             if (!line)
                 return respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory copying headers");

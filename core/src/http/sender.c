@@ -10,6 +10,7 @@
  * TLS sessions on the shared sockets). */
 #define _GNU_SOURCE /* pthread_setname_np */
 #include "../event_ring.h"
+#include "../utf8.h"
 #include "http_internal.h"
 
 #include <errno.h>
@@ -204,7 +205,8 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
         goto fail;
     }
     if (!respite_http_url_valid(s->url)) {
-        respite_fail_setting(err, "url", "url must be an http:// or https:// URL (got '%.200s')", s->url);
+        char got[RESPITE_QUOTED_MAX];
+        respite_fail_setting(err, "url", "url must be an http:// or https:// URL (got %s)", respite_quoted(got, s->url));
         goto fail;
     }
     s->timeout = respite_setting_number(sender_settings, RESPITE_SETTING_SENDER_TIMEOUT_SECONDS);
@@ -297,10 +299,11 @@ int respite_sender_add_header(respite_sender *sender, const char *name, const ch
     int rc = unusable(sender, err);
     if (rc != RESPITE_OK)
         return rc;
+    char got[RESPITE_QUOTED_MAX];
     if (!header_name_valid(name))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
-                            "name must be a header name: letters, digits and !#$%%&'*+-.^_`|~ (got '%.80s')",
-                            name ? name : "(null)");
+                            "name must be a header name: letters, digits and !#$%%&'*+-.^_`|~ (got %s)",
+                            respite_quoted(got, name ? name : "(null)"));
     if (!value || strpbrk(value, "\r\n"))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
                             "value must be text without line breaks (got %s)", value ? "a line break" : "NULL");
@@ -334,8 +337,12 @@ static int refresh_request_headers(respite_sender *s)
         return 0;
     curl_slist_free_all(s->request_headers);
     s->request_headers = NULL;
-    char content_type[512];
-    snprintf(content_type, sizeof content_type, "Content-Type: %s", s->content_type);
+    /* Sized to the setting: a text setting is accepted or rejected, never cut. */
+    size_t size = strlen("Content-Type: ") + strlen(s->content_type) + 1;
+    char *content_type = malloc(size);
+    if (!content_type)
+        return -1;
+    snprintf(content_type, size, "Content-Type: %s", s->content_type);
     const char *fixed[] = {content_type, "Expect:", s->gzip ? "Content-Encoding: gzip" : NULL};
     struct curl_slist *list = NULL;
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
@@ -352,11 +359,13 @@ static int refresh_request_headers(respite_sender *s)
             goto fail;
         list = grown;
     }
+    free(content_type); /* libcurl keeps its own copy */
     s->request_headers = list;
     s->request_headers_version = s->headers_version;
     s->options_set = 0;
     return 0;
 fail:
+    free(content_type);
     curl_slist_free_all(list);
     return -1;
 }
@@ -370,12 +379,9 @@ static void push_send_failed(respite_sender *s, double now, const respite_respon
     ev.type = RESPITE_EVENT_SEND_FAILED;
     ev.at = now;
     ev.http_status = r ? r->status : 0;
-    if (why)
-        respite_copy_text(ev.detail, sizeof ev.detail, why);
-    else if (r && r->status == 0)
-        respite_copy_text(ev.detail, sizeof ev.detail, r->error);
-    else if (r)
-        respite_copy_text(ev.detail, sizeof ev.detail, r->body);
+    const char *detail = why ? why : !r ? "" : r->status == 0 ? r->error : r->body;
+    /* Any bytes a server sent: as text every binding can decode (S6). */
+    respite_utf8_printable(ev.detail, sizeof ev.detail, detail, strlen(detail), -1, "", 0);
     push_as_sender(s, &ev);
 }
 
