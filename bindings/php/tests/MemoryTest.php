@@ -24,6 +24,9 @@ final class MemoryTest extends TestCase
             $gate->check();
         }
         for ($i = 0; $i < 100000; $i++) {
+            $gate->stats(); // every field of the core's struct read (leaked 122 MB per 200k on 4.1)
+        }
+        for ($i = 0; $i < 100000; $i++) {
             (new Gate())->close();
         }
         $grown = memory_get_usage() - $before;
