@@ -1,4 +1,5 @@
 /* The status table (one X-macro) and the error struct helpers. */
+#define _POSIX_C_SOURCE 200809L /* locale_t (c_locale.h) under strict C11 too */
 #include "c_locale.h"
 #include "internal.h"
 #include "utf8.h"

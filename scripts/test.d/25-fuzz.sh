@@ -6,7 +6,7 @@ out="${BUILD_ROOT:-build}/fuzz"
 mkdir -p "$out/corpus"
 # The parser, validation and what they use; nothing else of the core.
 sources=(core/src/status.c core/src/problems.c core/src/policy.c core/src/policy_parse.c core/src/policy_builder.c
-         core/src/utf8.c)
+         core/src/utf8.c core/src/c_locale.c)
 clang -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
   -Icore/include fuzz/fuzz_policy.c "${sources[@]}" $(pkg-config --cflags --libs jansson) -lm \
   -o "$out/fuzz_policy"
