@@ -163,7 +163,8 @@ int main(int argc, char **argv)
            "sender (enqueue + send)");
     double best[3] = {0, 0, 0}, cpu_best[3] = {1e9, 1e9, 1e9};
     for (int r = 1; r <= rounds; r++) {
-        double rate[3], cpu[3];
+        /* a run left out (--only-sender, --only-plain) reports 0 CPU */
+        double rate[3], cpu[3] = {0, 0, 0};
         rate[0] = only_sender ? 1 : n / run_plain(url, events, n, batch, &cpu[0]);
         rate[1] = only_plain ? 1 : n / run_sender(url, events, n, batch, 1, &cpu[1]);
         rate[2] = only_sender || only_plain ? 1 : n / run_sender(url, events, n, batch, 0, &cpu[2]);

@@ -9,6 +9,7 @@
 #define RESPITE_H
 
 #include "respite/common.h"
+#include "respite/version.h"
 #include "respite/gate.h"
 #include "respite/backoff.h"
 #include "respite/policy.h"

@@ -88,7 +88,7 @@ static int gunzip(const char *in, size_t size, char **out, size_t *out_size)
     }
     z.next_in = (Bytef *)(uintptr_t)in;
     z.avail_in = (uInt)size;
-    int rc;
+    int rc = Z_BUF_ERROR; /* a break before any inflate() is a failure */
     do {
         if (len == cap) {
             if (cap >= MAX_BODY)
