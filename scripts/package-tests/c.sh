@@ -11,10 +11,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # The install tree, then moved: it must not depend on where it was made.
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DRESPITE_BUILD_TESTS=OFF -DRESPITE_BUILD_BENCH=OFF \
-  -DCMAKE_INSTALL_PREFIX="$work/staging" >/dev/null
+# The commands of the README and docs/c.md.
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DRESPITE_BUILD_TESTS=OFF -DRESPITE_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j2 >/dev/null
-cmake --install "$build" >/dev/null
+cmake --install "$build" --prefix "$work/staging" >/dev/null
 mv "$work/staging" "$work/prefix"
 prefix="$work/prefix"
 if grep -rl "$repo" "$prefix" >/dev/null; then
