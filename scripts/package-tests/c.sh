@@ -5,6 +5,7 @@
 # and static. Each builds and runs a program that opens a gate, records
 # failures and is refused. Nothing of this checkout is on any path they see.
 set -euo pipefail
+cd "$(dirname "$0")/../.."
 repo=$(pwd)
 build="${BUILD_ROOT:-build}/package-c"
 work=$(mktemp -d)
