@@ -20,11 +20,12 @@ for kind in "" -sources -javadoc; do
   cp "$root/bindings/java/target/respite-$version$kind.jar" "$work/jars/"
 done
 cd "$work"
-[ "$(unzip -p jars/respite-$version.jar META-INF/MANIFEST.MF | tr -d '\r' | sed -n 's/^Automatic-Module-Name: //p')" = org.respite ] \
+mkdir unpacked
+(cd unpacked && jar xf ../jars/respite-$version.jar META-INF/MANIFEST.MF native)
+grep -qx 'Automatic-Module-Name: org.respite' <(tr -d '\r' < unpacked/META-INF/MANIFEST.MF) \
   || { echo "package-tests/java: no Automatic-Module-Name: org.respite in the manifest"; exit 1; }
 # The JNI library must not look for anything in the build tree.
-unzip -q jars/respite-$version.jar 'native/*' -d native
-if readelf -d native/native/*/librespite_jni.so | grep -E 'RPATH|RUNPATH'; then
+if readelf -d unpacked/native/*/librespite_jni.so | grep -E 'RPATH|RUNPATH'; then
   echo "package-tests/java: the JNI library has a run path"; exit 1
 fi
 
@@ -38,7 +39,7 @@ cat > settings.xml <<XML
   <activeProfiles><activeProfile>plugins-from-cache</activeProfile></activeProfiles>
 </settings>
 XML
-mvn=(env -u RESPITE_FAULT_SERVER mvn -B -q -s "$work/settings.xml")
+mvn=(env -u RESPITE_FAULT_SERVER mvn -B -q -Dstyle.color=never -s "$work/settings.xml")
 
 # How a user installs the jar (its pom is read from inside it).
 "${mvn[@]}" org.apache.maven.plugins:maven-install-plugin:3.1.1:install-file -Dfile=jars/respite-$version.jar \
