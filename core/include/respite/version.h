@@ -1,8 +1,8 @@
 /*
  * respite/version.h - the version of the headers in use (macros) and of the
- * library linked (respite_version()). The one place the version
- * is written: CMakeLists.txt reads these macros into project(VERSION), so the
- * libraries' SOVERSION, respiteConfigVersion.cmake and respite.pc follow it.
+ * library linked (respite_version()). They equal project(VERSION) in the
+ * top-level CMakeLists.txt (configuring fails otherwise), which also gives
+ * the libraries' VERSION, respiteConfigVersion.cmake and respite.pc.
  */
 #ifndef RESPITE_VERSION_H
 #define RESPITE_VERSION_H
