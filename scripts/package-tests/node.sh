@@ -17,7 +17,7 @@ mkdir "$work/pack" "$work/app"
 # prepack needs node-addon-api in bindings/node (a checkout's npm install).
 [ -d bindings/node/node_modules/node-addon-api ] ||
   (cd bindings/node && npm install --no-audit --no-fund --no-package-lock --ignore-scripts >/dev/null)
-(cd bindings/node && RESPITE_NODE_BUILD_DIR="$build/node-prebuild" npm pack --pack-destination "$work/pack") > "$work/pack.log" 2>&1 ||
+(cd bindings/node && RESPITE_WERROR=ON RESPITE_NODE_BUILD_DIR="$build/node-prebuild" npm pack --pack-destination "$work/pack") > "$work/pack.log" 2>&1 ||
   { cat "$work/pack.log"; exit 1; }
 tarball="$(ls "$work"/pack/respite-*.tgz)"
 contents="$(tar -tzf "$tarball")"

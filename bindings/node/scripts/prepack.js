@@ -17,8 +17,14 @@ if (!fs.existsSync(path.join(repoCore, 'CMakeLists.txt'))) {
   console.error(`respite: prepack runs in a checkout of respite (${repoCore} not found)`);
   process.exit(1);
 }
-fs.rmSync(vendor, { recursive: true, force: true });
-fs.rmSync(path.join(root, 'prebuilds'), { recursive: true, force: true });
+function clean() {
+  fs.rmSync(vendor, { recursive: true, force: true });
+  fs.rmSync(path.join(root, 'prebuilds'), { recursive: true, force: true });
+}
+clean();
+// A failed pack must not leave vendor/ behind: CMake would build the
+// checkout from that stale copy.
+process.on('exit', (code) => { if (code !== 0) clean(); });
 fs.cpSync(repoCore, path.join(vendor, 'core'), { recursive: true });
 
 process.env.RESPITE_NODE_BUILD_DIR ||= path.join(root, 'build', 'prebuild');
