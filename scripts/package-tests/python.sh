@@ -12,6 +12,9 @@ case "$build" in /*) ;; *) build="$root/$build" ;; esac
 tools="$build/python-package-tools"
 export CMAKE_BUILD_PARALLEL_LEVEL=2
 unset PYTHONPATH
+# No SWIG from scripts/setup.d/swig.sh: the builds take it from PyPI, as a
+# user's would.
+export RESPITE_TOOLS="$build/python-package-no-tools"
 
 if [ ! -x "$tools/bin/python" ]; then
   python3 -m venv "$tools"
@@ -55,6 +58,13 @@ cd "$pkg"
 python3 -m venv wheel-venv
 wheel-venv/bin/python -m pip install --quiet --disable-pip-version-check ./"$(basename "$wheel")"
 LD_LIBRARY_PATH= wheel-venv/bin/python gate_demo.py
+# libcurl and jansson resolve to the copies inside the wheel, not the host's.
+linked="$(LD_LIBRARY_PATH= ldd wheel-venv/lib/python3*/site-packages/respite/_respite_swig*.so | grep -E 'libcurl|libjansson')"
+echo "$linked"
+if [ "$(grep -c 'respite_gate\.libs/' <<<"$linked")" -ne 2 ]; then
+  echo "python package: the wheel does not carry libcurl and jansson" >&2
+  exit 1
+fi
 # The sdist: built here, from what it carries.
 python3 -m venv sdist-venv
 sdist-venv/bin/python -m pip install --quiet --disable-pip-version-check ./respite_gate-*.tar.gz \
