@@ -24,6 +24,6 @@ spl_autoload_register(static function (string $class): void {
 if (!function_exists('respite_gate_new')) {
     throw new \LogicException(
         'the respite extension is not loaded: add extension=/path/to/respite.so to php.ini '
-        . 'or run php -d extension=/path/to/respite.so (build it with scripts/test.d/70-php.sh)'
+        . 'or run php -d extension=/path/to/respite.so (install it: docs/php.md)'
     );
 }

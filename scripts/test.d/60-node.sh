@@ -9,6 +9,7 @@ bash scripts/setup.d/node.sh
 build="${BUILD_ROOT:-build}"
 case "$build" in /*) ;; *) build="$PWD/$build" ;; esac
 export RESPITE_NODE_BUILD_DIR="$build/node"
+export RESPITE_WERROR=ON
 # The HTTP tests drive respite-fault-server, built by the core step (10-core.sh).
 server="$build/release/tools/fault_server/respite-fault-server"
 if [ ! -x "$server" ]; then

@@ -11,6 +11,17 @@
 
 #include "respite.h"
 
+/* Settings for a component or profile. */
+static inline respite_settings *new_settings(const char *component)
+{
+    respite_error err;
+    respite_error_clear(&err);
+    respite_settings *s = respite_settings_new(component, &err);
+    if (!s)
+        fail_msg("respite_settings_new(%s): %s", component, err.message);
+    return s;
+}
+
 /* The policy a JSON document describes. */
 static inline respite_policy *policy_from(const char *json)
 {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../support/test_support.h"
 #include "respite.h"
 
 /* A numeric value for one setting and the exact message, NULL when accepted. */
@@ -260,16 +261,6 @@ static const text_case text_cases[] = {
     {"gate", "recover_never", "yes", "recover_never must be true or false (got 'yes')"},
     {"gate", "recover_never", "TRUE", "recover_never must be true or false (got 'TRUE')"},
 };
-
-static respite_settings *new_settings(const char *component)
-{
-    respite_error err;
-    respite_error_clear(&err);
-    respite_settings *s = respite_settings_new(component, &err);
-    if (!s)
-        fail_msg("respite_settings_new(%s): %s", component, err.message);
-    return s;
-}
 
 static void assert_rejected(int rc, const respite_error *err, const char *setting, const char *message)
 {

@@ -9,17 +9,8 @@
 
 #include <string.h>
 
+#include "../support/test_support.h"
 #include "../../core/src/internal.h"
-
-static respite_settings *new_settings(const char *component)
-{
-    respite_error err;
-    respite_error_clear(&err);
-    respite_settings *s = respite_settings_new(component, &err);
-    if (!s)
-        fail_msg("respite_settings_new(%s): %s", component, err.message);
-    return s;
-}
 
 /* The list's ids, names and components, as the public table has them. */
 static void test_every_id_is_its_row(void **state)

@@ -1,15 +1,13 @@
 'use strict';
-// Loads the raw SWIG module (built by `npm install`, see scripts/build.js).
-const path = require('node:path');
+// Loads the raw SWIG module: the addon built from source here if present,
+// else the one prebuilt for this platform (as node-gyp-build does).
+const fs = require('node:fs');
+const { builtPath, prebuildPath } = require('./addon-path');
 
-const addon = path.join(__dirname, '..', 'native', 'respite_native.node');
-let native;
-try {
-  native = require(addon);
-} catch (error) {
-  if (error && error.code === 'MODULE_NOT_FOUND') {
-    throw new Error(`respite: the native addon is not built (${addon} is missing); run \`npm install\` in bindings/node`);
-  }
-  throw error;
+const addon = [builtPath, prebuildPath()].find((file) => fs.existsSync(file));
+if (!addon) {
+  throw new Error(`respite: no native addon for ${process.platform}-${process.arch} `
+    + `(neither ${builtPath} nor ${prebuildPath()}); build it with \`node scripts/build.js\` `
+    + 'in the package directory (needs CMake, a C/C++ compiler, and the libcurl, zlib and jansson headers)');
 }
-module.exports = native;
+module.exports = require(addon);

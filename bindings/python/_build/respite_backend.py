@@ -10,8 +10,9 @@ from scikit_build_core.build import *  # noqa: F401,F403 (every other hook as is
 _HERE = Path(__file__).resolve().parent.parent  # bindings/python
 _ROOT = _HERE.parent.parent  # the repository, when building from it
 _VENDOR = _HERE / "vendor"
-# What CMakeLists.txt needs from the repository (RESPITE_ROOT).
-_PARTS = ["core/CMakeLists.txt", "core/include", "core/src", "swig", "cmake/RespiteSwig.cmake"]
+# What CMakeLists.txt reads from the repository (RESPITE_ROOT): whole
+# folders, so a file the core's CMake starts to read is never left out.
+_PARTS = ["core", "swig", "cmake"]
 
 
 def build_sdist(sdist_directory, config_settings=None):

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
 
 /**
  * The repo's respite-fault-server program (tools/fault_server), started as a
- * subprocess from RESPITE_FAULT_SERVER; scripted and inspected over
+ * subprocess: RESPITE_FAULT_SERVER if set, else the one the pom builds
+ * (system property respite.fault.server); scripted and inspected over
  * /__control/. Its stdin is a pipe, so it exits with the test JVM.
  */
 final class FaultServer implements AutoCloseable {
@@ -33,8 +34,10 @@ final class FaultServer implements AutoCloseable {
 
     FaultServer(String script) throws IOException {
         String path = System.getenv("RESPITE_FAULT_SERVER");
-        assertNotNull(path, "RESPITE_FAULT_SERVER must name the respite-fault-server program "
-                + "(scripts/test.d/50-java.sh sets it)");
+        if (path == null || path.isEmpty()) {
+            path = System.getProperty("respite.fault.server");
+        }
+        assertNotNull(path, "no respite-fault-server: set RESPITE_FAULT_SERVER or run the tests through Maven");
         process = new ProcessBuilder(path, "--exit-on-eof", "--script", script)
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));

@@ -20,7 +20,7 @@ class WireTextTest extends FaultServerTest {
 
     @Test
     void aSendersFramingEventsAndHeadersArriveAsUtf8() {
-        try (Sender sender = Sender.builder(server.url).minEntriesPerMessage(1)
+        try (Sender sender = Sender.builder(server.url).minEntriesPerMessage(2) // both events in one message
                 .prefix(EMOJI + "[").separator("\u00B7").suffix("]\u00E9")
                 .header("X-Note", "caf\u00E9 " + EMOJI).build()) {
             sender.enqueue("\u4E2D");

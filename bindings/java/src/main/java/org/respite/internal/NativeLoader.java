@@ -45,8 +45,11 @@ public final class NativeLoader {
         String resource = "/native/" + platform() + "/" + LIBRARY;
         try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new UnsatisfiedLinkError("respite: the jar has no native library for " + platform()
-                        + " (expected " + resource + "; build it with mvn -f bindings/java package)");
+                throw new UnsatisfiedLinkError("respite: this jar has no native library for the platform "
+                        + platform() + " (looked for " + resource + "); build the jar on a " + platform()
+                        + " machine from the respite repository with: mvn -f bindings/java install"
+                        + " (needs cmake, a C compiler, libcurl and jansson headers, SWIG: bash scripts/setup.sh),"
+                        + " or name a built library with -Drespite.native.library=/path/" + LIBRARY);
             }
             Path file = Files.createTempFile("respite_jni", ".so");
             file.toFile().deleteOnExit();
