@@ -16,7 +16,7 @@ fi
 # The CMake build directory lives under the build root, so a second run
 # only rebuilds what changed.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \
-  --config-settings=build-dir="$build/python-build" ./bindings/python
+  --config-settings=build-dir="$build/python-build" --config-settings=cmake.define.RESPITE_WERROR=ON ./bindings/python
 
 # The HTTP tests run against the core's fault server (built by 10-core.sh;
 # built here when missing).
