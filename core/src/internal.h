@@ -87,4 +87,36 @@ int respite_policy_find_strategy(const respite_policy *policy, int transport_fai
                                  respite_error *err);
 int respite_batch_settle_every(respite_batch *batch, int disposition, int *settled, respite_error *err);
 
+/* 1 when text starts with prefix (ASCII letters in any case); returns its length then. */
+static inline size_t respite_starts_with_nocase(const char *text, const char *prefix)
+{
+    size_t i = 0;
+    for (; prefix[i]; i++) {
+        char c = text[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c != prefix[i])
+            return 0;
+    }
+    return i;
+}
+
+/* An http:// or https:// URL with something after the scheme and no space
+ * or control character (curl would refuse it only once the call counted
+ * against the gate): the url setting and the client's url argument (C2). */
+static inline int respite_url_valid(const char *url)
+{
+    if (!url)
+        return 0;
+    size_t scheme = respite_starts_with_nocase(url, "http://");
+    if (!scheme)
+        scheme = respite_starts_with_nocase(url, "https://");
+    if (!scheme || !url[scheme])
+        return 0;
+    for (const unsigned char *c = (const unsigned char *)url; *c; c++)
+        if (*c <= 0x20 || *c == 0x7f)
+            return 0;
+    return 1;
+}
+
 #endif /* RESPITE_INTERNAL_H */

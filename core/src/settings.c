@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 struct respite_settings {
     const respite_component *component;
@@ -354,12 +353,6 @@ int respite_parse_decimal(const char *text, double *out)
 }
 
 /* url: what its accepted text says, an http:// or https:// URL. */
-static int url_valid(const char *value)
-{
-    size_t n = strlen(value);
-    return (n > 7 && strncasecmp(value, "http://", 7) == 0) || (n > 8 && strncasecmp(value, "https://", 8) == 0);
-}
-
 /* name: it goes into one-line log lines and messages in every language. */
 static int name_valid(const char *value)
 {
@@ -400,7 +393,7 @@ static int text_valid(int id, const char *value, int *position)
     case RESPITE_TEXT_HEADER: /* a line break would start another header (injection) */
         return !strpbrk(value, "\r\n");
     case RESPITE_TEXT_URL:
-        return url_valid(value);
+        return respite_url_valid(value);
     case RESPITE_TEXT_NAME:
         return name_valid(value);
     default:

@@ -351,6 +351,12 @@ static void test_bad_input(void **state)
     assert_int_equal(err.status, RESPITE_E_INVALID_ARGUMENT);
     assert_string_equal(err.message, "url must be an http:// or https:// URL (got 'ftp://example.com/')");
 
+    /* C2: a url curl would refuse is refused before the gate is asked. */
+    respite_error_clear(&err);
+    assert_null(respite_client_request(r.client, "GET", "http://example.com/a b\r\nX: y", NULL, NULL, 0, &err));
+    assert_int_equal(err.status, RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "url must be an http:// or https:// URL (got 'http://example.com/a b??X: y')");
+
     respite_error_clear(&err);
     assert_null(respite_client_request(r.client, "GE T", url, NULL, NULL, 0, &err));
     assert_string_equal(err.message, "method must be an HTTP method such as GET or POST (got 'GE T')");

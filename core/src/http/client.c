@@ -155,7 +155,7 @@ static int check_arguments(const char *method, const char *url, const char *data
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
                             "method must be an HTTP method such as GET or POST (got %s)",
                             respite_quoted(got, method ? method : "(null)"));
-    if (!respite_http_url_valid(url))
+    if (!respite_url_valid(url))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "url must be an http:// or https:// URL (got %s)",
                             respite_quoted(got, url ? url : "(null)"));
     if (!data && size > 0)

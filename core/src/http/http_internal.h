@@ -82,9 +82,6 @@ double respite_http_parse_retry_after(const char *value, time_t wall_now);
  * *list. invalid_argument naming the line when one is not a header. */
 int respite_http_parse_header_lines(const char *lines, struct curl_slist **list, respite_error *err);
 
-/* 1 when text is "http://..." or "https://..." (what the url setting accepts). */
-int respite_http_url_valid(const char *url);
-
 /* Seconds as CURLOPT_TIMEOUT_MS (at least 1 ms). */
 long respite_http_timeout_ms(double seconds);
 

@@ -204,7 +204,7 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a sender");
         goto fail;
     }
-    if (!respite_http_url_valid(s->url)) {
+    if (!respite_url_valid(s->url)) {
         char got[RESPITE_QUOTED_MAX];
         respite_fail_setting(err, "url", "url must be an http:// or https:// URL (got %s)", respite_quoted(got, s->url));
         goto fail;

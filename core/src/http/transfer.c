@@ -6,14 +6,6 @@
 #include <string.h>
 #include <strings.h>
 
-int respite_http_url_valid(const char *url)
-{
-    if (!url)
-        return 0;
-    size_t n = strlen(url);
-    return (n > 7 && strncasecmp(url, "http://", 7) == 0) || (n > 8 && strncasecmp(url, "https://", 8) == 0);
-}
-
 static size_t on_body(char *data, size_t size, size_t count, void *user)
 {
     respite_response *r = user;
