@@ -57,7 +57,13 @@ RESPITE_HANDLE(respite_sender)
 %typemap(jstype) char *, char[ANY] "String"
 %typemap(javain) char *, char[ANY] "org.respite.internal.Utf8.bytes($javainput)"
 %typemap(javaout) char *, char[ANY] { return org.respite.internal.Utf8.string($jnicall); }
+/* A NUL inside is refused by the core (E15) before any argument is copied:
+ * the early return then leaks nothing. The copy is made in check, after
+ * every argument's in. */
 %typemap(in, noblock=1) char *, char[ANY] {
+    if (!respite_jni_text_ok(jenv, $input, "$1_name")) return $null;
+}
+%typemap(check, noblock=1) char *, char[ANY] {
     $1 = ($1_ltype)respite_jni_chars(jenv, $input);
     if ($input && !$1) return $null;
 }
@@ -78,6 +84,7 @@ RESPITE_HANDLE(respite_sender)
 }
 %typemap(argout) (char *buf, size_t size) { $result = respite_jni_bytes(jenv, $1, -1); }
 %typemap(freearg) (char *buf, size_t size) ""
+%typemap(check) (char *buf, size_t size) ""
 %define RESPITE_RETURNS_TEXT(function)
 %typemap(jni) size_t function "jbyteArray"
 %typemap(jtype) size_t function "byte[]"
@@ -92,6 +99,7 @@ RESPITE_RETURNS_TEXT(respite_event_message)
  * (STRING, LENGTH) typemap would encode a String with the platform charset). */
 %typemap(jstype) (const char *STRING, size_t LENGTH), (char *STRING, size_t LENGTH) "byte[]"
 %typemap(javain) (const char *STRING, size_t LENGTH), (char *STRING, size_t LENGTH) "$javainput"
+%typemap(check) (const char *STRING, size_t LENGTH), (char *STRING, size_t LENGTH) ""
 %apply (const char *STRING, size_t LENGTH) { (const char *data, size_t size), (const char *json, size_t length) };
 
 /* A batch event's payload and a response's body come out as every byte. */

@@ -74,4 +74,24 @@ static inline void respite_jni_throw(JNIEnv *env, const respite_error *err)
         (*env)->Throw(env, (jthrowable)thrown);
 }
 
+/* E15: text crosses with its length. 1 when the byte[] (or null) holds no
+ * NUL; otherwise the core's invalid_argument is thrown and 0 returned, never
+ * text cut at the NUL. Nothing is copied, so a caller may return at once. */
+static inline int respite_jni_text_ok(JNIEnv *env, jbyteArray bytes, const char *what)
+{
+    if (!bytes)
+        return 1;
+    jsize size = (*env)->GetArrayLength(env, bytes);
+    void *data = (*env)->GetPrimitiveArrayCritical(env, bytes, NULL);
+    if (!data)
+        return 0; /* OutOfMemoryError pending */
+    respite_error err;
+    int status = respite_text_check(data, (size_t)size, what, &err);
+    (*env)->ReleasePrimitiveArrayCritical(env, bytes, data, JNI_ABORT);
+    if (status == RESPITE_OK)
+        return 1;
+    respite_jni_throw(env, &err);
+    return 0;
+}
+
 #endif /* RESPITE_JNI_H */
