@@ -7,6 +7,7 @@ packages=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
   libcurl4-openssl-dev libjansson-dev libcmocka-dev libmicrohttpd-dev zlib1g-dev
   swig php-cli php-dev phpunit
+  libsqlite3-dev sqlite3 libhiredis-dev redis-server php-fpm libfcgi-bin
 )
 
 missing=()
