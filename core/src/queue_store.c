@@ -26,6 +26,9 @@
 #define OFFSET_REFRESH_SECONDS 60.0
 
 enum {
+    Q_BEGIN,
+    Q_COMMIT,
+    Q_ROLLBACK,
     Q_COUNTS_LOAD,
     Q_COUNTS_SAVE,
     Q_INSERT,
@@ -52,6 +55,9 @@ enum {
 enum { FIGURE_COUNT = 0 STORE_FIGURES(FIGURE_ONE_) };
 
 static const char *const sql[Q_COUNT_] = {
+    [Q_BEGIN] = "BEGIN IMMEDIATE",
+    [Q_COMMIT] = "COMMIT",
+    [Q_ROLLBACK] = "ROLLBACK",
     [Q_COUNTS_LOAD] = "SELECT " STORE_FIGURES(FIGURE_COLUMN_) "last_id, head_seq FROM counts",
     [Q_COUNTS_SAVE] = "UPDATE counts SET " STORE_FIGURES(FIGURE_SET_) "last_id = ?, head_seq = ?",
     [Q_INSERT] = "INSERT INTO entries (id, seq, payload, size, queued_at) VALUES (?1, ?1, ?2, ?3, ?4)",
@@ -97,6 +103,9 @@ struct queue_store {
     int64_t head_seq;
     char boot_id[40];
     double offset_saved_at; /* monotonic */
+    /* As the transaction began: a call that changed nothing writes nothing. */
+    respite_queue_stats loaded;
+    sqlite3_int64 changes_at_begin;
 };
 
 /* -------------------------------------------------------------- errors */
@@ -447,18 +456,35 @@ static int load(queue_store *s, respite_queue_stats *stats, respite_error *err)
     return RESPITE_OK;
 }
 
+/* Figures equal as far as the file keeps them. */
+static int same_figures(const respite_queue_stats *a, const respite_queue_stats *b)
+{
+#define FIGURE_SAME_(f) a->f == b->f &&
+    return STORE_FIGURES(FIGURE_SAME_) 1;
+#undef FIGURE_SAME_
+}
+
 int respite_store_begin(queue_store *s, respite_queue_stats *stats, respite_error *err)
 {
-    if (exec(s, "BEGIN IMMEDIATE", "cannot lock", err) != RESPITE_OK)
+    if (run(s, use(s, Q_BEGIN), "cannot lock", err) != RESPITE_OK)
         return RESPITE_E_STORAGE;
     int status = load(s, stats, err);
-    if (status != RESPITE_OK)
+    if (status != RESPITE_OK) {
         respite_store_rollback(s);
-    return status;
+        return status;
+    }
+    s->loaded = *stats;
+    s->changes_at_begin = sqlite3_total_changes64(s->db);
+    return RESPITE_OK;
 }
 
 int respite_store_commit(queue_store *s, const respite_queue_stats *stats, respite_error *err)
 {
+    /* An idle sender's expire every few milliseconds must not write. */
+    if (sqlite3_total_changes64(s->db) == s->changes_at_begin && same_figures(stats, &s->loaded)) {
+        respite_store_rollback(s);
+        return RESPITE_OK;
+    }
     sqlite3_stmt *st = use(s, Q_COUNTS_SAVE);
     int col = 1;
 #define FIGURE_BIND_(f) sqlite3_bind_int64(st, col++, stats->f);
@@ -477,7 +503,7 @@ int respite_store_commit(queue_store *s, const respite_queue_stats *stats, respi
             s->offset_saved_at = now;
     }
     if (status == RESPITE_OK)
-        status = exec(s, "COMMIT", "cannot commit", err);
+        status = run(s, use(s, Q_COMMIT), "cannot commit", err);
     if (status != RESPITE_OK)
         respite_store_rollback(s);
     return status;
@@ -486,7 +512,7 @@ int respite_store_commit(queue_store *s, const respite_queue_stats *stats, respi
 void respite_store_rollback(queue_store *s)
 {
     if (!sqlite3_get_autocommit(s->db))
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        run(s, use(s, Q_ROLLBACK), "cannot roll back", NULL);
 }
 
 int respite_store_read(queue_store *s, respite_queue_stats *stats, respite_error *err)
