@@ -906,6 +906,7 @@ static int requeue_one(respite_queue *q, respite_batch *b, batch_slot *s, respit
         b->unsettled--;
     }
     int mine = 1;
+    int64_t size = (int64_t)s->event->size;
     if (q->store) {
         int status = respite_store_release(q->store, s->event->id, s->event->attempts, retried, &mine, err);
         if (status != RESPITE_OK)
@@ -917,8 +918,8 @@ static int requeue_one(respite_queue *q, respite_batch *b, batch_slot *s, respit
         ring_push_head(q, s->event);
     }
     if (mine) {
-        count_in_flight(q, -1, -(int64_t)s->event->size);
-        count_pending(q, 1, (int64_t)s->event->size);
+        count_in_flight(q, -1, -size);
+        count_pending(q, 1, size);
         q->stats.retried += retried;
     }
     s->event = NULL;
