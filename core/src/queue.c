@@ -212,10 +212,23 @@ static int reclaim(respite_queue *q, double now, respite_error *err)
     return status;
 }
 
+/* L6: a file's handle belongs to the process that opened it. */
+static int inherited(respite_queue *q, respite_error *err)
+{
+    if (!q->store || !respite_store_inherited(q->store))
+        return RESPITE_OK;
+    return respite_fail(err, RESPITE_E_CLOSED,
+                        "queue belongs to the process that opened its file: this process was forked after; "
+                        "open the file again here");
+}
+
 /* A durable call's transaction; nothing in memory. */
 static int tx_begin(respite_queue *q, respite_error *err)
 {
-    return q->store ? respite_store_begin(q->store, &q->stats, err) : RESPITE_OK;
+    int status = inherited(q, err);
+    if (status != RESPITE_OK || !q->store)
+        return status;
+    return respite_store_begin(q->store, &q->stats, err);
 }
 
 /* Keeps what the call decided (refusals it counted too). */
@@ -574,7 +587,10 @@ int respite_queue_is_closed(respite_queue *queue, respite_error *err)
 /* The figures now: a file's are read from it. Lock held. */
 static int refresh_locked(respite_queue *q, respite_error *err)
 {
-    return q->store ? respite_store_read(q->store, &q->stats, err) : RESPITE_OK;
+    int status = inherited(q, err);
+    if (status != RESPITE_OK || !q->store)
+        return status;
+    return respite_store_read(q->store, &q->stats, err);
 }
 
 int64_t respite_queue_pending(respite_queue *queue, respite_error *err)
@@ -818,6 +834,8 @@ int respite_queue_wait(respite_queue *queue, int64_t min_pending, double timeout
                      respite_format_number(timeout_seconds, text, sizeof text));
         return -1;
     }
+    if (inherited(queue, err) != RESPITE_OK)
+        return -1;
     struct timespec deadline = deadline_after(timeout_seconds);
     double end = respite_now() + timeout_seconds;
     pthread_mutex_lock(&queue->lock);

@@ -429,10 +429,15 @@ queue_store *respite_store_open(const char *path, int durability, double lease_s
     return s;
 }
 
+int respite_store_inherited(const queue_store *s)
+{
+    return s->pid != (int)getpid();
+}
+
 void respite_store_close(queue_store *s)
 {
-    if (!s)
-        return;
+    if (!s || respite_store_inherited(s))
+        return; /* the parent's connection: closing it here could end its locks or its WAL */
     close_file(s);
     free(s->path);
     free(s);
@@ -519,7 +524,7 @@ int respite_store_commit(queue_store *s, const respite_queue_stats *stats, respi
 
 void respite_store_rollback(queue_store *s)
 {
-    if (!sqlite3_get_autocommit(s->db))
+    if (!respite_store_inherited(s) && !sqlite3_get_autocommit(s->db))
         run(s, use(s, Q_ROLLBACK), "cannot roll back", NULL);
 }
 

@@ -247,6 +247,41 @@ static void test_L3_ids_increase_and_carry_over_reopening(void **state)
     respite_queue_free(q);
 }
 
+/* A forked child cannot use its parent's handle (SQLite connections must
+ * not cross fork()); freeing it there leaves the parent's file alone. */
+static void test_L6_a_forked_child_cannot_use_the_parents_handle(void **state)
+{
+    (void)state;
+    const char *path = file_path("fork.db");
+    respite_queue *q = must_open(path, 10, 0, 60);
+    put(q, "before", 0);
+    pid_t child = fork();
+    if (child == 0) {
+        respite_error err;
+        respite_error_clear(&err);
+        int ok = respite_queue_enqueue(q, "x", 1, 1, &err) == RESPITE_E_CLOSED &&
+                 strcmp(err.message, "queue belongs to the process that opened its file: this process was forked "
+                                     "after; open the file again here") == 0 &&
+                 respite_queue_pending(q, NULL) == -1 && respite_queue_wait(q, 1, 5, NULL) == -1 &&
+                 respite_queue_take(q, 1, 1, NULL) == NULL;
+        respite_queue_free(q);
+        respite_queue *own = open_queue(path, 10, 0, 60, NULL); /* its own handle works */
+        ok = ok && own && put(own, "child", 1) == RESPITE_OK;
+        respite_queue_free(own);
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_int_equal(put(q, "after", 2), RESPITE_OK);
+    respite_batch *b = respite_queue_take(q, 5, 2, NULL);
+    assert_int_equal(respite_batch_count(b), 3);
+    assert_string_equal(respite_batch_event_text(b, 1, NULL), "child");
+    respite_batch_free(b);
+    assert_balanced(q);
+    respite_queue_free(q);
+}
+
 /* ---------------------------------------------------------------- L7 */
 
 static void test_L7_figures_and_events_survive_reopening(void **state)
@@ -617,6 +652,7 @@ int main(void)
         cmocka_unit_test(test_L5_a_process_that_dies_holding_a_batch_loses_nothing),
         cmocka_unit_test(test_L6_two_processes_enqueue_while_a_third_takes),
         cmocka_unit_test(test_L6_wait_notices_another_process_enqueue),
+        cmocka_unit_test(test_L6_a_forked_child_cannot_use_the_parents_handle),
         cmocka_unit_test(test_L7_figures_and_events_survive_reopening),
         cmocka_unit_test(test_L8_garbage_is_set_aside_and_a_new_queue_starts),
         cmocka_unit_test(test_L8_a_file_cut_mid_page_is_set_aside),
