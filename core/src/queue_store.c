@@ -15,11 +15,13 @@
 #include "rng.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -106,6 +108,7 @@ struct queue_store {
     char *path;
     int64_t owner; /* this handle's claims: random, never 0 */
     int pid;
+    int open_fd; /* <path>-open: every handle holds a shared lock on it */
     double lease_seconds;
     int64_t last_id;
     int64_t head_place;
@@ -214,9 +217,9 @@ static int pragma_text(sqlite3 *db, const char *text, char *out, size_t size)
 
 typedef enum open_result { OPENED, CORRUPT, FAILED } open_result;
 
-/* Checks the file, makes or reads its layout, rebases its times after a
+/* Checks the file (when `check`), makes or reads its layout, rebases its times after a
  * reboot (L9) and prepares the statements. CORRUPT: set it aside. */
-static open_result open_file(queue_store *s, int durability, respite_error *err)
+static open_result open_file(queue_store *s, int durability, int check, respite_error *err)
 {
     int rc = sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                              NULL);
@@ -236,7 +239,9 @@ static open_result open_file(queue_store *s, int durability, respite_error *err)
             fail_db(s, s->db, "cannot use WAL mode", err);
         return is_corruption(rc) ? CORRUPT : FAILED;
     }
-    rc = pragma_text(s->db, "PRAGMA quick_check", text, sizeof text);
+    rc = check ? pragma_text(s->db, "PRAGMA quick_check", text, sizeof text) : SQLITE_OK;
+    if (!check)
+        strcpy(text, "ok");
     if (rc != SQLITE_OK || strcmp(text, "ok") != 0) {
         if (rc == SQLITE_OK || is_corruption(rc)) {
             respite_fail(err, RESPITE_E_STORAGE, "queue file '%s' is corrupt: %s", s->path,
@@ -412,7 +417,20 @@ queue_store *respite_store_open(const char *path, int durability, double lease_s
         s->owner = 1;
     s->pid = (int)getpid();
     s->lease_seconds = lease_seconds;
-    open_result r = open_file(s, durability, err);
+    /* L8: the integrity check costs a read of the whole file, so only the
+     * first opener pays it: the one that finds no other handle's shared
+     * lock (after every process closed the file, or crashed). While a
+     * worker holds the file, each PHP request opens it cheaply. */
+    size_t size = strlen(path) + sizeof "-open";
+    char *lock_path = malloc(size);
+    s->open_fd = -1;
+    if (lock_path) {
+        snprintf(lock_path, size, "%s-open", path);
+        s->open_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        free(lock_path);
+    }
+    int alone = s->open_fd < 0 || flock(s->open_fd, LOCK_EX | LOCK_NB) == 0;
+    open_result r = open_file(s, durability, alone, err);
     if (r == CORRUPT) {
         /* Once: a new file that fails too is an error, never a loop. */
         *lost = count_lost(s);
@@ -423,7 +441,7 @@ queue_store *respite_store_open(const char *path, int durability, double lease_s
             if (moved != RESPITE_OK)
                 *lost = 0;
             respite_error_clear(err);
-            r = open_file(s, durability, err);
+            r = open_file(s, durability, 1, err);
             if (r == CORRUPT)
                 r = FAILED;
         }
@@ -432,6 +450,8 @@ queue_store *respite_store_open(const char *path, int durability, double lease_s
         respite_store_close(s);
         return NULL;
     }
+    if (s->open_fd >= 0)
+        flock(s->open_fd, LOCK_SH); /* from exclusive, or taken now */
     return s;
 }
 
@@ -445,6 +465,8 @@ void respite_store_close(queue_store *s)
     if (!s || respite_store_inherited(s))
         return; /* the parent's connection: closing it here could end its locks or its WAL */
     close_file(s);
+    if (s->open_fd >= 0)
+        close(s->open_fd);
     free(s->path);
     free(s);
 }

@@ -549,6 +549,44 @@ static void test_L8_a_file_cut_mid_page_is_set_aside(void **state)
     respite_queue_free(q);
 }
 
+/* Only an opener that finds the file open nowhere else checks it; the
+ * events lost are counted when the file's figures can still be read. */
+static void test_L8_the_first_opener_checks_and_counts_what_is_lost(void **state)
+{
+    (void)state;
+    char path[400];
+    snprintf(path, sizeof path, "%s", file_path("pages.db"));
+    respite_queue *w = must_open(path, 1000, 0, 60);
+    char text[1500];
+    memset(text, 'p', sizeof text);
+    for (int i = 0; i < 200; i++)
+        assert_int_equal(respite_queue_enqueue(w, text, sizeof text, 0, NULL), RESPITE_OK);
+    respite_queue_free(w); /* checkpointed into the file */
+    respite_queue *a = must_open(path, 1000, 0, 60);
+    assert_int_equal(stats_of(a).corrupt_set_aside, 0);
+    /* Garbage over pages in the middle: the header and the figures stay. */
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    char junk[16384];
+    memset(junk, 0xab, sizeof junk);
+    int fd = open(path, O_WRONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(pwrite(fd, junk, sizeof junk, st.st_size / 2 / 4096 * 4096), (ssize_t)sizeof junk);
+    close(fd);
+    respite_queue *b = must_open(path, 1000, 0, 60); /* a is open: no check */
+    assert_int_equal(stats_of(b).corrupt_set_aside, 0);
+    assert_int_equal(files_starting("pages.db.corrupt-"), 0);
+    respite_queue_free(a);
+    respite_queue_free(b);
+    respite_queue *c = must_open(path, 1000, 0, 60); /* alone: checks, sets aside */
+    respite_queue_stats s = stats_of(c);
+    assert_int_equal(s.corrupt_set_aside, 1);
+    assert_int_equal(s.corrupt_lost, 200);
+    assert_int_equal(s.accepted, 0);
+    assert_int_equal(files_starting("pages.db.corrupt-"), 1);
+    respite_queue_free(c);
+}
+
 static void test_L8_a_path_that_cannot_be_a_file_is_storage_not_a_loop(void **state)
 {
     (void)state;
@@ -656,6 +694,7 @@ int main(void)
         cmocka_unit_test(test_L7_figures_and_events_survive_reopening),
         cmocka_unit_test(test_L8_garbage_is_set_aside_and_a_new_queue_starts),
         cmocka_unit_test(test_L8_a_file_cut_mid_page_is_set_aside),
+        cmocka_unit_test(test_L8_the_first_opener_checks_and_counts_what_is_lost),
         cmocka_unit_test(test_L8_a_path_that_cannot_be_a_file_is_storage_not_a_loop),
         cmocka_unit_test(test_L9_times_and_claims_carry_over_a_reboot),
     };
