@@ -2,7 +2,7 @@
 multiprocessing processes, and gunicorn with four sync workers serving
 shared_gate_app. Each process opens its own handle on one file; the fault
 server answers every request 503 a second late, so requests sent together
-occupy different workers."""
+occupy different workers. Last, a Sender's gate on a shared file."""
 import json
 import multiprocessing
 import os
@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import respite
 import shared_gate_app
 
 WORKERS = 4
@@ -118,3 +119,16 @@ def test_gunicorn_workers_share_one_gate(late_503, gunicorn):
             return list(pool.map(get, range(n)))
 
     check_three_facts(late_503, send)
+
+
+def test_a_senders_gate_is_shared_with_every_handle_on_its_file(server, tmp_path):
+    server.script("down")
+    shared = dict(name="collector", shared_path=str(tmp_path / "gates"), failures_to_enter_recovery=1)
+    with respite.Gate(profile="usage_sharing", **shared) as watcher:  # as another process's handle would
+        with respite.Sender(server.url, gate=shared, min_entries_per_message=1) as sender:
+            sender.enqueue("one")
+            deadline = time.monotonic() + 10
+            while watcher.state() != "open":
+                assert time.monotonic() < deadline, "the sender's failure did not open the shared gate"
+                time.sleep(0.02)
+            assert server.requests() >= 1
