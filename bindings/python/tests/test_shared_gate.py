@@ -2,7 +2,8 @@
 multiprocessing processes, and gunicorn with four sync workers serving
 shared_gate_app. Each process opens its own handle on one file; the fault
 server answers every request 503 a second late, so requests sent together
-occupy different workers. Last, a Sender's gate on a shared file."""
+occupy different workers. Then a Sender's gate on a shared file, and a handle
+used in a forked child."""
 import json
 import multiprocessing
 import os
@@ -132,3 +133,17 @@ def test_a_senders_gate_is_shared_with_every_handle_on_its_file(server, tmp_path
                 assert time.monotonic() < deadline, "the sender's failure did not open the shared gate"
                 time.sleep(0.02)
             assert server.requests() >= 1
+
+
+def _fail_twice(gate):
+    gate.report("server_error")
+    gate.report("server_error")
+
+
+def test_a_handle_opened_before_a_fork_works_in_the_child(tmp_path):
+    with respite.Gate(name="cloud", shared_path=str(tmp_path / "gates"), failures_to_enter_recovery=2) as gate:
+        child = multiprocessing.get_context("fork").Process(target=_fail_twice, args=(gate,))  # the parent's handle
+        child.start()
+        child.join(timeout=30)
+        assert child.exitcode == 0
+        assert gate.state() == "open"
