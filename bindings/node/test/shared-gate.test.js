@@ -105,3 +105,24 @@ test('run() on a shared gate sees an opening made through another handle', async
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a Sender's shared gate is the one every handle on its file sees", async () => {
+  await server.script('down');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'respite-shared-'));
+  const gate = { name: 'collector', sharedPath: path.join(dir, 'gates'), failuresToEnterRecovery: 1 };
+  const watcher = new respite.Gate({ profile: 'usage_sharing', ...gate }); // as another process's handle would
+  const sender = new respite.Sender({ url: server.url, minEntriesPerMessage: 1, gate });
+  try {
+    sender.enqueue('one');
+    const deadline = Date.now() + 10000;
+    while (watcher.state() !== 'open') {
+      assert.ok(Date.now() < deadline, "the sender's failed send did not open the shared gate");
+      await sleep(20);
+    }
+    assert.ok((await server.requests()) >= 1);
+  } finally {
+    await sender.close();
+    watcher.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
