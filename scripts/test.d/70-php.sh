@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # PHP binding: CMake builds the extension (core + SWIG wrapper of swig/php.i)
 # into ${BUILD_ROOT:-build}/php/respite.so, PHPUnit runs bindings/php/tests
-# with it loaded (the HTTP tests against respite-fault-server), then the conformance runner (which finds the extension the
+# with it loaded (the HTTP tests against respite-fault-server; the shared gate
+# under php-fpm with cgi-fcgi), then the conformance runner (which finds the extension the
 # same way) runs over every scenario when the driver can select PHP.
 set -euo pipefail
 root="$(pwd)"
@@ -19,7 +20,8 @@ if [ ! -x "$fault_server" ]; then
   cmake -S . -B "$build/release" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   cmake --build "$build/release" --target respite-fault-server -j2
 fi
-RESPITE_FAULT_SERVER="$fault_server" php -d extension="$extension" "$(command -v phpunit)" -c bindings/php/phpunit.xml
+# SharedGateFpmTest starts php-fpm with the same extension.
+RESPITE_FAULT_SERVER="$fault_server" RESPITE_PHP_EXTENSION="$extension" php -d extension="$extension" "$(command -v phpunit)" -c bindings/php/phpunit.xml
 
 if [ -x conformance/run ] && conformance/run --help 2>/dev/null | grep -q -- '--lang'; then
   BUILD_ROOT="$build" conformance/run --lang php
