@@ -229,8 +229,9 @@ static int pragma_text(sqlite3 *db, const char *text, char *out, size_t size)
 
 typedef enum open_result { OPENED, CORRUPT, FAILED } open_result;
 
-/* Checks the file (when `check`), makes or reads its layout, rebases its times after a
- * reboot (L9) and prepares the statements. CORRUPT: set it aside. */
+/* Checks the file (when `check`), makes or reads its layout, rebases its
+ * times after a reboot (L9) and prepares the statements. CORRUPT: set it
+ * aside. */
 static open_result open_file(queue_store *s, int durability, int check, respite_error *err)
 {
     int rc = sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
