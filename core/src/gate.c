@@ -339,6 +339,7 @@ void respite_gate_free(respite_gate *gate)
     if (!gate || atomic_fetch_sub_explicit(&gate->refs, 1, memory_order_acq_rel) != 1)
         return;
     pthread_mutex_destroy(&gate->lock);
+    respite_striped_destroy(&gate->counters);
     respite_event_ring_destroy(&gate->events);
     respite_failure_window_destroy(&gate->window);
     free(gate->probe_started);
