@@ -300,7 +300,7 @@ static bool static_vs_shared(const struct api *shared, double ms, int rounds)
            "max %.2f\n",
            static_ns, shared_ns, lo, mid, hi);
     printf("result\tC: shared-library admit_now+report_now <= 1.2x static\t%.2f ns vs %.2f ns: %.2fx median "
-           "(%.2f-%.2f) of %d paired rounds\t%s\n",
+           "(min %.2f, max %.2f) of %d paired rounds\t%s\n",
            shared_ns, static_ns, mid, lo, hi, rounds, mid <= 1.2 ? "met" : "NOT met");
     bool ok = closed_stats_ok(&static_api, cases[0].gate) && closed_stats_ok(shared, cases[1].gate);
     static_api.gate_free(cases[0].gate);

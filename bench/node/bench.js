@@ -85,7 +85,7 @@ async function main() {
   for (const name of ['respite', 'respite, client attached']) {
     const [lo, mid, hi] = spread(ratios(name));
     console.log(`result\tNode: ${name} overhead <= 1/3 of cockatiel's\t${median(overhead[name]).toFixed(0)} ns vs ` +
-      `${median(overhead.cockatiel).toFixed(0)} ns: ${mid.toFixed(2)}x median (${lo.toFixed(2)}-${hi.toFixed(2)}) ` +
+      `${median(overhead.cockatiel).toFixed(0)} ns: ${mid.toFixed(2)}x median (min ${lo.toFixed(2)}, max ${hi.toFixed(2)}) ` +
       `of ${ROUNDS} paired rounds\t${mid <= 1 / 3 ? 'met' : 'NOT met'}`);
   }
   for (const g of [gate, sharedGate]) {

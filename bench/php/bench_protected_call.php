@@ -130,7 +130,7 @@ $gateOver = median($overhead('Gate::call($fn)'));
 $pureOver = median($overhead('pure-PHP breaker call($fn)'));
 printf("  overhead: Gate::call %.1f ns, pure-PHP breaker %.1f ns; per-round ratio min %.2f, median %.2f, max %.2f\n",
     $gateOver, $pureOver, min($ratio), median($ratio), max($ratio));
-printf("result\tPHP: Gate::call overhead <= 1.5x a 20-line pure-PHP breaker's\t%.0f ns vs %.0f ns: %.2fx median (%.2f-%.2f) of %d paired rounds\t%s\n",
+printf("result\tPHP: Gate::call overhead <= 1.5x a 20-line pure-PHP breaker's\t%.0f ns vs %.0f ns: %.2fx median (min %.2f, max %.2f) of %d paired rounds\t%s\n",
     $gateOver, $pureOver, median($ratio), min($ratio), max($ratio), $rounds, median($ratio) <= 1.5 ? 'met' : 'NOT met');
 if ($open->stats()['admitted'] !== 0) {
     fwrite(STDERR, "the open gate must refuse every request\n");

@@ -123,7 +123,7 @@ def main():
         verdict = "met" if mid <= 1 / 3 else "NOT met"
         print(f"result\tPython: {label[8:]} overhead <= 1/3 of the fastest other breaker's\t"
               f"{statistics.median(overhead[label]):.0f} ns vs {statistics.median(best_peer):.0f} ns: "
-              f"{mid:.2f}x median ({lo:.2f}-{hi:.2f}) of {args.rounds} paired rounds\t{verdict}")
+              f"{mid:.2f}x median (min {lo:.2f}, max {hi:.2f}) of {args.rounds} paired rounds\t{verdict}")
     stats = gate.stats()
     if stats.refused or stats.admitted < args.calls * args.rounds:
         print(f"respite gate did not admit every call: {stats}", file=sys.stderr)

@@ -121,7 +121,7 @@ public final class PairedRounds {
             System.out.printf("%-26s %9.1f %9.1f   %s%n", cases.get(i).name(), median(ns[i]), median(over), spread);
             if (i == 1 || i == 2)
                 results.add(String.format("result\tJava: %s overhead <= 0.15x resilience4j's\t%.1f ns vs %.1f ns: "
-                        + "%.2fx median (%.2f-%.2f) of %d paired rounds\t%s", cases.get(i).name().substring(8),
+                        + "%.2fx median (min %.2f, max %.2f) of %d paired rounds\t%s", cases.get(i).name().substring(8),
                         median(over), median(bestPeer), median(ratio), min(ratio), max(ratio), rounds,
                         median(ratio) <= 0.15 ? "met" : "NOT met"));
         }

@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# Runs every benchmark in bench/ (C, Python, Node, PHP, Java) and writes
+# docs/benchmarks.md from what this run measured: the date, the load, the
+# machine and this command at the top, the summary table from the lines the
+# benchmarks print as "result<TAB>target<TAB>figure<TAB>verdict", then each
+# benchmark's own output. Nothing in the doc is typed by hand.
+#
+#   bash scripts/setup.sh          # once: SWIG, Node, Python, Java, PHP
+#   bash scripts/bench.sh          # a few minutes; QUICK=1 for a short run
+#
+# Builds go under ${BUILD_ROOT:-build} (bench/ for the C release build, and
+# the bindings where the test steps put them). Benchmarks are never tests:
+# no test step runs this. A benchmark that fails is reported as failed in
+# the doc, and the script exits non-zero.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+build="${BUILD_ROOT:-build}"
+case "$build" in /*) ;; *) build="$root/$build" ;; esac
+out="$build/bench-output"
+rm -rf "$out"
+mkdir -p "$out"
+quick="${QUICK:-0}"
+command="bash scripts/bench.sh"
+[ "$quick" = 1 ] && command="QUICK=1 $command"
+
+if [ "$quick" = 1 ]; then
+  gate_args=(50 5) sender_args=(100000 100 5) queue_args=(1000000) policy_args=(100)
+  py_args=(--calls 20000 --rounds 5) node_env=(CALLS=100000 ROUNDS=5) php_args=(20000 5) java_args=(1000000 5)
+else
+  gate_args=(200 11) sender_args=(500000 100 11) queue_args=(10000000) policy_args=(300)
+  py_args=(--calls 200000 --rounds 9) node_env=(CALLS=1000000 ROUNDS=9) php_args=(200000 9) java_args=(10000000 9)
+fi
+
+started="$(date -u '+%Y-%m-%d %H:%M UTC')"
+uptime > "$out/uptime-start"
+failed=()
+
+# run NAME COMMAND...: the output to $out/NAME.txt (stderr too), its
+# command line to $out/NAME.cmd; a failure is recorded, not fatal.
+run() {
+  local name="$1"
+  shift
+  echo "== $name: $*"
+  local line="$*"
+  printf '%s\n' "${line//$root\//}" > "$out/$name.cmd"
+  "$@" > "$out/$name.txt" 2>&1
+  local rc=$?
+  if [ "$rc" -ne 0 ]; then
+    failed+=("$name")
+    echo "FAILED (exit $rc)" >> "$out/$name.txt"
+  fi
+  tail -n 3 "$out/$name.txt"
+}
+
+# build NAME COMMAND...: a build step; its log goes to $out/build-NAME.log.
+build_step() {
+  local name="$1"
+  shift
+  if ! "$@" > "$out/build-$name.log" 2>&1; then
+    failed+=("build-$name")
+    echo "build of $name failed: $out/build-$name.log"
+    tail -n 20 "$out/build-$name.log"
+    return 1
+  fi
+}
+
+# ---- C: release build of the core, the benchmarks and the memory test
+c="$build/bench"
+if build_step c cmake -S . -B "$c" -DCMAKE_BUILD_TYPE=Release -DRESPITE_BUILD_TESTS=ON -DRESPITE_BUILD_BENCH=ON &&
+   build_step c-make cmake --build "$c" -j2 --target respite bench_gate bench_queue bench_policy bench_sender test_gate_memory; then
+  run memory "$c/tests/test_gate_memory"
+  run gate "$c/bench/bench_gate" "${gate_args[@]}"
+  run sender "$c/bench/bench_sender" "${sender_args[@]}"
+  run queue "$c/bench/bench_queue" "${queue_args[@]}"
+  run policy "$c/bench/bench_policy" "${policy_args[@]}"
+fi
+
+# ---- Python: the binding in the test step's venv, the peers from bench/python/requirements.txt
+venv="$build/python-venv"
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+if build_step python-binding "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \
+     --config-settings=build-dir="$build/python-build" ./bindings/python &&
+   build_step python-peers "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r bench/python/requirements.txt; then
+  run python "$venv/bin/python" bench/python/bench_protected_call.py "${py_args[@]}"
+fi
+
+# ---- Node: the addon built as the test step builds it, the peers from bench/node/package.json
+export RESPITE_NODE_BUILD_DIR="$build/node"
+if build_step node-setup bash scripts/setup.d/node.sh &&
+   build_step node-binding bash -c 'cd bindings/node && npm install --no-audit --no-fund --no-package-lock' &&
+   build_step node-peers bash -c 'cd bench/node && npm install --no-audit --no-fund --no-package-lock'; then
+  run node env "${node_env[@]}" node bench/node/bench.js
+fi
+
+# ---- PHP: the extension as the test step builds it
+if build_step php cmake -S bindings/php -B "$build/php" -DCMAKE_BUILD_TYPE=Release &&
+   build_step php-make cmake --build "$build/php" -j2; then
+  run php php -d extension="$build/php/respite.so" bench/php/bench_protected_call.php "${php_args[@]}"
+fi
+
+# ---- Java: the binding's jar (installed to ~/.m2 as the test step does,
+# for bench/java's build), and first on the class path, so this checkout's
+# binding is the one measured.
+if build_step java-binding mvn -B -q -f bindings/java install -DskipTests &&
+   build_step java-bench mvn -B -q -f bench/java package; then
+  run java java -cp bindings/java/target/respite-0.1.0.jar:bench/java/target/benchmarks.jar \
+    org.respite.bench.PairedRounds "${java_args[@]}"
+fi
+
+uptime > "$out/uptime-end"
+printf '%s\n' "${failed[@]}" > "$out/failed"
+
+python3 - "$out" "$started" "$command" <<'EOF'
+import os
+import platform
+import re
+import subprocess
+import sys
+
+out, started, command = sys.argv[1:4]
+
+
+def read(name):
+    path = os.path.join(out, name)
+    return open(path, encoding="utf-8", errors="replace").read().rstrip("\n") if os.path.exists(path) else None
+
+
+def load(name):
+    text = read(name) or ""
+    m = re.search(r"load average: ([\d.]+), ([\d.]+), ([\d.]+)", text)
+    return f"{m.group(1)} / {m.group(2)} / {m.group(3)}" if m else "unknown"
+
+
+cpu = "unknown"
+for line in open("/proc/cpuinfo", encoding="utf-8"):
+    if line.startswith("model name"):
+        cpu = line.split(":", 1)[1].strip()
+        break
+nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
+failed = [f for f in (read("failed") or "").split("\n") if f]
+
+sections = [
+    ("memory", "Memory per gate (C)",
+     "A default gate's native bytes, counted through the allocator (`tests/unit/test_gate_memory.c` wraps "
+     "every allocation function the core calls): what `respite_gate_new(NULL)` allocates, what a thread's "
+     "first call adds (its 128-byte stripe of counters, allocated on first use) and that freeing the gate "
+     "gives every byte back."),
+    ("gate", "Gate (C)",
+     "`admit_now` + `report_now` on a closed gate through the core linked statically and through "
+     "`librespite.so` opened with `dlopen` (as an interpreter opens a binding's module), in paired rounds "
+     "whose order alternates; then each operation through the shared library with 1 and 2 threads on one "
+     "gate. Thread CPU time per operation. A 2-thread figure counts only when the threads ran at once "
+     "(their CPU time over the wall span of both at least 1.8 of 2); on a shared machine that may never "
+     "happen, and the output says so. The counted failures are reported at the real time into a window "
+     "a few microseconds wide, so the window slides on every call."),
+    ("sender", "Sender (C)",
+     "Events per second the background sender delivers to the local fault server, next to a curl-multi "
+     "loop with the sender's options (`CURLOPT_NOSIGNAL`, one kept-alive connection, the same headers, "
+     "user agent, timeout and progress callback, the same bodies and batch sizes). The three kinds take "
+     "turns in every round, the order rotating; the figures are per-round ratios to the loop. "
+     "\"queued first\" times delivery alone (every event queued before the clock starts); \"enqueue + send\" "
+     "has the producer enqueueing on the same two cores."),
+    ("queue", "Queue (C)", "Single thread, best of 3: enqueue + take(1) + settle + free per event, and batches of 50."),
+    ("policy", "Policy validation (C)", "Parse + validate + free of one document, best of 5 runs."),
+    ("python", "Python",
+     "A protected no-op through respite's Python API next to purgatory, circuitbreaker and pybreaker "
+     "(and tenacity for retries), in paired rounds; per round, respite's overhead over the bare call is "
+     "divided by the smallest overhead of the other breakers in that round."),
+    ("node", "Node",
+     "A protected no-op `async` call awaited in a loop through respite, cockatiel and opossum, in paired "
+     "rounds; per round, the overhead above a bare `await` divided by cockatiel's. \"client attached\" is a "
+     "gate a `Client` also uses."),
+    ("php", "PHP",
+     "`Gate::call($fn)` next to a 20-line pure-PHP breaker (in the benchmark) and the bare call, in paired "
+     "rounds; per round, `Gate::call`'s overhead divided by the pure-PHP breaker's."),
+    ("java", "Java",
+     "A protected no-op through respite's `Gate` next to resilience4j 2.2's `CircuitBreaker` "
+     "(decorated, and by hand), in paired rounds after a JIT warm-up; per round, respite's overhead "
+     "divided by the smaller of resilience4j's two."),
+]
+
+results = []
+for name, _, _ in sections:
+    for line in (read(f"{name}.txt") or "").split("\n"):
+        if line.startswith("result\t"):
+            parts = line.split("\t")
+            if len(parts) == 4:
+                results.append(parts[1:])
+
+memory_line = next((l for l in (read("memory.txt") or "").split("\n") if l.startswith("default gate:")), None)
+
+doc = []
+doc.append("# Benchmarks\n")
+doc.append(f"Measured on {started} by `{command}`, which ran every benchmark below and wrote this file "
+           "(do not edit it: run the script again). The machine: "
+           f"{nproc} CPUs ({cpu}), {platform.system()} {platform.release()}; load average "
+           f"(1 / 5 / 15 min) {load('uptime-start')} at the start and {load('uptime-end')} at the end. "
+           "Other work shares this machine, so absolute times vary from run to run: the figures to read "
+           "are the ratios, each measured side by side in one process in paired rounds (every round runs "
+           "both sides, the order rotating), given as the median and the range of the per-round ratios.\n")
+if failed:
+    doc.append(f"**Failed in this run:** {', '.join(failed)} (their sections say what happened).\n")
+doc.append("## Targets (issue 16)\n")
+doc.append("| target | measured | verdict |")
+doc.append("|---|---|---|")
+if memory_line:
+    doc.append(f"| C: native bytes per default gate (lazily allocated counter stripes) | {memory_line[len('default gate: '):]} "
+               "| 4 KB is the goal once the event ring is compact |")
+for target, figure, verdict in results:
+    doc.append(f"| {target} | {figure} | {'**' + verdict + '**' if verdict.lower().startswith('not') else verdict} |")
+doc.append("")
+for name, title, method in sections:
+    doc.append(f"## {title}\n")
+    doc.append(method + "\n")
+    cmd = read(f"{name}.cmd")
+    text = read(f"{name}.txt")
+    if cmd is None:
+        doc.append("Not run: its build failed (see the failed list above).\n")
+        continue
+    doc.append(f"    {cmd}\n")
+    doc.append("```")
+    doc.append(text if text else "(no output)")
+    doc.append("```\n")
+open("docs/benchmarks.md", "w", encoding="utf-8").write("\n".join(doc))
+print("wrote docs/benchmarks.md")
+EOF
+
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "failed: ${failed[*]}"
+  exit 1
+fi
