@@ -153,14 +153,21 @@ sections = [
      "gate. Thread CPU time per operation. A 2-thread figure counts only when the threads ran at once "
      "(their CPU time over the wall span of both at least 1.8 of 2); on a shared machine that may never "
      "happen, and the output says so. The counted failures are reported at the real time into a window "
-     "a few microseconds wide, so the window slides on every call."),
+     "a few microseconds wide, so the window slides on every call. The shared library and every "
+     "binding's module reach the thread's stripe number (4 bytes of thread-local storage) with the "
+     "initial-exec model: one load relative to the thread pointer, no `__tls_get_addr` call. A module "
+     "opened later with `dlopen` (Python, PHP, Node and Java load theirs so) gets those bytes from the "
+     "static TLS surplus glibc keeps for such modules (`glibc.rtld.optional_static_tls`, 512 bytes by "
+     "default); the binding test steps load all four modules so. The core is built with "
+     "`-fno-semantic-interposition`, so its calls to its own exported functions are direct."),
     ("sender", "Sender (C)",
      "Events per second the background sender delivers to the local fault server, next to a curl-multi "
      "loop with the sender's options (`CURLOPT_NOSIGNAL`, one kept-alive connection, the same headers, "
      "user agent, timeout and progress callback, the same bodies and batch sizes). The three kinds take "
      "turns in every round, the order rotating; the figures are per-round ratios to the loop. "
      "\"queued first\" times delivery alone (every event queued before the clock starts); \"enqueue + send\" "
-     "has the producer enqueueing on the same two cores."),
+     "has the producer enqueueing on the same two cores. The CPU time per batch (all threads: client, "
+     "sender thread and server) is steadier than the rates on a loaded machine."),
     ("queue", "Queue (C)", "Single thread, best of 3: enqueue + take(1) + settle + free per event, and batches of 50."),
     ("policy", "Policy validation (C)", "Parse + validate + free of one document, best of 5 runs."),
     ("python", "Python",
