@@ -25,11 +25,14 @@ typedef struct respite_stripe {
     _Alignas(RESPITE_CACHE_LINE) _Atomic int64_t field[RESPITE_STRIPE_FIELDS];
 } respite_stripe;
 
+/* Cache-line aligned and sized, so its owner can place it at an aligned
+ * address and put aligned data right after it (allocate with aligned_alloc). */
 typedef struct respite_striped_counters {
     /* Written once per stripe number (release), by the thread owning it. */
-    _Atomic(respite_stripe *) stripe[RESPITE_STRIPES];
+    _Alignas(RESPITE_CACHE_LINE) _Atomic(respite_stripe *) stripe[RESPITE_STRIPES];
     _Atomic int64_t shared[RESPITE_STRIPE_FIELDS];
 } respite_striped_counters;
+_Static_assert(sizeof(respite_striped_counters) % RESPITE_CACHE_LINE == 0, "whole cache lines");
 
 /* This thread's stripe number: 0 .. RESPITE_STRIPES-1 when it owns one,
  * RESPITE_STRIPES when it shares, -1 before its first add. initial-exec:
