@@ -16,6 +16,19 @@
  *
  * Times are each thread's own CPU time (CLOCK_THREAD_CPUTIME_ID), so other
  * processes on the machine do not inflate them (they do lower the overlap).
+ * The counted failures are reported at the real time into a window a few
+ * microseconds wide, so the window slides on every call.
+ *
+ * Why the shared library is close to the static core: it and every
+ * binding's module reach the thread's stripe number (4 bytes of TLS) with
+ * the initial-exec model, one load relative to the thread pointer instead
+ * of a __tls_get_addr call; a module opened later with dlopen (as Python,
+ * PHP, Node and Java open theirs) gets those bytes from the static TLS
+ * surplus glibc keeps for such modules (glibc.rtld.optional_static_tls,
+ * 512 bytes by default), and the binding test steps load all four so. The
+ * core is built with -fno-semantic-interposition, so its calls to its own
+ * exported functions are direct.
+ *
  * Lines starting with "result" are the summary scripts/bench.sh tabulates. */
 #include "respite.h"
 

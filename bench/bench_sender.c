@@ -4,9 +4,16 @@
  * the same headers, user agent, timeout, progress callback and bodies).
  * The kinds take turns in every round, the order rotating; the figures are
  * the median (min, max) of the per-round ratios to the loop.
+ * "queued first" times delivery alone: every event is queued before the
+ * clock starts, as the loop has its events in memory; "enqueue + send" has
+ * the producer enqueueing on the same cores while the sender sends. The CPU
+ * time per batch (all threads: client, sender thread and server) is
+ * steadier than the rates on a loaded machine.
  * Target: the sender (queued first) at 95 % of the loop or better.
- * Usage: bench_sender [events] [batch] [rounds] [sender|plain]. Figures: docs/benchmarks.md
- * (scripts/bench.sh); lines starting with "result" are its summary. */
+ *
+ *   bench_sender [events] [batch] [rounds] [sender|plain]
+ *
+ * Lines starting with "result" are the summary scripts/bench.sh tabulates. */
 #include <curl/curl.h>
 #include <stdatomic.h>
 #include <stdio.h>

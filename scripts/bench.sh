@@ -24,11 +24,14 @@ quick="${QUICK:-0}"
 command="bash scripts/bench.sh"
 [ "$quick" = 1 ] && command="QUICK=1 $command"
 
+# Arguments of the C programs that take some (every other bench/bench_*.c
+# runs with its own defaults); QUICK=1 makes every run short.
+declare -A c_args
 if [ "$quick" = 1 ]; then
-  gate_args=(50 5) sender_args=(100000 100 5) queue_args=(1000000) policy_args=(100)
+  c_args=([bench_gate]="50 5" [bench_sender]="100000 100 5" [bench_queue]="1000000" [bench_policy]="100")
   py_args=(--calls 20000 --rounds 5) node_env=(CALLS=100000 ROUNDS=5) php_args=(20000 5) java_args=(1000000 5)
 else
-  gate_args=(200 11) sender_args=(500000 100 11) queue_args=(10000000) policy_args=(300)
+  c_args=([bench_gate]="200 11" [bench_sender]="500000 100 11" [bench_queue]="10000000" [bench_policy]="300")
   py_args=(--calls 200000 --rounds 9) node_env=(CALLS=1000000 ROUNDS=9) php_args=(200000 9) java_args=(10000000 9)
 fi
 
@@ -65,15 +68,20 @@ build_step() {
   fi
 }
 
-# ---- C: release build of the core, the benchmarks and the memory test
+# ---- C: release build of the core, every bench/bench_*.c and the memory test
 c="$build/bench"
+: > "$out/c-benches"
 if build_step c cmake -S . -B "$c" -DCMAKE_BUILD_TYPE=Release -DRESPITE_BUILD_TESTS=ON -DRESPITE_BUILD_BENCH=ON &&
-   build_step c-make cmake --build "$c" -j2 --target respite bench_gate bench_queue bench_policy bench_sender test_gate_memory; then
+   build_step c-core cmake --build "$c" -j2 --target respite test_gate_memory; then
   run memory "$c/tests/test_gate_memory"
-  run gate "$c/bench/bench_gate" "${gate_args[@]}"
-  run sender "$c/bench/bench_sender" "${sender_args[@]}"
-  run queue "$c/bench/bench_queue" "${queue_args[@]}"
-  run policy "$c/bench/bench_policy" "${policy_args[@]}"
+  for src in bench/bench_*.c; do
+    name="$(basename "$src" .c)"
+    echo "$name" >> "$out/c-benches"
+    if build_step "$name" cmake --build "$c" -j2 --target "$name"; then
+      # shellcheck disable=SC2086 # the arguments are words
+      run "$name" "$c/bench/$name" ${c_args[$name]:-}
+    fi
+  done
 fi
 
 # ---- Python: the binding in the test step's venv, the peers from bench/python/requirements.txt
@@ -140,36 +148,40 @@ for line in open("/proc/cpuinfo", encoding="utf-8"):
 nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
 failed = [f for f in (read("failed") or "").split("\n") if f]
 
+def leading_comment(path):
+    """A C file's first comment as Markdown: its paragraphs, and the lines
+    indented by two or more spaces that start a paragraph (usage lines) as code."""
+    m = re.match(r"\s*/\*(.*?)\*/", open(path, encoding="utf-8").read(), re.S)
+    if not m:
+        return ""
+    lines = [re.sub(r"^\s*\* ?", "", l) for l in m.group(1).strip().split("\n")]
+    md, para = [], []
+    for line in lines + [""]:
+        # indented after a blank line (or more code): a usage line
+        if line.startswith("  ") and line.strip() and not para:
+            if para:
+                md.append(" ".join(para))
+                para = []
+            md.append("    " + line.strip())
+        elif line.strip():
+            if para and re.match(r"(\d+\.|-) ", line):  # a list item starts a line of its own
+                md.append(" ".join(para))
+                para = []
+            para.append(line.strip())
+        elif para:
+            md.append(" ".join(para))
+            para = []
+    return "\n\n".join(md)
+
+
+c_benches = [n for n in (read("c-benches") or "").split("\n") if n]
 sections = [
     ("memory", "Memory per gate (C)",
      "A default gate's native bytes, counted through the allocator (`tests/unit/test_gate_memory.c` wraps "
      "every allocation function the core calls): what `respite_gate_new(NULL)` allocates, what a thread's "
      "first call adds (its 128-byte stripe of counters, allocated on first use) and that freeing the gate "
      "gives every byte back."),
-    ("gate", "Gate (C)",
-     "`admit_now` + `report_now` on a closed gate through the core linked statically and through "
-     "`librespite.so` opened with `dlopen` (as an interpreter opens a binding's module), in paired rounds "
-     "whose order alternates; then each operation through the shared library with 1 and 2 threads on one "
-     "gate. Thread CPU time per operation. A 2-thread figure counts only when the threads ran at once "
-     "(their CPU time over the wall span of both at least 1.8 of 2); on a shared machine that may never "
-     "happen, and the output says so. The counted failures are reported at the real time into a window "
-     "a few microseconds wide, so the window slides on every call. The shared library and every "
-     "binding's module reach the thread's stripe number (4 bytes of thread-local storage) with the "
-     "initial-exec model: one load relative to the thread pointer, no `__tls_get_addr` call. A module "
-     "opened later with `dlopen` (Python, PHP, Node and Java load theirs so) gets those bytes from the "
-     "static TLS surplus glibc keeps for such modules (`glibc.rtld.optional_static_tls`, 512 bytes by "
-     "default); the binding test steps load all four modules so. The core is built with "
-     "`-fno-semantic-interposition`, so its calls to its own exported functions are direct."),
-    ("sender", "Sender (C)",
-     "Events per second the background sender delivers to the local fault server, next to a curl-multi "
-     "loop with the sender's options (`CURLOPT_NOSIGNAL`, one kept-alive connection, the same headers, "
-     "user agent, timeout and progress callback, the same bodies and batch sizes). The three kinds take "
-     "turns in every round, the order rotating; the figures are per-round ratios to the loop. "
-     "\"queued first\" times delivery alone (every event queued before the clock starts); \"enqueue + send\" "
-     "has the producer enqueueing on the same two cores. The CPU time per batch (all threads: client, "
-     "sender thread and server) is steadier than the rates on a loaded machine."),
-    ("queue", "Queue (C)", "Single thread, best of 3: enqueue + take(1) + settle + free per event, and batches of 50."),
-    ("policy", "Policy validation (C)", "Parse + validate + free of one document, best of 5 runs."),
+] + [(name, f"`{name}` (C)", leading_comment(f"bench/{name}.c")) for name in c_benches] + [
     ("python", "Python",
      "A protected no-op through respite's Python API next to purgatory, circuitbreaker and pybreaker "
      "(and tenacity for retries), in paired rounds; per round, respite's overhead over the bare call is "
