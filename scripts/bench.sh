@@ -114,6 +114,8 @@ if build_step java-binding mvn -B -q -f bindings/java install -DskipTests &&
    build_step java-bench mvn -B -q -f bench/java package; then
   run java java -cp bindings/java/target/respite-0.1.0.jar:bench/java/target/benchmarks.jar \
     org.respite.bench.PairedRounds "${java_args[@]}"
+  run java-memory java -Xms512m -Xmx512m -XX:+AlwaysPreTouch \
+    -cp bindings/java/target/respite-0.1.0.jar:bench/java/target/benchmarks.jar org.respite.bench.MemoryPerBreaker
 fi
 
 uptime > "$out/uptime-end"
@@ -185,27 +187,31 @@ sections = [
     ("python", "Python",
      "A protected no-op through respite's Python API next to purgatory, circuitbreaker and pybreaker "
      "(and tenacity for retries), in paired rounds; per round, respite's overhead over the bare call is "
-     "divided by the smallest overhead of the other breakers in that round."),
+     "divided by the smallest overhead of the other breakers in that round. First, before any timing, the resident memory per breaker (the table above)."),
     ("node", "Node",
      "A protected no-op `async` call awaited in a loop through respite, cockatiel and opossum, in paired "
      "rounds; per round, the overhead above a bare `await` divided by cockatiel's. \"client attached\" is a "
-     "gate a `Client` also uses."),
+     "gate a `Client` also uses. First, before any timing, the resident memory per breaker (the table above)."),
     ("php", "PHP",
      "`Gate::call($fn)` next to a 20-line pure-PHP breaker (in the benchmark) and the bare call, in paired "
-     "rounds; per round, `Gate::call`'s overhead divided by the pure-PHP breaker's."),
+     "rounds; per round, `Gate::call`'s overhead divided by the pure-PHP breaker's. First, before any timing, the resident memory per breaker (the table above)."),
     ("java", "Java",
      "A protected no-op through respite's `Gate` next to resilience4j 2.2's `CircuitBreaker` "
      "(decorated, and by hand), in paired rounds after a JIT warm-up; per round, respite's overhead "
      "divided by the smaller of resilience4j's two."),
+    ("java-memory", "Java: memory per breaker",
+     "Breakers made and kept until they hold 16 MB, in a JVM with a fixed, pre-touched heap: the used "
+     "heap after a GC, plus the growth of resident memory (native memory; the heap does not move it)."),
 ]
 
-results = []
+results, memory = [], []
 for name, _, _ in sections:
     for line in (read(f"{name}.txt") or "").split("\n"):
-        if line.startswith("result\t"):
-            parts = line.split("\t")
-            if len(parts) == 4:
-                results.append(parts[1:])
+        parts = line.split("\t")
+        if parts[0] == "result" and len(parts) == 4:
+            results.append(parts[1:])
+        elif parts[0] == "memory" and len(parts) == 4:
+            memory.append(parts[1:])
 
 memory_line = next((l for l in (read("memory.txt") or "").split("\n") if l.startswith("default gate:")), None)
 
@@ -228,6 +234,22 @@ if memory_line:
                "| 4 KB is the goal once the event ring is compact |")
 for target, figure, verdict in results:
     doc.append(f"| {target} | {figure} | {'**' + verdict + '**' if verdict.lower().startswith('not') else verdict} |")
+doc.append("")
+doc.append("## Memory per breaker, every language\n")
+doc.append("C: the bytes the core allocates for a default gate (counted through the allocator, before any "
+           "thread uses it; each thread that does adds one 128-byte stripe). Python, Node, PHP, Java: the "
+           "growth of the process's resident memory per breaker, breakers made and kept until it grew by "
+           "16 MB (Java: used heap after a GC plus resident growth under a pre-touched heap); memory "
+           "allocated but never written (the gate's event ring is zeroed by calloc) is not resident, so "
+           "these figures can be below C's.\n")
+doc.append("| language | breaker | bytes per breaker |")
+doc.append("|---|---|---|")
+if memory_line:
+    m = re.match(r"default gate: (\d+) bytes", memory_line)
+    if m:
+        doc.append(f"| C | respite default gate (`respite_gate_new(NULL)`) | {int(m.group(1)):,} |")
+for language, label, value in memory:
+    doc.append(f"| {language} | {label} | {int(value):,} |")
 doc.append("")
 for name, title, method in sections:
     doc.append(f"## {title}\n")

@@ -7,7 +7,11 @@
 // ratios. respite is measured alone on its gate and with a Client attached
 // to the gate (what issue 16's target names). Not a test: run
 // `npm install && node bench.js` here after `npm install` in bindings/node.
-// Lines starting with "result" are the summary scripts/bench.sh tabulates.
+// First, before any timing, the memory one breaker of each library holds:
+// the growth of the process's resident memory (JS heap and native) while
+// breakers are made and kept, until it has grown by at least 16 MB.
+// Lines starting with "result" and "memory" are what scripts/bench.sh
+// tabulates.
 const path = require('node:path');
 const respite = require(path.join(__dirname, '..', '..', 'bindings', 'node'));
 const CircuitBreaker = require('opossum');
@@ -47,6 +51,40 @@ const cases = {
   },
 };
 
+const GROWTH = 16 * 1024 * 1024;
+
+// Resident bytes per object, made until the process grew by GROWTH (or
+// 200,000 of them), all kept alive while measured.
+function bytesPerObject(make) {
+  const before = process.memoryUsage.rss();
+  const kept = [];
+  while (kept.length < 200_000) {
+    for (let i = 0; i < 500; i++) kept.push(make(kept.length));
+    if (process.memoryUsage.rss() - before >= GROWTH) break;
+  }
+  return [(process.memoryUsage.rss() - before) / kept.length, kept.length, kept];
+}
+
+function memoryPerBreaker() {
+  console.log('resident memory per breaker (made and kept until the process grew by 16 MB):');
+  const makers = {
+    'respite Gate': () => new respite.Gate({ failuresToEnterRecovery: 5, recoverySeconds: 10 }),
+    'cockatiel circuitBreaker': () => cockatiel.circuitBreaker(cockatiel.handleAll, {
+      halfOpenAfter: 10_000,
+      breaker: new cockatiel.ConsecutiveBreaker(5),
+    }),
+    'opossum CircuitBreaker': () => new CircuitBreaker(noop, { timeout: false, resetTimeout: 10_000 }),
+  };
+  for (const [label, make] of Object.entries(makers)) {
+    const [per, count, kept] = bytesPerObject(make);
+    console.log(`  ${label.padEnd(26)} ${per.toFixed(0).padStart(9)} bytes (${count} made)`);
+    console.log(`memory\tNode\t${label}\t${per.toFixed(0)}`);
+    if (label === 'respite Gate') kept.forEach((g) => g.close());
+    if (label === 'opossum CircuitBreaker') kept.forEach((b) => b.shutdown());
+  }
+  console.log('');
+}
+
 async function measure(run) {
   const start = process.hrtime.bigint();
   await run();
@@ -62,6 +100,7 @@ function median(values) {
 const spread = (values) => [Math.min(...values), median(values), Math.max(...values)];
 
 async function main() {
+  memoryPerBreaker();
   const names = Object.keys(cases);
   const samples = Object.fromEntries(names.map((name) => [name, []]));
   for (const run of Object.values(cases)) await run(); // warm-up

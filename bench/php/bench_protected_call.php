@@ -12,8 +12,14 @@
  * rotates from round to round; a case's overhead is its time above the
  * bare call's in the same round, and Gate::call's overhead is divided by
  * the pure-PHP breaker's per round (min / median / max of those ratios).
- * Target: at most 1.5. Lines starting with "result" are the summary
- * scripts/bench.sh tabulates.
+ * Target: at most 1.5.
+ *
+ * First, before any timing, the memory one breaker holds: the growth of
+ * the process's resident memory (PHP's heap and native) while breakers are
+ * made and kept, until it has grown by at least 16 MB.
+ *
+ * Lines starting with "result" and "memory" are what scripts/bench.sh
+ * tabulates.
  */
 declare(strict_types=1);
 
@@ -50,6 +56,37 @@ final class PurePhpBreaker
         return $result;
     }
 }
+
+function resident(): int
+{
+    return (int) explode(" ", file_get_contents("/proc/self/statm"))[1] * 4096; // 4 KB pages (x86-64 Linux)
+}
+
+/* Resident bytes per object, made until the process grew by 16 MB (or
+ * 200,000 of them), all kept alive while measured. */
+function bytesPerObject(callable $make): array
+{
+    gc_collect_cycles();
+    $before = resident();
+    $kept = [];
+    while (count($kept) < 200000) {
+        for ($i = 0; $i < 500; $i++) {
+            $kept[] = $make();
+        }
+        if (resident() - $before >= 16 << 20) {
+            break;
+        }
+    }
+    return [(resident() - $before) / count($kept), count($kept)];
+}
+
+echo "resident memory per breaker (made and kept until the process grew by 16 MB):\n";
+foreach (['respite Gate' => static fn () => new Gate(), 'pure-PHP breaker' => static fn () => new PurePhpBreaker()] as $label => $make) {
+    [$per, $count] = bytesPerObject($make);
+    printf("  %-20s %9.0f bytes (%d made)\n", $label, $per, $count);
+    printf("memory\tPHP\t%s\t%.0f\n", $label, $per);
+}
+echo "\n";
 
 $n = (int) ($argv[1] ?? 200000);
 $rounds = (int) ($argv[2] ?? 9);

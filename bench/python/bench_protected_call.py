@@ -11,10 +11,18 @@ round, and the bare call in the same round; a case's overhead is its time
 minus the bare call's. Per round, respite's overhead is divided by the
 smallest overhead of the other breakers in that round; the figures are the
 min / median / max of those per-round ratios. Target: at most 1/3 for
-@gate.protect, gate.call and `with gate.attempt()`. Lines starting with
-"result" are the summary scripts/bench.sh tabulates.
+@gate.protect, gate.call and `with gate.attempt()`.
+
+First, before any timing, the memory one breaker of each library holds:
+the growth of the process's resident memory (Python and native) while
+breakers are made and kept, until it has grown by at least 16 MB.
+
+Lines starting with "result" and "memory" are what scripts/bench.sh
+tabulates.
 """
 import argparse
+import gc
+import os
 import platform
 import statistics
 import sys
@@ -69,6 +77,45 @@ def cases():
     return out, gate
 
 
+PAGE = os.sysconf("SC_PAGE_SIZE")
+GROWTH = 16 << 20
+
+
+def resident():
+    with open("/proc/self/statm", encoding="ascii") as f:
+        return int(f.read().split()[1]) * PAGE
+
+
+def bytes_per_object(make):
+    """Resident bytes per object, made until the process grew by GROWTH
+    (or 200,000 of them), all kept alive while measured."""
+    gc.collect()
+    before = resident()
+    kept = []
+    while len(kept) < 200_000:
+        kept.extend(make(len(kept) + i) for i in range(500))
+        if resident() - before >= GROWTH:
+            break
+    gc.collect()
+    grown = resident() - before
+    return grown / len(kept), len(kept)
+
+
+def breakers():
+    """(label, make one breaker with index i) for the memory figures."""
+    import circuitbreaker
+    import purgatory
+    import pybreaker
+
+    factory = purgatory.SyncCircuitBreakerFactory(default_threshold=10, default_ttl=60)
+    return [
+        ("respite Gate()", lambda i: respite.Gate()),
+        ("purgatory breaker", lambda i: factory.get_breaker(f"b{i}")),
+        ("circuitbreaker CircuitBreaker()", lambda i: circuitbreaker.CircuitBreaker(failure_threshold=10)),
+        ("pybreaker CircuitBreaker()", lambda i: pybreaker.CircuitBreaker(fail_max=10, reset_timeout=60)),
+    ]
+
+
 def paired_rounds(all_cases, calls, rounds):
     """ns/call of every case in every round; the order rotates per round."""
     samples = [[] for _ in all_cases]
@@ -90,6 +137,12 @@ def main():
     parser.add_argument("--rounds", type=int, default=9)
     args = parser.parse_args()
 
+    print("resident memory per breaker (made and kept until the process grew by 16 MB):")
+    for label, make in breakers():
+        per, count = bytes_per_object(make)
+        print(f"  {label:34s} {per:9.0f} bytes ({count} made)")
+        print(f"memory\tPython\t{label}\t{per:.0f}")
+    print()
     all_cases, gate = cases()
     print(f"Python {platform.python_version()} on {platform.machine()}; {args.rounds} paired rounds of "
           f"{args.calls} calls, order rotating")
