@@ -79,14 +79,14 @@ static void print_table(const char *path, const respite_shared_gate_info *gates,
         if (length > width)
             width = length;
     }
-    printf("%-*s  %-7s  %10s  %8s  %10s  %6s  %10s  %10s  %10s  %8s  %6s  %6s  %8s\n", width, "NAME", "STATE",
+    printf("%-*s  %-7s  %11s  %8s  %10s  %6s  %10s  %10s  %10s  %8s  %6s  %6s  %8s\n", width, "NAME", "STATE",
            "PAUSE LEFT", "FAILURES", "GENERATION", "PROBES", "ADMITTED", "REFUSED", "REPORTED", "COUNTED", "TRIPS",
            "PROBED", "TIMEOUTS");
     for (int i = 0; i < count; i++) {
         const respite_shared_gate_info *g = &gates[i];
         char pause[32];
         pause_text(g, pause, sizeof pause);
-        printf("%-*s  %-7s  %10s  %8d  %10lld  %6d  %10lld  %10lld  %10lld  %8lld  %6lld  %6lld  %8lld\n", width,
+        printf("%-*s  %-7s  %11s  %8d  %10lld  %6d  %10lld  %10lld  %10lld  %8lld  %6lld  %6lld  %8lld\n", width,
                g->name, state_name(g->state), pause, g->window_failures, (long long)g->generation,
                g->probes_outstanding, (long long)g->stats.admitted, (long long)g->stats.refused,
                (long long)g->stats.reported, (long long)g->stats.counted_failures, (long long)g->stats.trips,

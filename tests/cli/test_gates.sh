@@ -19,16 +19,16 @@ run gates "$file"
 expect_code 0 "a gate file"
 expect_out "$file: 4 gates" "the gate count"
 expect_out "NAME" "the heading"
-read -r name state pause failures generation outstanding admitted refused reported counted trips probes timeouts <<<"$(row cloud)"
+read -r name state pause in_window generation outstanding admitted refused reported counted trips probes timeouts <<<"$(row cloud)"
 [ "$state" = open ] || fail "cloud: state '$state', expected open"
 # 30s pause, read a moment after it started: 29.xs or 30.0s.
 [[ "$pause" =~ ^(29\.[0-9]|30\.0)s$ ]] || fail "cloud: pause left '$pause', expected about 30s"
-[ "$failures $generation $outstanding" = "0 2 0" ] || fail "cloud: window/generation/outstanding '$failures $generation $outstanding'"
+[ "$in_window $generation $outstanding" = "0 2 0" ] || fail "cloud: window/generation/outstanding '$in_window $generation $outstanding'"
 [ "$admitted $refused $reported $counted $trips $probes $timeouts" = "3 0 3 3 1 0 0" ] ||
   fail "cloud: counts '$admitted $refused $reported $counted $trips $probes $timeouts', expected 3 0 3 3 1 0 0"
-read -r name state pause failures generation outstanding admitted refused reported counted trips probes timeouts <<<"$(row billing)"
-[ "$state $pause $failures $generation $outstanding" = "closed - 1 1 0" ] ||
-  fail "billing: '$state $pause $failures $generation $outstanding', expected closed - 1 1 0"
+read -r name state pause in_window generation outstanding admitted refused reported counted trips probes timeouts <<<"$(row billing)"
+[ "$state $pause $in_window $generation $outstanding" = "closed - 1 1 0" ] ||
+  fail "billing: '$state $pause $in_window $generation $outstanding', expected closed - 1 1 0"
 [ "$admitted $refused $reported $counted $trips" = "4 0 4 1 0" ] ||
   fail "billing: counts '$admitted $refused $reported $counted $trips', expected 4 0 4 1 0"
 row forever | grep -qE '^forever +open +until reset +0 +2 ' || fail "forever: open until a reset"
