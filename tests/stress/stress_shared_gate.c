@@ -593,6 +593,7 @@ int main(void)
     CHECK(after.stats.counted_failures - st.counted_failures <= final_exited.counted_reports,
           "counted: slot +%" PRId64 ", counted reports %" PRId64, after.stats.counted_failures - st.counted_failures,
           final_exited.counted_reports);
+    check_probes(&after.stats, &all); /* the records of both phases; deaths were in the first */
 
     unlink(gate_path);
     rmdir(dir);
