@@ -31,10 +31,11 @@ static void print_help(FILE *out)
             "             shared gate file (the core's message says why)\n");
 }
 
-/* Every gate in the file: grows the buffer until it holds them all. */
+/* Every gate in the file (the buffer grows should a file ever hold more
+ * gates than this library's slot count). */
 static respite_shared_gate_info *read_gates(const char *path, double now, int *count, respite_error *err)
 {
-    int capacity = 16;
+    int capacity = respite_shared_gate_capacity();
     for (;;) {
         respite_shared_gate_info *gates = calloc((size_t)capacity, sizeof *gates);
         if (!gates) {
