@@ -157,6 +157,47 @@ static void test_H2_first_opener_creates_the_file_mode_0600(void **state)
     respite_gate_free(g);
 }
 
+/* H2, H3: processes racing to create one file and claim one name all end
+ * on the same slot; their failures add up in it. */
+static void test_H2_openers_racing_to_create(void **state)
+{
+    (void)state;
+    enum { RACERS = 8 };
+    int go[2];
+    assert_int_equal(pipe(go), 0);
+    pid_t pids[RACERS];
+    for (int i = 0; i < RACERS; i++) {
+        pids[i] = fork();
+        assert_true(pids[i] >= 0);
+        if (pids[i] == 0) {
+            close(go[1]);
+            char byte;
+            if (read(go[0], &byte, 1) != 0) /* all start when the pipe closes */
+                _exit(4);
+            respite_error err = {0};
+            respite_gate *g = TRY_GATE(&err, "shared_path", file, "name", "cloud", "failures_to_enter_recovery",
+                                       100.0);
+            if (!g)
+                _exit(1);
+            int rc = respite_gate_report(g, RESPITE_NO_PERMIT, RESPITE_OUTCOME_TRANSPORT, 0.0, 1.0, &err);
+            respite_gate_free(g);
+            _exit(rc == RESPITE_OK ? 0 : 2);
+        }
+    }
+    close(go[0]);
+    close(go[1]);
+    for (int i = 0; i < RACERS; i++)
+        wait_child(pids[i], 0);
+    respite_shared_gate_info info[2];
+    int count = 0;
+    respite_error err = {0};
+    assert_int_equal(respite_shared_gates_read(file, 1.0, info, 2, &count, &err), RESPITE_OK);
+    assert_int_equal(count, 1);
+    assert_int_equal(info[0].window_failures, RACERS);
+    assert_int_equal(info[0].stats.counted_failures, RACERS);
+    assert_int_equal(info[0].stats.reported, RACERS);
+}
+
 static void test_H1_not_a_gate_file(void **state)
 {
     (void)state;
@@ -434,6 +475,38 @@ static void test_H6_holder_killed_inside_the_lock(void **state)
     respite_gate_free(g);
 }
 
+/* H6: holders killed inside the lock again and again; each time the next
+ * caller repairs the slot and every completed change is kept. */
+static void test_H6_holders_killed_in_a_loop(void **state)
+{
+    (void)state;
+    GATE_SETUP;
+    respite_gate *g = GATE(COMMON("cloud"));
+    for (int i = 0; i < 20; i++) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            respite_error err = {0};
+            respite_gate *c = TRY_GATE(&err, COMMON("cloud"));
+            if (!c)
+                _exit(2);
+            respite_gate_set_event_callback(c, kill_myself, NULL, NULL);
+            respite_gate_reset(c, 1.0, &err); /* its reset event kills it, lock held */
+            _exit(3);
+        }
+        int status = 0;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+        fail_at(g, 1.0); /* takes the lock the child died holding */
+        assert_int_equal(stats_of(g).generation, 2 + i);
+    }
+    respite_gate_stats st = stats_of(g);
+    assert_int_equal(st.state, RESPITE_GATE_CLOSED);
+    assert_int_equal(st.window_failures, 1); /* each reset emptied the window: the last failure */
+    assert_int_equal(st.counted_failures, 20);
+    respite_gate_free(g);
+}
+
 /* H7: the probe of a process that has gone is lost like a timed-out one;
  * a live owner's probe keeps its lease. */
 static void test_H7_a_dead_probe_owner_loses_the_lease(void **state)
@@ -667,6 +740,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_H3_capacity),
         T(test_H2_first_opener_creates_the_file_mode_0600),
+        T(test_H2_openers_racing_to_create),
         T(test_H1_not_a_gate_file),
         T(test_H1_another_layout_version),
         T(test_H2_a_file_never_initialised),
@@ -678,6 +752,7 @@ int main(void)
         T(test_H5_two_processes_one_probe),
         T(test_H10_free_detaches_and_the_state_stays),
         T(test_H6_holder_killed_inside_the_lock),
+        T(test_H6_holders_killed_in_a_loop),
         T(test_H7_a_dead_probe_owner_loses_the_lease),
         T(test_H8_statistics_fold_across_processes),
         T(test_H11_a_handle_used_after_fork),
