@@ -1,15 +1,17 @@
 /* Processes share one gate through a file (docs/spec.md section 9) while
  * they are killed: 4 worker processes x 2 threads hammer it with mixed
  * outcomes for RESPITE_STRESS_SECONDS (default 10) while this process kills
- * a random worker with SIGKILL every 100-300 ms and starts a new one; now
- * and then a worker also kills itself while it holds the probe. An observer
- * process drains the events. Every thread writes what it did into a shared
- * results area as it goes, so a killed worker's work up to its death
- * counts. Afterwards:
+ * a worker with SIGKILL every 100-300 ms and starts a new one. Every other
+ * kill hits a worker that holds the slot's lock (inside a slow event
+ * callback, which runs under it); now and then a worker also kills itself
+ * while it holds the probe. An observer process drains the events. Every
+ * thread writes what it did into a shared results area as it goes, so a
+ * killed worker's work up to its death counts. Afterwards:
  *   - no call (nor an attach) ever took longer than probe_timeout (H6: no
  *     process waits for a dead one); a stuck call is caught while it hangs;
  *   - exactly one probe per pause (P = 1): no generation has two probes,
- *     every generation that ended had one (H5, H7);
+ *     every generation that ended had one (H5); after a probe's process
+ *     died, the next probe came a pause later, not a probe timeout (H7);
  *   - the statistics add up: the slot's counts lie between what exited
  *     workers did and what every worker did, counting a call in flight at
  *     death (H8); the events match the slot's trips and generations (H9);
@@ -54,12 +56,14 @@ struct thread_slot {
     _Atomic int64_t max_ns[IN_ATTACH + 1]; /* longest call of each kind */
     _Atomic int64_t call_started_ns;
     _Atomic int in_call;           /* IDLE or what it is inside */
-    _Atomic int dying_with_probe;  /* set just before it kills itself holding a probe */
+    _Atomic int in_callback;       /* inside the event callback: holding the slot's lock */
+    _Atomic int64_t dying_with_probe; /* the probe's generation, set just before it kills itself */
     char pad[64];
 };
 
 struct probe_record {
     int64_t generation;
+    double at; /* when it was admitted */
     int worker, thread;
 };
 
@@ -74,6 +78,7 @@ struct shared {
 };
 
 static struct shared *shm;
+static _Thread_local struct thread_slot *my_slot; /* a worker thread's own */
 static char gate_path[256];
 static double run_seconds = 10.0;
 static int failures;
@@ -164,6 +169,7 @@ static void *hammer(void *arg)
 {
     struct worker_thread *w = arg;
     struct thread_slot *slot = w->slot;
+    my_slot = slot;
     uint64_t rng = 0x9E3779B97F4A7C15u ^ ((uint64_t)getpid() << 8) ^ (uint64_t)w->index;
     respite_error err = {0};
     int64_t calls = 0;
@@ -176,7 +182,7 @@ static void *hammer(void *arg)
         if (rc == RESPITE_OK && d.allowed && d.probe) {
             int64_t i = atomic_fetch_add(&shm->probe_count, 1);
             if (i < RECORDS)
-                shm->probes[i] = (struct probe_record){d.permit / RESPITE_GATE_PERMIT_SLOTS, w->worker, w->index};
+                shm->probes[i] = (struct probe_record){d.permit / RESPITE_GATE_PERMIT_SLOTS, now, w->worker, w->index};
         }
         if (rc != RESPITE_OK)
             atomic_fetch_add(&slot->errors, 1);
@@ -193,7 +199,7 @@ static void *hammer(void *arg)
             continue;
         }
         if (d.probe && !w->final_phase && r < 120) { /* dies holding the probe: H7 loses its lease */
-            atomic_store(&slot->dying_with_probe, 1);
+            atomic_store(&slot->dying_with_probe, d.permit / RESPITE_GATE_PERMIT_SLOTS);
             raise(SIGKILL);
         }
         int outcome;
@@ -216,6 +222,17 @@ static void *hammer(void *arg)
     return NULL;
 }
 
+/* The C callback runs under the slot's lock (gate.h): a slow one (3 ms)
+ * gives the killer a lock holder to kill (H6). */
+static void slow_callback(const respite_event *event, void *user_data)
+{
+    (void)event;
+    (void)user_data;
+    atomic_store(&my_slot->in_callback, 1);
+    sleep_ms(3);
+    atomic_store(&my_slot->in_callback, 0);
+}
+
 /* A worker process: attaches, runs THREADS threads, detaches. */
 static void worker_main(int worker, int final_phase)
 {
@@ -229,6 +246,8 @@ static void worker_main(int worker, int final_phase)
         atomic_fetch_add(&first->errors, 1);
         exit(1);
     }
+    if (!final_phase)
+        respite_gate_set_event_callback(gate, slow_callback, NULL, NULL);
     struct worker_thread threads[THREADS];
     for (int t = 0; t < THREADS; t++) {
         threads[t] = (struct worker_thread){.gate = gate, .slot = &shm->slots[worker][t], .worker = worker,
@@ -281,7 +300,8 @@ struct totals {
     int64_t max_ns[IN_ATTACH + 1];
     /* calls in flight when a worker died: counted or not, they may have happened */
     int64_t dead_in_check, dead_in_counted_report, dead_in_report;
-    int64_t kills, self_kills_with_probe, stuck_calls;
+    int64_t kills, kills_in_lock, self_kills_with_probe, stuck_calls;
+    int64_t died_holding[256]; /* generations whose probe's process killed itself */
 };
 
 static void account(int worker, int died, struct totals *all, struct totals *exited)
@@ -307,7 +327,11 @@ static void account(int worker, int died, struct totals *all, struct totals *exi
             all->dead_in_check += s->in_call == IN_CHECK;
             all->dead_in_counted_report += s->in_call == IN_COUNTED_REPORT;
             all->dead_in_report += s->in_call == IN_REPORT;
-            all->self_kills_with_probe += s->dying_with_probe;
+            if (s->dying_with_probe) {
+                if (all->self_kills_with_probe < 256)
+                    all->died_holding[all->self_kills_with_probe] = s->dying_with_probe;
+                all->self_kills_with_probe++;
+            }
         }
         memset(s, 0, sizeof *s);
     }
@@ -340,6 +364,21 @@ static void watch(struct totals *all)
                 s->call_started_ns = now; /* report it once a timeout */
             }
         }
+}
+
+/* Every other kill hits a worker holding the slot's lock (inside its slow
+ * callback): the first seen within 300 ms, or -1. */
+static int in_lock_worker(void)
+{
+    double deadline = respite_now() + 0.3;
+    do {
+        for (int w = 0; w < WORKERS; w++)
+            for (int t = 0; t < THREADS; t++)
+                if (atomic_load(&shm->slots[w][t].in_callback))
+                    return w;
+        sleep_ms(0.2);
+    } while (respite_now() < deadline);
+    return -1;
 }
 
 /* Waits for every worker in pids to exit on its own, at most `seconds`. */
@@ -399,20 +438,42 @@ static int read_slot(respite_shared_gate_info *out)
 /* P = 1: generations 2..G-1 each had exactly one probe, G at most one. A
  * worker killed between the probe's admission and its record explains a
  * missing record (dead_in_check). */
-static void check_probes(const respite_gate_stats *st, const struct totals *all)
+static void check_probes(const respite_gate_stats *st, const struct totals *all, int verbose)
 {
     int64_t records = atomic_load(&shm->probe_count);
     CHECK(records <= RECORDS, "%" PRId64 " probe records, room for %d", records, RECORDS);
     int64_t g = st->generation;
     int *per_generation = calloc((size_t)g + 2, sizeof *per_generation);
+    double *admitted_at = calloc((size_t)g + 2, sizeof *admitted_at);
     int64_t out_of_range = 0;
     for (int64_t i = 0; i < records && i < RECORDS; i++) {
         int64_t gen = shm->probes[i].generation;
         if (gen < 2 || gen > g)
             out_of_range++;
-        else
+        else {
             per_generation[gen]++;
+            admitted_at[gen] = shm->probes[i].at;
+        }
     }
+    /* H7: a probe whose process died is lost as soon as a caller asks (once
+     * this process has reaped it), so the next generation's probe comes a
+     * pause (at most 0.1s) later, not after the probe timeout. */
+    double longest_gap = 0;
+    int64_t gaps = 0;
+    for (int64_t k = 0; k < all->self_kills_with_probe && k < 256; k++) {
+        int64_t gen = all->died_holding[k];
+        if (gen < 2 || gen >= g || per_generation[gen] != 1 || per_generation[gen + 1] != 1)
+            continue;
+        double gap = admitted_at[gen + 1] - admitted_at[gen];
+        gaps++;
+        if (gap > longest_gap)
+            longest_gap = gap;
+        CHECK(gap < PROBE_TIMEOUT, "generation %" PRId64 ": its probe's process died, the next probe came %.3fs later",
+              gen, gap);
+    }
+    if (verbose)
+        printf("probes after a probe's process died: %" PRId64 ", longest gap %.3fs\n", gaps, longest_gap);
+    free(admitted_at);
     CHECK(out_of_range == 0, "%" PRId64 " probes of generations outside 2..%" PRId64, out_of_range, g);
     int64_t doubles = 0, missing = 0;
     for (int64_t gen = 2; gen <= g; gen++) {
@@ -484,7 +545,11 @@ int main(void)
         }
         watch(&all);
         if (respite_now() >= next_kill) {
-            int w = (int)(next_random(&rng) % WORKERS);
+            int w = (all.kills % 2) ? in_lock_worker() : -1;
+            if (w >= 0)
+                all.kills_in_lock++;
+            else
+                w = (int)(next_random(&rng) % WORKERS);
             kill(pids[w], SIGKILL);
             waitpid(pids[w], NULL, 0);
             all.kills++;
@@ -496,9 +561,21 @@ int main(void)
     atomic_store(&shm->stop, 1);
     wait_all(pids, PROBE_TIMEOUT + 5.0, &all, &exited);
     atomic_store(&shm->observer_stop, 1);
-    int status;
-    waitpid(observer, &status, 0);
+    int status = -1;
+    for (double deadline = respite_now() + PROBE_TIMEOUT + 5.0; waitpid(observer, &status, WNOHANG) != observer;) {
+        if (respite_now() > deadline) {
+            kill(observer, SIGKILL);
+            waitpid(observer, &status, 0);
+            break;
+        }
+        sleep_ms(5);
+    }
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "observer status %d", status);
+    if (all.stuck_calls || failures) { /* a process is stuck in the slot: reading it could hang too */
+        fprintf(stderr, "%" PRId64 " calls ran longer than the probe timeout; %d invariant(s) failed\n",
+                all.stuck_calls, failures + (all.stuck_calls > 0));
+        return 1;
+    }
 
     respite_shared_gate_info slot;
     if (read_slot(&slot) != 0)
@@ -507,9 +584,9 @@ int main(void)
     int64_t started_events = shm->events[RESPITE_EVENT_RECOVERY_STARTED];
     int64_t extended_events = shm->events[RESPITE_EVENT_RECOVERY_EXTENDED];
     int64_t recovered_events = shm->events[RESPITE_EVENT_RECOVERED];
-    printf("%.1fs: %" PRId64 " kills, %" PRId64 " deaths holding a probe, %" PRId64 " lost probes; checks %" PRId64
+    printf("%.1fs: %" PRId64 " kills (%" PRId64 " holding the lock), %" PRId64 " deaths holding a probe, %" PRId64 " lost probes; checks %" PRId64
            " (%" PRId64 " by workers that exited), reports %" PRId64 ", counted %" PRId64 "\n",
-           run_seconds, all.kills, all.self_kills_with_probe, all.lost_probes, all.checks, exited.checks, all.reports,
+           run_seconds, all.kills, all.kills_in_lock, all.self_kills_with_probe, all.lost_probes, all.checks, exited.checks, all.reports,
            all.counted_reports);
     printf("slot: admitted %" PRId64 ", refused %" PRId64 ", reported %" PRId64 ", counted %" PRId64
            ", trips %" PRId64 ", probes %" PRId64 ", probe timeouts %" PRId64 ", generation %" PRId64
@@ -531,7 +608,7 @@ int main(void)
     CHECK(all.errors == 0 && shm->observer_errors == 0, "%" PRId64 " worker errors, %" PRId64 " observer errors",
           all.errors, (int64_t)shm->observer_errors);
 
-    check_probes(&st, &all);
+    check_probes(&st, &all, 1);
     CHECK(shm->observer_max_outstanding <= 1, "%" PRId64 " probes outstanding at once",
           (int64_t)shm->observer_max_outstanding);
     /* Every probe whose outcome never came timed out or lost its lease,
@@ -567,10 +644,13 @@ int main(void)
 
     /* The run exercised what it claims to. */
     CHECK(all.kills >= (int64_t)(run_seconds * 2), "only %" PRId64 " kills", all.kills);
+    CHECK(all.kills_in_lock >= all.kills / 8, "only %" PRId64 " of %" PRId64 " kills hit a lock holder",
+          all.kills_in_lock, all.kills);
     CHECK(st.trips > 0 && st.refused > 0 && st.probes > 0 && recovered_events > 0,
           "trips %" PRId64 ", refused %" PRId64 ", probes %" PRId64 ", recovered %" PRId64, st.trips, st.refused,
           st.probes, recovered_events);
-    CHECK(st.probe_timeouts > 0, "no probe timed out or lost its lease");
+    CHECK(st.probe_timeouts > 0 && all.self_kills_with_probe > 0, "probe timeouts %" PRId64
+          ", deaths holding a probe %" PRId64, st.probe_timeouts, all.self_kills_with_probe);
 
     /* No kills now: every process exits normally, so the slot gains exactly
      * what they did (H8). */
@@ -593,7 +673,7 @@ int main(void)
     CHECK(after.stats.counted_failures - st.counted_failures <= final_exited.counted_reports,
           "counted: slot +%" PRId64 ", counted reports %" PRId64, after.stats.counted_failures - st.counted_failures,
           final_exited.counted_reports);
-    check_probes(&after.stats, &all); /* the records of both phases; deaths were in the first */
+    check_probes(&after.stats, &all, 0); /* the records of both phases; deaths were in the first */
 
     unlink(gate_path);
     rmdir(dir);
