@@ -367,10 +367,10 @@ static void watch(struct totals *all)
 }
 
 /* Every other kill hits a worker holding the slot's lock (inside its slow
- * callback): the first seen within 300 ms, or -1. */
+ * callback): the first seen within 200 ms, or -1. */
 static int in_lock_worker(void)
 {
-    double deadline = respite_now() + 0.3;
+    double deadline = respite_now() + 0.2;
     do {
         for (int w = 0; w < WORKERS; w++)
             for (int t = 0; t < THREADS; t++)
