@@ -275,6 +275,11 @@ respite_gate *respite_gate_new(const respite_settings *settings, respite_error *
         respite_settings_free(defaults);
         return NULL;
     }
+    if (respite_setting_text(settings, RESPITE_SETTING_GATE_SHARED_PATH)[0]) {
+        respite_settings_free(defaults);
+        respite_fail(err, RESPITE_E_INTERNAL, "shared gates are not built yet");
+        return NULL;
+    }
 
     size_t size = (sizeof(respite_gate) + RESPITE_CACHE_LINE - 1) / RESPITE_CACHE_LINE * RESPITE_CACHE_LINE;
     respite_gate *g = aligned_alloc(RESPITE_CACHE_LINE, size);

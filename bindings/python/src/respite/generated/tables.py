@@ -90,6 +90,7 @@ SETTINGS: Tuple[SettingInfo, ...] = (
     SettingInfo('gate', 'honour_retry_after', 'boolean', True, None, None, False, False, None, 'true or false', 'a Retry-After hint on the failure that opens the gate lengthens the pause'),
     SettingInfo('gate', 'jitter', 'number', 0.0, 0.0, 1.0, False, False, None, 'a number from 0 to 1', 'shortens each pause by up to this fraction, at random'),
     SettingInfo('gate', 'seed', 'integer', 0, 0, 9007199254740991, False, False, None, 'an integer from 0 to 9007199254740991', 'seeds the jitter generator; 0 seeds from the operating system'),
+    SettingInfo('gate', 'shared_path', 'string', '', None, None, False, False, None, 'a file path, or empty for a gate in this process only', "the file the gate's state lives in, shared by every process that opens it (section 9)"),
     SettingInfo('gate', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this gate in log lines and errors'),
     SettingInfo('backoff', 'max_attempts', 'integer', 3, 1, 100, False, False, None, 'an integer from 1 to 100', 'attempts in total, the first included'),
     SettingInfo('backoff', 'initial_delay_seconds', 'number', 0.5, 0.0, 86400.0, True, False, None, 'a number greater than 0 and at most 86400', 'the delay before the first retry'),
