@@ -114,23 +114,19 @@ static void event_at(gate_state *s, uint64_t seq, respite_event *out)
     memcpy(out->source, s->name, sizeof out->source);
 }
 
+/* Probe bookkeeping is O(1) in P: settling any probe is a transition that
+ * ends the probing (G8, G9), so within one probing the outstanding probes
+ * are always slots 0 .. probes_outstanding - 1, in the order admitted (the
+ * time the gate acts on never goes back, T4). */
 static void clear_probes(gate_state *s)
 {
-    gate_probe *probe = gate_state_probes(s);
-    for (int i = 0; i < s->probes; i++)
-        probe[i].active = 0;
     s->probes_outstanding = 0;
 }
 
 /* The outstanding probe admitted first, or -1. */
-static int oldest_probe(gate_state *s)
+static int oldest_probe(const gate_state *s)
 {
-    const gate_probe *probe = gate_state_probes(s);
-    int oldest = -1;
-    for (int i = 0; i < s->probes; i++)
-        if (probe[i].active && (oldest < 0 || probe[i].started < probe[oldest].started))
-            oldest = i;
-    return oldest;
+    return s->probes_outstanding > 0 ? 0 : -1;
 }
 
 /* T2: t + seconds (> 0), or the next double above t when the sum rounds
@@ -241,9 +237,9 @@ static void advance(gate_state *s, double t)
 static void lose_abandoned_probe(gate_state *s, double t)
 {
     gate_probe *probe = gate_state_probes(s);
-    for (int i = 0; i < s->probes; i++) {
+    for (int i = 0; i < s->probes_outstanding; i++) {
         respite_process_identity owner = {probe[i].owner_pid, probe[i].owner_start};
-        if (probe[i].active && respite_process_gone(owner)) {
+        if (respite_process_gone(owner)) {
             s->probe_timeouts++;
             reopen(s, t, 0.0);
             return;
@@ -268,14 +264,8 @@ static void repair(gate_state *s)
     if (s->state != RESPITE_GATE_CLOSED && s->state != RESPITE_GATE_OPEN && s->state != RESPITE_GATE_PROBING)
         s->state = RESPITE_GATE_CLOSED;
     respite_failure_window_repair(&s->window, s->failures_to_enter);
-    gate_probe *probe = gate_state_probes(s);
-    int outstanding = 0;
-    for (int i = 0; i < s->probes; i++) {
-        if (s->state != RESPITE_GATE_PROBING)
-            probe[i].active = 0;
-        outstanding += probe[i].active != 0;
-    }
-    s->probes_outstanding = outstanding;
+    if (s->state != RESPITE_GATE_PROBING || s->probes_outstanding < 0 || s->probes_outstanding > s->probes)
+        s->probes_outstanding = 0; /* out of range only if it died mid-write: those probes are lost */
     atomic_store_explicit(&s->until_published, s->until, memory_order_release);
     publish(s);
 }
@@ -549,16 +539,13 @@ static __attribute__((noinline)) int check_slow(respite_gate *g, double now, uin
         out->permit = (int64_t)(s->generation << GATE_GENERATION_SHIFT);
     } else if (s->state == RESPITE_GATE_PROBING && s->probes_outstanding < s->probes) { /* G7 */
         gate_probe *probe = gate_state_probes(s);
-        int slot = 0;
-        while (probe[slot].active)
-            slot++;
+        int slot = s->probes_outstanding;
         respite_process_identity owner = {0, 0};
         if (s->leased)
             owner = respite_process_self(); /* H7: the probe is this process's lease */
         probe[slot].started = t;
         probe[slot].owner_pid = owner.pid;
         probe[slot].owner_start = owner.start;
-        probe[slot].active = 1;
         s->probes_outstanding++;
         s->probes_admitted++;
         out->allowed = 1;
@@ -684,14 +671,12 @@ static void report_locked(respite_gate *g, int64_t permit, int counts, double hi
         return;
     }
     /* Probing: settle the permit's probe, or the oldest one without a permit. */
-    gate_probe *probes = gate_state_probes(s);
     int probe = slot > 0 ? slot - 1 : oldest_probe(s);
-    if (probe < 0 || !probes[probe].active) {
+    if (probe < 0 || probe >= s->probes_outstanding) {
         respite_striped_add(g->counters, COUNT_LATE, 1); /* no probe awaits this outcome */
         return;
     }
-    probes[probe].active = 0;
-    s->probes_outstanding--;
+    s->probes_outstanding--; /* and the transition below ends the probing */
     if (!counts) {
         recover(s, t); /* G8 */
         return;

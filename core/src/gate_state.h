@@ -24,13 +24,13 @@
  * for a shared gate, H8). */
 enum { COUNT_ADMITTED, COUNT_REFUSED, COUNT_REPORTED, COUNT_LATE, COUNT_FIELDS };
 
-/* One probe slot: admitted at `started` by `owner` (pid 0 in a process's
- * own gate: no lease to check, H7). */
+/* One outstanding probe: admitted at `started` by `owner` (pid 0 in a
+ * process's own gate: no lease to check, H7). */
 typedef struct gate_probe {
     double started;
     uint64_t owner_start;
     int32_t owner_pid;
-    int32_t active;
+    int32_t unused;
 } gate_probe;
 
 /* A compact event: the full respite_event is made when a handle reads it. */

@@ -157,6 +157,47 @@ static void test_H2_first_opener_creates_the_file_mode_0600(void **state)
     respite_gate_free(g);
 }
 
+/* H2, H3: processes racing to create one file and claim one name all end
+ * on the same slot; their failures add up in it. */
+static void test_H2_openers_racing_to_create(void **state)
+{
+    (void)state;
+    enum { RACERS = 8 };
+    int go[2];
+    assert_int_equal(pipe(go), 0);
+    pid_t pids[RACERS];
+    for (int i = 0; i < RACERS; i++) {
+        pids[i] = fork();
+        assert_true(pids[i] >= 0);
+        if (pids[i] == 0) {
+            close(go[1]);
+            char byte;
+            if (read(go[0], &byte, 1) != 0) /* all start when the pipe closes */
+                _exit(4);
+            respite_error err = {0};
+            respite_gate *g = TRY_GATE(&err, "shared_path", file, "name", "cloud", "failures_to_enter_recovery",
+                                       100.0);
+            if (!g)
+                _exit(1);
+            int rc = respite_gate_report(g, RESPITE_NO_PERMIT, RESPITE_OUTCOME_TRANSPORT, 0.0, 1.0, &err);
+            respite_gate_free(g);
+            _exit(rc == RESPITE_OK ? 0 : 2);
+        }
+    }
+    close(go[0]);
+    close(go[1]);
+    for (int i = 0; i < RACERS; i++)
+        wait_child(pids[i], 0);
+    respite_shared_gate_info info[2];
+    int count = 0;
+    respite_error err = {0};
+    assert_int_equal(respite_shared_gates_read(file, 1.0, info, 2, &count, &err), RESPITE_OK);
+    assert_int_equal(count, 1);
+    assert_int_equal(info[0].window_failures, RACERS);
+    assert_int_equal(info[0].stats.counted_failures, RACERS);
+    assert_int_equal(info[0].stats.reported, RACERS);
+}
+
 static void test_H1_not_a_gate_file(void **state)
 {
     (void)state;
@@ -667,6 +708,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_H3_capacity),
         T(test_H2_first_opener_creates_the_file_mode_0600),
+        T(test_H2_openers_racing_to_create),
         T(test_H1_not_a_gate_file),
         T(test_H1_another_layout_version),
         T(test_H2_a_file_never_initialised),
