@@ -101,6 +101,112 @@ static int remove_dir(void **state)
     return system(command) == 0 ? 0 : -1;
 }
 
+/* ---------------------------------------------------------------- L1 */
+
+/* The figures D9 and the tests compare (live_bytes is each handle's memory). */
+static void expect_same_figures(const respite_queue_stats *a, const respite_queue_stats *b)
+{
+    assert_int_equal(a->accepted, b->accepted);
+    assert_int_equal(a->delivered, b->delivered);
+    assert_int_equal(a->dropped_capacity, b->dropped_capacity);
+    assert_int_equal(a->expired, b->expired);
+    assert_int_equal(a->retries_exhausted, b->retries_exhausted);
+    assert_int_equal(a->discarded, b->discarded);
+    assert_int_equal(a->pending, b->pending);
+    assert_int_equal(a->in_flight, b->in_flight);
+    assert_int_equal(a->refused_full, b->refused_full);
+    assert_int_equal(a->refused_too_large, b->refused_too_large);
+    assert_int_equal(a->refused_closed, b->refused_closed);
+    assert_int_equal(a->retried, b->retried);
+    assert_int_equal(a->pending_bytes, b->pending_bytes);
+    assert_int_equal(a->in_flight_bytes, b->in_flight_bytes);
+}
+
+/* Random calls on a queue in memory and one on a file, side by side: every
+ * answer, every event taken and every figure the same (L1). Two batches
+ * may be out at once, freed in either order (D4's order among them). */
+static void test_L1_a_file_answers_as_memory_does(void **state)
+{
+    (void)state;
+    const char *overflows[] = {"drop_oldest", "drop_newest"};
+    for (int mode = 0; mode < 2; mode++) {
+        respite_queue *q[2];
+        for (int k = 0; k < 2; k++) {
+            respite_policy *p = policy_of(20, 2, 7);
+            respite_settings *s = new_settings("queue");
+            respite_settings_set_text(s, "overflow", overflows[mode], NULL);
+            respite_settings_set_integer(s, "max_bytes", 300, NULL);
+            char path[320];
+            snprintf(path, sizeof path, "%s/alike-%d.db", queue_dir, mode);
+            if (k == 1)
+                respite_settings_set_text(s, "queue_path", path, NULL);
+            q[k] = respite_queue_new(p, s, NULL);
+            assert_non_null(q[k]);
+            respite_settings_free(s);
+            respite_policy_free(p);
+        }
+        respite_batch *out[2][2] = {{NULL, NULL}, {NULL, NULL}};
+        uint64_t x = 99991 + (uint64_t)mode;
+        double now = 0;
+        for (int step = 0; step < 3000; step++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            now += (double)(x % 700) / 1000.0;
+            int op = (int)(x % 9), slot = (int)(x >> 40) % 2;
+            for (int k = 0; k < 2; k++) {
+                respite_queue *qk = q[k];
+                if (op <= 3) {
+                    char text[64];
+                    size_t n = (size_t)(x >> 20) % 60 + 1;
+                    memset(text, 'a' + (int)(x % 26), n);
+                    int rc = respite_queue_enqueue(qk, text, n, now, NULL);
+                    static int first;
+                    if (k == 0)
+                        first = rc;
+                    else
+                        assert_int_equal(rc, first);
+                } else if (op <= 5 && !out[k][slot]) {
+                    out[k][slot] = respite_queue_take(qk, (int)(x >> 30) % 6 + 1, now, NULL);
+                } else if (op <= 7 && out[k][slot]) {
+                    respite_batch *b = out[k][slot];
+                    for (int i = 0; i < respite_batch_count(b); i++)
+                        if ((x >> (i + 3)) % 4)
+                            respite_batch_settle(b, i, (int)((x >> (i + 7)) % 4), NULL);
+                    respite_batch_free(b);
+                    out[k][slot] = NULL;
+                } else if (op == 8) {
+                    respite_queue_expire(qk, now, NULL);
+                }
+            }
+            for (int sl = 0; sl < 2; sl++) {
+                respite_batch *a = out[0][sl], *b = out[1][sl];
+                assert_int_equal(respite_batch_count(a), respite_batch_count(b));
+                for (int i = 0; i < respite_batch_count(a); i++) {
+                    assert_int_equal(respite_batch_event_id(a, i, NULL), respite_batch_event_id(b, i, NULL));
+                    assert_string_equal(respite_batch_event_text(a, i, NULL), respite_batch_event_text(b, i, NULL));
+                    assert_int_equal(respite_batch_event_attempts(a, i, NULL),
+                                     respite_batch_event_attempts(b, i, NULL));
+                    assert_true(respite_batch_event_age(a, i, now, NULL) == respite_batch_event_age(b, i, now, NULL));
+                    assert_int_equal(respite_batch_event_disposition(a, i, NULL),
+                                     respite_batch_event_disposition(b, i, NULL));
+                }
+            }
+            respite_queue_stats sa = stats_of(q[0]), sb = stats_of(q[1]);
+            expect_same_figures(&sa, &sb);
+            assert_balanced(q[1]);
+        }
+        respite_queue_stats s = stats_of(q[1]);
+        assert_true(s.delivered > 0 && s.expired > 0 && s.retried > 0 && s.retries_exhausted > 0);
+        assert_true(s.dropped_capacity + s.refused_full > 0);
+        for (int k = 0; k < 2; k++) {
+            respite_batch_free(out[k][0]);
+            respite_batch_free(out[k][1]);
+            respite_queue_free(q[k]);
+        }
+    }
+}
+
 /* ---------------------------------------------------------------- L3 */
 
 static void test_L3_ids_increase_and_carry_over_reopening(void **state)
@@ -138,6 +244,41 @@ static void test_L3_ids_increase_and_carry_over_reopening(void **state)
     assert_int_equal(respite_batch_event_id(b, 0, NULL), 3);
     assert_string_equal(respite_batch_event_text(b, 0, NULL), "c");
     respite_batch_free(b);
+    respite_queue_free(q);
+}
+
+/* A forked child cannot use its parent's handle (SQLite connections must
+ * not cross fork()); freeing it there leaves the parent's file alone. */
+static void test_L6_a_forked_child_cannot_use_the_parents_handle(void **state)
+{
+    (void)state;
+    const char *path = file_path("fork.db");
+    respite_queue *q = must_open(path, 10, 0, 60);
+    put(q, "before", 0);
+    pid_t child = fork();
+    if (child == 0) {
+        respite_error err;
+        respite_error_clear(&err);
+        int ok = respite_queue_enqueue(q, "x", 1, 1, &err) == RESPITE_E_CLOSED &&
+                 strcmp(err.message, "queue belongs to the process that opened its file: this process was forked "
+                                     "after; open the file again here") == 0 &&
+                 respite_queue_pending(q, NULL) == -1 && respite_queue_wait(q, 1, 5, NULL) == -1 &&
+                 respite_queue_take(q, 1, 1, NULL) == NULL;
+        respite_queue_free(q);
+        respite_queue *own = open_queue(path, 10, 0, 60, NULL); /* its own handle works */
+        ok = ok && own && put(own, "child", 1) == RESPITE_OK;
+        respite_queue_free(own);
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_int_equal(put(q, "after", 2), RESPITE_OK);
+    respite_batch *b = respite_queue_take(q, 5, 2, NULL);
+    assert_int_equal(respite_batch_count(b), 3);
+    assert_string_equal(respite_batch_event_text(b, 1, NULL), "child");
+    respite_batch_free(b);
+    assert_balanced(q);
     respite_queue_free(q);
 }
 
@@ -503,6 +644,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         QUEUE_TESTS
+        cmocka_unit_test(test_L1_a_file_answers_as_memory_does),
         cmocka_unit_test(test_L2_durability_full_and_settings),
         cmocka_unit_test(test_L3_ids_increase_and_carry_over_reopening),
         cmocka_unit_test(test_L4_a_newer_layout_is_refused_and_left_alone),
@@ -510,6 +652,7 @@ int main(void)
         cmocka_unit_test(test_L5_a_process_that_dies_holding_a_batch_loses_nothing),
         cmocka_unit_test(test_L6_two_processes_enqueue_while_a_third_takes),
         cmocka_unit_test(test_L6_wait_notices_another_process_enqueue),
+        cmocka_unit_test(test_L6_a_forked_child_cannot_use_the_parents_handle),
         cmocka_unit_test(test_L7_figures_and_events_survive_reopening),
         cmocka_unit_test(test_L8_garbage_is_set_aside_and_a_new_queue_starts),
         cmocka_unit_test(test_L8_a_file_cut_mid_page_is_set_aside),

@@ -85,6 +85,16 @@ RESPITE_API const respite_policy *respite_queue_policy(const respite_queue *queu
  * (counted dropped_capacity) and the enqueue succeeds. */
 RESPITE_API int respite_queue_enqueue(respite_queue *queue, const char *data, size_t size, double now, respite_error *err);
 
+/* Q10: `count` events at once, as `count` enqueues at `now` would be, but
+ * in one transaction on a durable queue (so one commit, not `count`).
+ * `data` holds the payloads one after another, `sizes[i]` bytes each.
+ * Stops at the first event refused (its status and message, counted as
+ * enqueue counts it); *accepted (may be NULL) is how many went in before
+ * it. Arguments are checked first: a NULL or empty event refuses them all,
+ * with nothing counted. */
+RESPITE_API int respite_queue_enqueue_many(respite_queue *queue, const char *data, const size_t *sizes, int count,
+                                           double now, int *accepted, respite_error *err);
+
 /* Refuses every later enqueue (closed). Taking and settling still work, so
  * the consumer can drain. Idempotent. */
 RESPITE_API int respite_queue_close(respite_queue *queue, respite_error *err);
