@@ -144,6 +144,11 @@ class Modes(unittest.TestCase):
             self.assertEqual(driver.available_modes(table.name), ["shared"])
         self.assertEqual(driver.available_modes("/nonexistent"), [])
 
+    def test_the_core_has_every_modes_setting(self):
+        # Modes run when the core has their setting: a renamed setting must
+        # not turn a mode off without a word.
+        self.assertEqual(driver.available_modes(), list(driver.MODES))
+
     def run_shared(self, steps, normal_steps):
         scenario = GATE
         _, normal = driver.check_run(scenario, None, {"id": "g", "steps": normal_steps}, None)
