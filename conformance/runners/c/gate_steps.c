@@ -1,6 +1,6 @@
 /* Component "gate": one gate made from the scenario's "profile" (default
  * "gate", i.e. cloud_request) and "settings", driven on the injected clock;
- * "handles": n opens it n times (a shared gate's shared mode) and each
+ * "handles": n opens it n times (the shared mode: one shared gate, twice); each
  * step's "handle" says which one it uses; permits are the scenario's.
  *   check {"as": "p1"}?          -> {"allowed", "probe", "retry_after", "message"?}
  *   acquire                      -> {} or the refusal's error
