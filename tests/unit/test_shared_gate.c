@@ -475,6 +475,38 @@ static void test_H6_holder_killed_inside_the_lock(void **state)
     respite_gate_free(g);
 }
 
+/* H6: holders killed inside the lock again and again; each time the next
+ * caller repairs the slot and every completed change is kept. */
+static void test_H6_holders_killed_in_a_loop(void **state)
+{
+    (void)state;
+    GATE_SETUP;
+    respite_gate *g = GATE(COMMON("cloud"));
+    for (int i = 0; i < 20; i++) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            respite_error err = {0};
+            respite_gate *c = TRY_GATE(&err, COMMON("cloud"));
+            if (!c)
+                _exit(2);
+            respite_gate_set_event_callback(c, kill_myself, NULL, NULL);
+            respite_gate_reset(c, 1.0, &err); /* its reset event kills it, lock held */
+            _exit(3);
+        }
+        int status = 0;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+        fail_at(g, 1.0); /* takes the lock the child died holding */
+        assert_int_equal(stats_of(g).generation, 2 + i);
+    }
+    respite_gate_stats st = stats_of(g);
+    assert_int_equal(st.state, RESPITE_GATE_CLOSED);
+    assert_int_equal(st.window_failures, 1); /* each reset emptied the window: the last failure */
+    assert_int_equal(st.counted_failures, 20);
+    respite_gate_free(g);
+}
+
 /* H7: the probe of a process that has gone is lost like a timed-out one;
  * a live owner's probe keeps its lease. */
 static void test_H7_a_dead_probe_owner_loses_the_lease(void **state)
@@ -720,6 +752,7 @@ int main(void)
         T(test_H5_two_processes_one_probe),
         T(test_H10_free_detaches_and_the_state_stays),
         T(test_H6_holder_killed_inside_the_lock),
+        T(test_H6_holders_killed_in_a_loop),
         T(test_H7_a_dead_probe_owner_loses_the_lease),
         T(test_H8_statistics_fold_across_processes),
         T(test_H11_a_handle_used_after_fork),
