@@ -373,8 +373,11 @@ static int set_aside(queue_store *s, respite_error *err)
     for (int n = 2; access(aside, F_OK) == 0 && n < 1000; n++)
         snprintf(aside, size, "%s.corrupt-%s-%d", s->path, stamp, n);
     if (rename(s->path, aside) != 0) {
-        status = respite_fail(err, RESPITE_E_STORAGE, "queue file '%s' is corrupt and cannot be moved aside: %s",
-                              s->path, strerror(errno));
+        /* ENOENT: another process opening it at the same time moved it first. */
+        status = errno == ENOENT ? RESPITE_E_CLOSED
+                                 : respite_fail(err, RESPITE_E_STORAGE,
+                                                "queue file '%s' is corrupt and cannot be moved aside: %s", s->path,
+                                                strerror(errno));
         goto out;
     }
     static const char *const sidecars[] = {"-wal", "-shm"};
@@ -414,8 +417,11 @@ queue_store *respite_store_open(const char *path, int durability, double lease_s
         /* Once: a new file that fails too is an error, never a loop. */
         *lost = count_lost(s);
         close_file(s);
-        if (set_aside(s, err) == RESPITE_OK) {
-            *set_aside_out = 1;
+        int moved = set_aside(s, err);
+        if (moved == RESPITE_OK || moved == RESPITE_E_CLOSED) {
+            *set_aside_out = moved == RESPITE_OK;
+            if (moved != RESPITE_OK)
+                *lost = 0;
             respite_error_clear(err);
             r = open_file(s, durability, err);
             if (r == CORRUPT)

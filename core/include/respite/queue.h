@@ -120,7 +120,8 @@ RESPITE_API respite_batch *respite_queue_take(respite_queue *queue, int max_even
  * (0). -1 on error. For a sender thread; the engine itself never blocks. */
 RESPITE_API int respite_queue_wait(respite_queue *queue, int64_t min_pending, double timeout_seconds, respite_error *err);
 
-/* D9 figures, a consistent snapshot taken under the queue's lock. */
+/* D9 figures, a consistent snapshot taken under the queue's lock (durable:
+ * the file's figures, read in one transaction, L7). */
 typedef struct respite_queue_stats {
     int64_t accepted;          /* enqueues that succeeded */
     int64_t delivered;         /* settled delivered (D1) */
@@ -136,7 +137,7 @@ typedef struct respite_queue_stats {
     int64_t retried;           /* times an event went back to the head (D4) */
     int64_t pending_bytes;     /* payload bytes of pending events */
     int64_t in_flight_bytes;   /* payload bytes of events in flight */
-    int64_t live_bytes;        /* memory held for events (payloads + headers) */
+    int64_t live_bytes;        /* memory held for events (payloads + headers); durable: this handle's taken ones */
     int64_t capacity;          /* maximum_capacity */
     int64_t max_bytes;         /* 0: no byte limit */
     int overflow;              /* a respite_overflow */
