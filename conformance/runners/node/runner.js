@@ -155,8 +155,8 @@ const gateComponent = {
       }
       case 'events': {
         // Events another handle's calls made wait until this handle's next
-        // call; the binding's drain takes them now (no call of its own).
-        if (!gate.closed) gate._drainEvents();
+        // call; pollEvents takes them now (no call of its own).
+        gate.pollEvents();
         const { events } = state.handle;
         state.handle.events = [];
         return { events };
