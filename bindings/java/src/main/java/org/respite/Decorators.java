@@ -86,9 +86,11 @@ public final class Decorators {
             return self();
         }
 
-        /** The fallback's value for {@code failure}, or {@code NONE} when it does not apply. */
-        Object fallbackFor(Throwable failure) {
-            return fallback != null && fallbackType.isInstance(failure) ? fallback.apply(failure) : NONE;
+        /** The fallback as set now (later changes to this builder do not reach it): a value, or NONE when it does not apply. */
+        Function<Throwable, Object> fallbackNow() {
+            Class<? extends Throwable> type = fallbackType;
+            Function<Throwable, ? extends T> value = fallback;
+            return value == null ? null : failure -> type.isInstance(failure) ? value.apply(failure) : NONE;
         }
     }
 
@@ -106,11 +108,12 @@ public final class Decorators {
             Backoff b = backoff;
             CheckedSupplier<T, E> protectedWork = b != null ? () -> b.call(g, work)
                     : g != null ? () -> g.call(work) : work;
-            return fallback == null ? protectedWork : () -> {
+            Function<Throwable, Object> fallBack = fallbackNow();
+            return fallBack == null ? protectedWork : () -> {
                 try {
                     return protectedWork.get();
                 } catch (Exception e) {
-                    Object value = fallbackFor(e);
+                    Object value = fallBack.apply(e);
                     if (value == NONE) {
                         throw e;
                     }
@@ -155,9 +158,10 @@ public final class Decorators {
             Backoff b = backoff;
             Supplier<CompletableFuture<T>> protectedWork = b != null ? () -> b.callAsync(g, work)
                     : g != null ? () -> g.callAsync(work) : () -> work.get().toCompletableFuture();
-            return fallback == null ? protectedWork::get : () -> protectedWork.get().exceptionallyCompose(e -> {
+            Function<Throwable, Object> fallBack = fallbackNow();
+            return fallBack == null ? protectedWork::get : () -> protectedWork.get().exceptionallyCompose(e -> {
                 Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-                Object value = fallbackFor(cause);
+                Object value = fallBack.apply(cause);
                 @SuppressWarnings("unchecked")
                 T result = (T) value;
                 return value == NONE ? CompletableFuture.failedFuture(e) : CompletableFuture.completedFuture(result);
