@@ -68,6 +68,20 @@ class ClassifierTest {
     }
 
     @Test
+    void aProbeEndingInTheCallersOwnFailureClosesTheGate() throws InterruptedException {
+        // Reported as request_error, a non-counted outcome: the probe did not show the service failing (G8).
+        try (Gate gate = Gate.builder().failuresToEnterRecovery(1).recoverySeconds(0.05).build()) {
+            gate.report(gate.acquire(), Outcome.TRANSPORT);
+            assertEquals(GateState.OPEN, gate.state());
+            Thread.sleep(80);
+            assertThrows(IllegalStateException.class, () -> gate.call(() -> {
+                throw new IllegalStateException("bug");
+            }));
+            assertEquals(GateState.CLOSED, gate.state());
+        }
+    }
+
+    @Test
     void theRetryHelperRethrowsTheCallersOwnAtOnce() {
         try (Backoff backoff = backoff(); Gate gate = gate(Classifier.DEFAULT)) {
             AtomicInteger attempts = new AtomicInteger();
