@@ -4,7 +4,9 @@ const native = require('./lib/native');
 const errors = require('./lib/errors');
 const { Gate } = require('./lib/gate');
 const { Backoff } = require('./lib/backoff');
-const { retry } = require('./lib/retry');
+const { Retry, retry } = require('./lib/retry');
+const { Fallback, wrap } = require('./lib/compose');
+const { Classifier } = require('./lib/classify');
 const { Policy } = require('./lib/policy');
 const { Queue, Batch, DISPOSITIONS } = require('./lib/queue');
 const { DeliveryEngine, ACTIONS } = require('./lib/engine');
@@ -40,6 +42,23 @@ function refusalMessage(retryAfter) {
 }
 
 const { STATUS_NAMES } = require('./generated/tables');
+// Named one by one (not spread) so that Node's ESM loader sees every name
+// (`import { ClosedError } from 'respite'`: it reads them from this file's
+// text); test/esm.test.js checks this list against generated/errors.js.
+const {
+  RespiteError,
+  InvalidArgumentError,
+  InvalidSettingError,
+  InvalidTimeError,
+  TemporarilyUnavailableError,
+  InvalidPolicyError,
+  QueueFullError,
+  TooLargeError,
+  ClosedError,
+  NoMemoryError,
+  TransportError,
+  InternalError,
+} = errors;
 
 module.exports = {
   Gate,
@@ -54,6 +73,10 @@ module.exports = {
   DISPOSITIONS,
   ACTIONS,
   retry,
+  Retry,
+  Fallback,
+  wrap,
+  Classifier,
   now,
   classify,
   outcome,
@@ -63,6 +86,17 @@ module.exports = {
   settingsTable,
   OUTCOMES,
   STATUS_NAMES,
-  ...Object.fromEntries(Object.entries(errors).filter(([name]) => name.endsWith('Error'))),
+  RespiteError,
+  InvalidArgumentError,
+  InvalidSettingError,
+  InvalidTimeError,
+  TemporarilyUnavailableError,
+  InvalidPolicyError,
+  QueueFullError,
+  TooLargeError,
+  ClosedError,
+  NoMemoryError,
+  TransportError,
+  InternalError,
   native,
 };
