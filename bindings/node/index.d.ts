@@ -18,6 +18,12 @@ export type OutcomeSpec =
   | { status?: number; statusCode?: number; bodyUsable?: boolean; transport?: boolean; outcome?: OutcomeName; retryAfter?: number };
 export type GateState = GateStateName;
 
+/**
+ * Options of type O that are a Shape and have no other key: an unknown key (a typo) is a type
+ * error also when the options are a variable, not only an object literal.
+ */
+export type Exact<O, Shape> = O & Shape & { [K in Exclude<keyof O, keyof Shape>]: never };
+
 /** What a protected function is called with (Gate#run, Retry, wrap). */
 export interface CallContext {
   /** Always an AbortSignal (one that never aborts when the caller gave none): pass it on, e.g. fetch(url, { signal }). */
@@ -102,8 +108,7 @@ declare class TypedEmitter<Names extends string> extends EventEmitter {
 }
 
 /** The recovery gate. Emits 'event' and each event's type. */
-export class Gate extends TypedEmitter<GateEventType> implements Layer {
-  constructor(options?: GateOptions);
+export interface Gate extends TypedEmitter<GateEventType>, Layer {
   /** Judges run()'s results and errors. */
   readonly classifier: Classifier;
   readonly closed: boolean;
@@ -127,9 +132,9 @@ export class Gate extends TypedEmitter<GateEventType> implements Layer {
   /** Emits the events waiting for this handle now: on a shared gate, transitions other handles or processes made. */
   pollEvents(): void;
 }
+export const Gate: { new <O extends GateOptions = {}>(options?: Exact<O, GateOptions>): Gate; readonly prototype: Gate };
 
-export class Backoff {
-  constructor(options?: BackoffOptions);
+export interface Backoff {
   readonly closed: boolean;
   readonly maxAttempts: number;
   close(): void;
@@ -141,6 +146,7 @@ export class Backoff {
   /** The core's give-up error (B14) for a retry loop of one's own: returned, not thrown. */
   gaveUp(attempts: number, outcome: OutcomeSpec): TransportError;
 }
+export const Backoff: { new <O extends BackoffOptions = {}>(options?: Exact<O, BackoffOptions>): Backoff; readonly prototype: Backoff };
 
 export interface PolicyProblem {
   pointer: string;
@@ -184,8 +190,7 @@ export interface QueueOptions extends QueueSettings {
 }
 
 /** The bounded delivery queue (spec section 4). close() frees it (closing engines that use it first). */
-export class Queue {
-  constructor(options?: QueueOptions);
+export interface Queue {
   readonly policy: Policy | null;
   readonly closed: boolean;
   close(): void;
@@ -203,6 +208,7 @@ export class Queue {
   /** Throws InternalError with every figure when D9 does not hold. */
   checkAccounting(): void;
 }
+export const Queue: { new <O extends QueueOptions = {}>(options?: Exact<O, QueueOptions>): Queue; readonly prototype: Queue };
 
 /** Events taken together, read by index (0 is the oldest). */
 export class Batch {
@@ -240,8 +246,7 @@ export interface DeliveryEngineOptions extends Pick<SenderSettings, 'name' | 'mi
 }
 
 /** The sender's decisions (spec section 5) over a queue, its policy and a gate; no I/O. Emits 'unsent_at_close' and 'event'. */
-export class DeliveryEngine extends TypedEmitter<'unsent_at_close'> {
-  constructor(options: DeliveryEngineOptions);
+export interface DeliveryEngine extends TypedEmitter<'unsent_at_close'> {
   readonly closed: boolean;
   readonly queue: Queue;
   readonly gate: Gate;
@@ -263,6 +268,7 @@ export class DeliveryEngine extends TypedEmitter<'unsent_at_close'> {
   readonly maxEntries: number;
   stats(): EngineStats;
 }
+export const DeliveryEngine: { new <O extends DeliveryEngineOptions>(options: Exact<O, DeliveryEngineOptions>): DeliveryEngine; readonly prototype: DeliveryEngine };
 
 /** Request headers: an object, a Map, [name, value] pairs, or "Name: value" lines. */
 export type HeadersInit = Record<string, string | number> | Map<string, string | number> | Array<[string, string | number]> | string;
@@ -305,18 +311,18 @@ export class Response {
 }
 
 /** HTTP calls through a gate (spec section 6); the blocking call runs off the event loop. */
-export class Client {
-  constructor(options?: ClientOptions);
+export interface Client {
   readonly closed: boolean;
   readonly gate: Gate | null;
   /** Rejects with TemporarilyUnavailableError (no I/O) when the gate refuses. */
-  request(options: RequestOptions): Promise<Response>;
+  request<O extends RequestOptions>(options: Exact<O, RequestOptions>): Promise<Response>;
   get(url: string, options?: { headers?: HeadersInit; signal?: AbortSignal }): Promise<Response>;
   post(url: string, body?: Payload, options?: { headers?: HeadersInit; signal?: AbortSignal }): Promise<Response>;
   /** C4: the caller could not use a 2xx/3xx answer. */
   reportUnusable(response: Response): void;
   close(): void;
 }
+export const Client: { new <O extends ClientOptions = {}>(options?: Exact<O, ClientOptions>): Client; readonly prototype: Client };
 
 export interface SenderOptions extends GateSettings, QueueSettings, SenderSettings {
   url: string;
@@ -332,8 +338,7 @@ export interface SenderOptions extends GateSettings, QueueSettings, SenderSettin
 }
 
 /** The background sender (spec section 5). Emits 'event' and each event's type (GateEvent). */
-export class Sender extends TypedEmitter<SenderEventType> {
-  constructor(options: SenderOptions);
+export interface Sender extends TypedEmitter<SenderEventType> {
   readonly closed: boolean;
   addHeader(name: string, value: string): void;
   /** Never waits for the network. */
@@ -345,9 +350,14 @@ export class Sender extends TypedEmitter<SenderEventType> {
   /** After close: the figures at close. */
   stats(): SenderStats;
 }
+export const Sender: { new <O extends SenderOptions>(options: Exact<O, SenderOptions>): Sender; readonly prototype: Sender };
 
 export class Settings {
-  constructor(target: string, options?: Record<string, unknown>);
+  constructor(target: 'gate' | 'cloud_request' | 'usage_sharing' | 'cloudRequest' | 'usageSharing', options?: GateSettings);
+  constructor(target: 'backoff', options?: BackoffSettings);
+  constructor(target: 'queue', options?: QueueSettings);
+  constructor(target: 'sender', options?: SenderSettings);
+  constructor(target: 'client', options?: ClientSettings);
   readonly component: string;
   get(name: string): number | boolean | string;
   close(): void;
@@ -381,8 +391,7 @@ export interface RetryOptions extends RetryPolicyOptions {
  * `lastOutcome`, and the last error as `cause` or the last resolved value as `response`; the
  * caller's own error is re-raised unchanged; a gate's refusal rejects at once.
  */
-export class Retry implements Layer {
-  constructor(backoff?: Backoff | BackoffOptions, options?: RetryPolicyOptions);
+export interface Retry extends Layer {
   readonly backoff: Backoff;
   /** Its own classifier, or null: the gate's inside it. */
   readonly classifier: Classifier | null;
@@ -390,6 +399,7 @@ export class Retry implements Layer {
   close(): void;
   run<T>(fn: (context: CallContext) => T | PromiseLike<T>, options?: RunOptions | CallContext): Promise<T>;
 }
+export const Retry: { new <O extends BackoffOptions = {}>(backoff?: Backoff | Exact<O, BackoffOptions>, options?: RetryPolicyOptions): Retry; readonly prototype: Retry };
 
 /** Answers for failures of what it wraps with a value, or with what a function makes of the error. */
 export class Fallback<F = unknown> implements Layer {
@@ -409,7 +419,11 @@ export interface Wrapped extends Layer {
 export function wrap(...layers: Array<Layer | Backoff>): Wrapped;
 
 /** Retry#run with fn(attempt, context), each attempt through options.gate. */
-export function retry<T>(fn: (attempt: number, context: CallContext) => T | PromiseLike<T>, backoff?: Backoff | BackoffOptions, options?: RetryOptions): Promise<T>;
+export function retry<T, B extends BackoffOptions = {}, R extends RetryOptions = {}>(
+  fn: (attempt: number, context: CallContext) => T | PromiseLike<T>,
+  backoff?: Backoff | Exact<B, BackoffOptions>,
+  options?: Exact<R, RetryOptions>,
+): Promise<T>;
 export function now(): number;
 export function classify(httpStatus: number, options?: { transport?: boolean; bodyUsable?: boolean }): OutcomeName;
 export function outcome(spec: OutcomeSpec): OutcomeName;
