@@ -2,8 +2,9 @@
 // Which results and errors of user code count against the service, in the
 // core's outcome kinds (spec section 1), for Gate#run, Retry and retry().
 //
-// Default: a value is a success unless it carries an HTTP status that says
-// otherwise (a fetch Response with 503); an error counts only when this
+// Default: a value is a success unless it carries an outcome name (a
+// respite Response) or an HTTP status that says otherwise (a fetch Response
+// with 503); an error counts only when this
 // binding can tell it is the service's or the transport's: an `outcome`
 // name, an HTTP status (its own or its `response`'s, as axios and got
 // throw), or a Node/undici network error code (also as its `cause`, as
@@ -48,8 +49,11 @@ function classifyStatus(status) {
   return native.respite_classify(0, status, 1);
 }
 
-// The default for a value user code returned.
+// The default for a value user code returned: its `outcome` name (a
+// respite Response has one), else its HTTP status, else a success.
 function defaultValue(value) {
+  const named = OUTCOMES.indexOf(value?.outcome);
+  if (named >= 0) return named;
   const status = httpStatusOf(value);
   return status === 0 ? SUCCESS : classifyStatus(status);
 }

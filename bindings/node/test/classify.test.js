@@ -73,6 +73,8 @@ test('a caller-supplied classifier overrides: error classes, predicates, results
     assert.equal(gate.stats().countedFailures, 3, 'an empty 200 is unusable');
     await gate.run(() => ({ status: 503, body: 'busy' }));
     assert.equal(gate.stats().countedFailures, 4, 'undefined keeps the default: a 503 value counts');
+    await gate.run(() => ({ status: 0, outcome: 'transport' }));
+    assert.equal(gate.stats().countedFailures, 5, "a value's outcome name (a respite Response's) counts");
   } finally {
     gate.close();
   }
