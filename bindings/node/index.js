@@ -42,23 +42,6 @@ function refusalMessage(retryAfter) {
 }
 
 const { STATUS_NAMES } = require('./generated/tables');
-// Named one by one (not spread) so that Node's ESM loader sees every name
-// (`import { ClosedError } from 'respite'`: it reads them from this file's
-// text); test/esm.test.js checks this list against generated/errors.js.
-const {
-  RespiteError,
-  InvalidArgumentError,
-  InvalidSettingError,
-  InvalidTimeError,
-  TemporarilyUnavailableError,
-  InvalidPolicyError,
-  QueueFullError,
-  TooLargeError,
-  ClosedError,
-  NoMemoryError,
-  TransportError,
-  InternalError,
-} = errors;
 
 module.exports = {
   Gate,
@@ -86,17 +69,20 @@ module.exports = {
   settingsTable,
   OUTCOMES,
   STATUS_NAMES,
-  RespiteError,
-  InvalidArgumentError,
-  InvalidSettingError,
-  InvalidTimeError,
-  TemporarilyUnavailableError,
-  InvalidPolicyError,
-  QueueFullError,
-  TooLargeError,
-  ClosedError,
-  NoMemoryError,
-  TransportError,
-  InternalError,
   native,
 };
+// Each error by name (not spread) so that Node's ESM loader sees it
+// (`import { ClosedError } from 'respite'`: it reads the names from this
+// file's text); test/esm.test.js checks them against generated/errors.js.
+module.exports.RespiteError = errors.RespiteError;
+module.exports.InvalidArgumentError = errors.InvalidArgumentError;
+module.exports.InvalidSettingError = errors.InvalidSettingError;
+module.exports.InvalidTimeError = errors.InvalidTimeError;
+module.exports.TemporarilyUnavailableError = errors.TemporarilyUnavailableError;
+module.exports.InvalidPolicyError = errors.InvalidPolicyError;
+module.exports.QueueFullError = errors.QueueFullError;
+module.exports.TooLargeError = errors.TooLargeError;
+module.exports.ClosedError = errors.ClosedError;
+module.exports.NoMemoryError = errors.NoMemoryError;
+module.exports.TransportError = errors.TransportError;
+module.exports.InternalError = errors.InternalError;

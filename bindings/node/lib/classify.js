@@ -81,11 +81,16 @@ function verdictOf(verdict, fallback, counted, notCounted) {
   return parseOutcome(verdict)[0];
 }
 
+// Whether an option is an array of error classes (else a function is wanted).
+function isErrorClasses(option) {
+  return Array.isArray(option) && option.every((type) => typeof type === 'function');
+}
+
 // An `error` option as a predicate: an array of error classes counts their
 // instances (other errors: the default), a function is called as it is.
 function errorPredicate(option) {
   if (option === undefined || typeof option === 'function') return option;
-  if (Array.isArray(option) && option.every((type) => typeof type === 'function')) {
+  if (isErrorClasses(option)) {
     return (error) => (option.some((type) => error instanceof type) ? true : undefined);
   }
   throw new TypeError('respite: classify.error must be a function or an array of error classes');
@@ -131,4 +136,4 @@ function reported(outcome) {
   return outcome === OWN ? REQUEST_ERROR : outcome;
 }
 
-module.exports = { Classifier, DEFAULT_CLASSIFIER, classifierOf, reported, isTransportError, OWN, SUCCESS, TRANSPORT };
+module.exports = { Classifier, isErrorClasses, DEFAULT_CLASSIFIER, classifierOf, reported, isTransportError, OWN, SUCCESS, TRANSPORT };

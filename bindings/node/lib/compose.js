@@ -8,7 +8,7 @@ const { Backoff } = require('./backoff');
 const { Gate } = require('./gate');
 const { Retry } = require('./retry');
 const { contextOf } = require('./context');
-const { DEFAULT_CLASSIFIER } = require('./classify');
+const { DEFAULT_CLASSIFIER, isErrorClasses } = require('./classify');
 
 class Fallback {
   // fallback: the value to answer with, or (error, context) => value (may
@@ -16,7 +16,7 @@ class Fallback {
   // classes or a predicate; default every error. An error after the
   // caller's signal aborted is never answered for.
   constructor(fallback, { on } = {}) {
-    if (on !== undefined && typeof on !== 'function' && !(Array.isArray(on) && on.every((type) => typeof type === 'function'))) {
+    if (on !== undefined && typeof on !== 'function' && !isErrorClasses(on)) {
       throw new TypeError('respite: Fallback option `on` must be a predicate or an array of error classes');
     }
     this._fallback = fallback;
