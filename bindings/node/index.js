@@ -86,3 +86,4 @@ module.exports.ClosedError = errors.ClosedError;
 module.exports.NoMemoryError = errors.NoMemoryError;
 module.exports.TransportError = errors.TransportError;
 module.exports.InternalError = errors.InternalError;
+module.exports.StorageError = errors.StorageError;

@@ -5,7 +5,7 @@ import {
   Settings, retry, now, classify, outcome, outcomeCounts, refusalMessage, settingsTable,
   OUTCOMES, STATUS_NAMES, DISPOSITIONS, ACTIONS,
   RespiteError, InvalidArgumentError, InvalidSettingError, InvalidTimeError, TemporarilyUnavailableError,
-  InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError,
+  InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError, StorageError,
 } from '../../index.js';
 import type { CallContext, GateEvent, GateOptions, Layer, OutcomeName, RetryInfo, Wrapped } from '../../index.js';
 
@@ -56,7 +56,7 @@ async function main(signal: AbortSignal): Promise<void> {
   console.log(settings.get('probes'), outcomes, STATUS_NAMES, DISPOSITIONS, ACTIONS, now(), classify(503), outcome(429));
   console.log(outcomeCounts('transport'), refusalMessage(3), settingsTable().length, fromVariable.stats());
   const errors = [RespiteError, InvalidArgumentError, InvalidSettingError, InvalidTimeError, TemporarilyUnavailableError,
-    InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError];
+    InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError, StorageError];
   console.log(errors.map((type) => type.name));
 }
 
