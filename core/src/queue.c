@@ -11,6 +11,7 @@
 #include <time.h>
 
 typedef struct queue_event {
+    int64_t id;       /* L3: increasing, never reused */
     double queued_at; /* when first accepted; retries keep it (D6) */
     int attempts;
     size_t size;
@@ -40,6 +41,7 @@ struct respite_queue {
     int overflow;
     double ttl; /* 0: none */
     int retry_times;
+    int64_t last_id;
 
     int closed;
     int freed;     /* the last holder let go; batches keep the struct alive */
@@ -163,6 +165,10 @@ respite_queue *respite_queue_new(const respite_policy *policy, const respite_set
     }
     if (!policy && !(policy = own_policy = respite_policy_default(err)))
         goto out;
+    if (*respite_setting_text(settings, RESPITE_SETTING_QUEUE_QUEUE_PATH)) { /* replaced by the SQLite store next */
+        respite_fail(err, RESPITE_E_STORAGE, "durable queues are not built yet");
+        goto out;
+    }
 
     q = calloc(1, sizeof *q);
     if (!q) {
@@ -334,6 +340,7 @@ int respite_queue_enqueue(respite_queue *queue, const char *data, size_t size, d
         status = respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory growing the queue");
         goto refuse;
     }
+    e->id = ++queue->last_id;
     e->queued_at = queue_time(queue, now);
     if (e->queued_at < queue->oldest_bound)
         queue->oldest_bound = e->queued_at;
@@ -632,6 +639,12 @@ const char *respite_batch_event_text(const respite_batch *batch, int index, resp
 {
     const batch_slot *s = slot_of(batch, index, err);
     return s ? s->event->data : NULL;
+}
+
+int64_t respite_batch_event_id(const respite_batch *batch, int index, respite_error *err)
+{
+    const batch_slot *s = slot_of(batch, index, err);
+    return s ? s->event->id : -1;
 }
 
 int respite_batch_event_attempts(const respite_batch *batch, int index, respite_error *err)

@@ -117,6 +117,12 @@ export interface QueueStats {
   eventTtl: number;
   /** true after respite_queue_close */
   closed: boolean;
+  /** 1 when the events live in a file (queue_path) */
+  durable: number;
+  /** 1 when opening found the file corrupt and moved it aside (L8) */
+  corruptSetAside: number;
+  /** events lost with that file; -1 when it could not be read */
+  corruptLost: number;
   /** D9 holds for this snapshot (respite_queue_stats_balanced) */
   balanced: boolean;
 }

@@ -78,6 +78,9 @@ function queueStatsOf(raw) {
     retryTimes: Number(raw.retry_times),
     eventTtl: Number(raw.event_ttl),
     closed: raw.closed === 1,
+    durable: Number(raw.durable),
+    corruptSetAside: Number(raw.corrupt_set_aside),
+    corruptLost: Number(raw.corrupt_lost),
     balanced: native.respite_queue_stats_balanced(raw) === 1,
   };
 }

@@ -284,23 +284,13 @@ void respite_sender_free(respite_sender *sender)
 
 /* -------------------------------------------------------------- headers */
 
-static int header_name_valid(const char *name)
-{
-    if (!name || !*name)
-        return 0;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-        if (*p <= 32 || *p >= 127 || strchr("\"(),/:;<=>?@[\\]{}", *p))
-            return 0;
-    return 1;
-}
-
 int respite_sender_add_header(respite_sender *sender, const char *name, const char *value, respite_error *err)
 {
     int rc = unusable(sender, err);
     if (rc != RESPITE_OK)
         return rc;
     char got[RESPITE_QUOTED_MAX];
-    if (!header_name_valid(name))
+    if (!respite_header_name_valid(name))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
                             "name must be a header name: letters, digits and !#$%%&'*+-.^_`|~ (got %s)",
                             respite_quoted(got, name ? name : "(null)"));

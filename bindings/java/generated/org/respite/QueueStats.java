@@ -25,10 +25,13 @@ package org.respite;
  * @param retryTimes       the policy's: at most retry_times + 1 attempts (D3)
  * @param eventTtl         the policy's, seconds; 0: none
  * @param closed           true after respite_queue_close
+ * @param durable          1 when the events live in a file (queue_path)
+ * @param corruptSetAside  1 when opening found the file corrupt and moved it aside (L8)
+ * @param corruptLost      events lost with that file; -1 when it could not be read
  * @param balanced         whether the snapshot satisfies D9 (respite_queue_stats_balanced)
  */
 public record QueueStats(long accepted, long delivered, long droppedCapacity, long expired, long retriesExhausted,
                          long discarded, long pending, long inFlight, long refusedFull, long refusedTooLarge,
                          long refusedClosed, long retried, long pendingBytes, long inFlightBytes, long liveBytes,
                          long capacity, long maxBytes, Overflow overflow, int retryTimes, double eventTtl,
-                         boolean closed, boolean balanced) {}
+                         boolean closed, int durable, int corruptSetAside, long corruptLost, boolean balanced) {}
