@@ -221,6 +221,13 @@ void cli_print_accounting(FILE *out, const respite_queue_stats *q, const respite
     fprintf(out, "refused_full         %lld\n", (long long)q->refused_full);
     fprintf(out, "refused_too_large    %lld\n", (long long)q->refused_too_large);
     fprintf(out, "refused_closed       %lld\n", (long long)q->refused_closed);
+    if (q->corrupt_set_aside) {
+        if (q->corrupt_lost >= 0)
+            fprintf(out, "corrupt_set_aside    1 (the file was corrupt: set aside with %lld events)\n",
+                    (long long)q->corrupt_lost);
+        else
+            fprintf(out, "corrupt_set_aside    1 (the file was corrupt: set aside, events lost unknown)\n");
+    }
     if (st) {
         fprintf(out, "requests             %lld (%lld failed, %lld probes), %lld bytes sent\n", (long long)st->requests,
                 (long long)st->engine.sends_failed, (long long)st->engine.probes, (long long)st->bytes_sent);
