@@ -9,7 +9,10 @@
  *  2. the plain loop with 100 rows per transaction, for what batching
  *     would give (the core has no batch enqueue: each enqueue commits);
  *  3. delivery: a sender draining N queued events to the fault server
- *     in batches, queue in memory vs queue in a file.
+ *     in batches, queue in memory vs queue in a file;
+ *  4. the PHP-FPM shape: per request, open the file, enqueue one event,
+ *     free the queue, into a file already holding N events (opening runs
+ *     the integrity check, L8), vs an enqueue on a queue kept open.
  *
  * usage: bench_durable_queue [events] [rounds] [directory]
  * (defaults 5000, 5, /tmp). Figures: docs/benchmarks.md, "Durable queue". */
@@ -130,6 +133,26 @@ static double plain_insert(const char *path, int n, int per_tx)
     return t;
 }
 
+/* ----------------------------------------------- 4: per request */
+
+/* Seconds for `requests` open + enqueue(1) + free into a file that holds
+ * what earlier calls left (the caller fills it first). */
+static double per_request(const char *path, const respite_policy *policy, int requests)
+{
+    respite_settings *s = queue_settings(path);
+    respite_error err = {0};
+    double start = respite_now();
+    for (int i = 0; i < requests; i++) {
+        respite_queue *q = respite_queue_new(policy, s, &err);
+        if (!q || respite_queue_enqueue(q, payload, sizeof payload - 1, respite_now(), &err) != RESPITE_OK)
+            die("open and enqueue", err.message);
+        respite_queue_free(q);
+    }
+    double t = respite_now() - start;
+    respite_settings_free(s);
+    return t;
+}
+
 /* --------------------------------------------------- 3: delivery */
 
 /* Seconds to deliver n events queued first (min_entries_per_message above
@@ -202,7 +225,7 @@ int main(int argc, char **argv)
     char durable_path[1024], plain_path[1024];
     snprintf(durable_path, sizeof durable_path, "%s/bench-durable-%d.db", dir, (int)getpid());
     snprintf(plain_path, sizeof plain_path, "%s/bench-plain-%d.db", dir, (int)getpid());
-    respite_policy *policy = big_policy(n < 1000000 ? n : 1000000);
+    respite_policy *policy = big_policy(2 * n < 1000000 ? 2 * n : 1000000); /* room for case 4 */
     printf("bench_durable_queue: %d events per case, %d paired rounds, files in %s, SQLite %s\n\n", n, rounds, dir,
            sqlite3_libversion());
 
@@ -245,6 +268,22 @@ int main(int argc, char **argv)
     }
     report("3. delivery to the fault server, batches of 100", "queue in a file", file, "queue in memory", memory,
            rounds, n);
+
+    /* 4: the file holds n events (the last round of 1 left them). */
+    int requests = n / 10;
+    double opened[64], kept[64];
+    for (int r = 0; r < rounds; r++) {
+        durable_enqueue(durable_path, policy, n);
+        if (r % 2 == 0) {
+            opened[r] = per_request(durable_path, policy, requests);
+            kept[r] = durable_enqueue(plain_path, policy, requests);
+        } else {
+            kept[r] = durable_enqueue(plain_path, policy, requests);
+            opened[r] = per_request(durable_path, policy, requests);
+        }
+    }
+    report("4. per request (PHP-FPM): open + enqueue 1 + free, the file holding N events", "open, enqueue, free",
+           opened, "enqueue on an open queue", kept, rounds, requests);
     respite_fault_server_stop(server);
     respite_policy_free(policy);
     remove_db(durable_path);
