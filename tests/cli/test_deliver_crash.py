@@ -38,7 +38,7 @@ with temp_dir() as tmp:
 
     # Fast answers, a fault in about a quarter of them (no hang: a send
     # ends within its timeout, well inside the lease).
-    server = FaultServer(fault_server, f"random p=0.25 seed={seed} faults=500,503,429,reset,close delay=0.004")
+    server = FaultServer(fault_server, f"random p=0.25 seed={seed} faults=500,503,429,reset,close delay=0.008")
     log_path = os.path.join(tmp, "deliver.log")
     kills = restarts = 0
     last_delivered = 0

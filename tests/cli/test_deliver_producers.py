@@ -19,7 +19,7 @@ from deliver_support import (WORKER_SETTINGS, Check, FaultServer, Received, argu
 
 PRODUCERS = 4
 EVENTS = 10_000
-CHUNK = 100  # lines a producer is given at once, then a pause: they interleave with the worker
+CHUNK = 50  # lines a producer is given at once, then a pause: they interleave with the worker
 
 respite, source_dir, fault_server = arguments()
 check = Check()
@@ -42,7 +42,7 @@ with temp_dir() as tmp:
             for start in range(0, len(lines), CHUNK):
                 proc.stdin.write("\n".join(lines[start:start + CHUNK]) + "\n")
                 proc.stdin.flush()
-                time.sleep(0.02)
+                time.sleep(0.05)
             proc.stdin.close()
 
         feeders = [threading.Thread(target=feed, args=(proc, lines)) for proc, lines in zip(producers, payloads)]
@@ -58,7 +58,8 @@ with temp_dir() as tmp:
         for t in feeders:
             t.join()
         for p, proc in enumerate(producers):
-            out, err = proc.communicate(timeout=60)
+            proc.wait(timeout=60)
+            out, err = proc.stdout.read(), proc.stderr.read()
             check.that(proc.returncode == 0 and f"enqueued             {EVENTS // PRODUCERS}" in out,
                        f"producer {p} enqueued {EVENTS // PRODUCERS} and exited 0 ({proc.returncode}):\n{out}{err}")
 
