@@ -17,6 +17,8 @@
 
 /* How often the main thread looks at the queue (and for signals). */
 #define TICK_SECONDS 0.2
+/* The same failure to read the file is repeated at most this often. */
+#define WARNING_SECONDS 10.0
 
 typedef struct deliver_options {
     int stats_only;          /* --stats: print the file's accounting, send nothing */
@@ -181,6 +183,8 @@ static int run_worker(cli_sender_setup *setup, const deliver_options *d, const c
     cli_event_printer_start(&printer, sender);
 
     progress last = progress_of(&st, started);
+    char last_warning[RESPITE_ERROR_MESSAGE_MAX] = "";
+    double warned_at = started;
     const char *why = "the queue is empty";
     for (;;) {
         struct timespec tick = timespec_of(TICK_SECONDS);
@@ -189,11 +193,17 @@ static int run_worker(cli_sender_setup *setup, const deliver_options *d, const c
             why = sig == SIGTERM ? "SIGTERM" : "SIGINT";
             break;
         }
-        if (respite_sender_stats_get(sender, &st, &err) != RESPITE_OK) {
-            why = err.message;
-            break;
-        }
         double now = respite_now();
+        if (respite_sender_stats_get(sender, &st, &err) != RESPITE_OK) {
+            /* The file locked by another process too long, a full disk: the
+             * sender keeps trying, and so does the worker (calmly). */
+            if (strcmp(err.message, last_warning) != 0 || now - warned_at >= WARNING_SECONDS) {
+                fprintf(stderr, "warning: %s\n", err.message);
+                snprintf(last_warning, sizeof last_warning, "%s", err.message);
+                warned_at = now;
+            }
+            continue;
+        }
         if (d->until_empty && st.queue.pending == 0 && st.queue.in_flight == 0)
             break;
         if (d->progress_seconds > 0 && now - last.at >= d->progress_seconds) {

@@ -112,6 +112,27 @@ expect_out "accepted             7" "the file's figures (5 earlier, 2 now)"
 expect_out "result               every event was delivered" "judged by this run"
 stop_server
 
+# ------------------------------------------------ the file locked longer than SQLite's busy timeout (5 s)
+start_server "healthy"
+enqueue "$tmp/q4.db" 'before\n'
+"$respite" deliver --queue "$tmp/q4.db" --url "$url" --progress-seconds 0 >"$out" 2>"$err" &
+worker_pid=$!
+python3 -c "import sqlite3, time
+db = sqlite3.connect('$tmp/q4.db', isolation_level=None)
+db.execute('BEGIN IMMEDIATE'); time.sleep(6); db.execute('COMMIT')"
+enqueue "$tmp/q4.db" 'after\n'
+for _ in $(seq 1 100); do
+  [ "$(server_says "s['requests']")" -ge 2 ] 2>/dev/null && break
+  sleep 0.05
+done
+kill -TERM "$worker_pid"
+wait "$worker_pid"
+code=$?
+worker_pid=""
+expect_code 0 "a worker outlives a lock held past the busy timeout"
+expect_err "delivered 2 in this run" "it still sends what comes after the lock"
+stop_server
+
 # ------------------------------------------------ SIGTERM while the receiver is down: the rest stays in the file
 start_server "down"
 enqueue "$tmp/q2.db" 'x1\nx2\nx3\n'

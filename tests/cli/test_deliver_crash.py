@@ -10,6 +10,7 @@ batch per kill), and D9 holds in the file after every kill. The
 duplicates are counted and printed."""
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -88,10 +89,15 @@ with temp_dir() as tmp:
         check.that(received.ids_stable(), "every event kept one id across resends, and ids are unique")
         duplicates = received.duplicates()
         # A kill can catch at most one batch between the receiver's answer
-        # and the settle that records it.
-        check.that(duplicates <= kills * BATCH,
-                   f"duplicates ({duplicates}) are at most one batch per kill ({kills} x {BATCH})")
-        print(f"{EVENTS} events, {kills} kills, {restarts} starts in {elapsed:.1f}s; {received.requests} requests; "
+        # and the settle that records it; so can a send that timed out on a
+        # loaded machine after the receiver had it (S14).
+        with open(log_path) as log:
+            timeouts = len(re.findall(r"send failed: .*(?:timed out|Timeout)", log.read()))
+        check.that(duplicates <= (kills + timeouts) * BATCH,
+                   f"duplicates ({duplicates}) are at most one batch per kill or timeout "
+                   f"(({kills} + {timeouts}) x {BATCH})")
+        print(f"{EVENTS} events, {kills} kills ({timeouts} sends timed out), {restarts} starts in {elapsed:.1f}s; "
+              f"{received.requests} requests; "
               f"{duplicates} duplicate deliveries ({len(received.deliveries)} distinct events received)",
               flush=True)
     finally:

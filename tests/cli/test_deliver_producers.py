@@ -30,8 +30,11 @@ with temp_dir() as tmp:
     server = FaultServer(fault_server, "random p=0.1 seed=3 faults=503,reset")
     worker_log = os.path.join(tmp, "deliver.log")
     with open(worker_log, "w") as log:
+        # No process dies here: a send timing out on a loaded machine is the
+        # one way to a duplicate (S14), so the timeout is long.
         worker = subprocess.Popen([respite, "deliver", "--queue", queue, "--url", server.url, "--policy", policy]
-                                  + WORKER_SETTINGS, stdout=log, stderr=log)
+                                  + WORKER_SETTINGS + ["--timeout-seconds", "30", "--lease-seconds", "60"],
+                                  stdout=log, stderr=log)
     try:
         payloads = [[f"p{p}-{n:05d}" for n in range(EVENTS // PRODUCERS)] for p in range(PRODUCERS)]
         producers = [subprocess.Popen([respite, "send", "--queue", queue, "--policy", policy], stdin=subprocess.PIPE,
@@ -61,7 +64,8 @@ with temp_dir() as tmp:
             proc.wait(timeout=60)
             out, err = proc.stdout.read(), proc.stderr.read()
             check.that(proc.returncode == 0 and f"enqueued             {EVENTS // PRODUCERS}" in out,
-                       f"producer {p} enqueued {EVENTS // PRODUCERS} and exited 0 ({proc.returncode}):\n{out}{err}")
+                       f"producer {p} enqueued {EVENTS // PRODUCERS} and exited 0 ({proc.returncode}):\n{out}"
+                       f"--- its stderr:\n{err}")
 
         def drained():
             code, figures, output = queue_stats(respite, queue, policy)
