@@ -44,7 +44,8 @@ typedef struct input_counts {
     int64_t lines;   /* non-empty lines read */
     int64_t empty;   /* empty lines skipped */
     int64_t refused; /* enqueue refused them */
-    int64_t refused_by_status[RESPITE_STATUS_COUNT_];
+    int64_t refused_by_status[RESPITE_STATUS_COUNT_]; /* [0]: a refusal without a status */
+    char first_message[RESPITE_STATUS_COUNT_][RESPITE_ERROR_MESSAGE_MAX]; /* the core's, per status */
 } input_counts;
 
 /* Where the lines go: the sender, or (without --url) the queue itself. */
@@ -76,8 +77,9 @@ static void enqueue_lines(const target *to, FILE *in, input_counts *counts)
         respite_error err = {0};
         if (enqueue_one(to, line, (size_t)length, &err) != RESPITE_OK) {
             counts->refused++;
-            if (err.status > 0 && err.status < RESPITE_STATUS_COUNT_)
-                counts->refused_by_status[err.status]++;
+            int status = err.status > 0 && err.status < RESPITE_STATUS_COUNT_ ? err.status : 0;
+            if (counts->refused_by_status[status]++ == 0)
+                snprintf(counts->first_message[status], sizeof counts->first_message[status], "%s", err.message);
         }
     }
     free(line);
@@ -85,10 +87,17 @@ static void enqueue_lines(const target *to, FILE *in, input_counts *counts)
 
 static void print_input(const input_counts *in)
 {
-    for (int s = 1; s < RESPITE_STATUS_COUNT_; s++)
-        if (in->refused_by_status[s])
-            fprintf(stderr, "warning: %lld event%s refused: %s\n", (long long)in->refused_by_status[s],
-                    in->refused_by_status[s] == 1 ? "" : "s", respite_strerror(s));
+    /* One line per reason, with the core's words for the first one (a
+     * storage failure's message names the file and SQLite's reason). */
+    for (int s = 0; s < RESPITE_STATUS_COUNT_; s++) {
+        if (!in->refused_by_status[s])
+            continue;
+        const char *why = s ? respite_strerror(s) : "no reason given";
+        const char *first = in->first_message[s];
+        fprintf(stderr, "warning: %lld event%s refused: %s%s%s\n", (long long)in->refused_by_status[s],
+                in->refused_by_status[s] == 1 ? "" : "s", why, *first && strcmp(first, why) != 0 ? "; first: " : "",
+                *first && strcmp(first, why) != 0 ? first : "");
+    }
     printf("events read          %lld", (long long)in->lines);
     if (in->empty)
         printf(" (%lld empty line%s skipped)", (long long)in->empty, in->empty == 1 ? "" : "s");
