@@ -2,42 +2,32 @@
  * so failures spread thinner than N per W never trip the gate. */
 #include "failure_window.h"
 
-#include <stdlib.h>
-
-int respite_failure_window_init(respite_failure_window *w, int capacity)
+void respite_failure_window_init(respite_failure_window *w, int capacity)
 {
-    w->times = calloc((size_t)capacity, sizeof *w->times);
     w->capacity = capacity;
     w->head = 0;
     w->count = 0;
-    return w->times ? 0 : -1;
 }
 
-void respite_failure_window_destroy(respite_failure_window *w)
+int respite_failure_window_prune(respite_failure_window *w, const double *times, double now, double width)
 {
-    free(w->times);
-    w->times = NULL;
-}
-
-int respite_failure_window_prune(respite_failure_window *w, double now, double width)
-{
-    while (w->count > 0 && now - w->times[w->head] >= width) {
+    while (w->count > 0 && now - times[w->head] >= width) {
         w->head = (w->head + 1) % w->capacity;
         w->count--;
     }
     return w->count;
 }
 
-int respite_failure_window_add(respite_failure_window *w, double now, double width)
+int respite_failure_window_add(respite_failure_window *w, double *times, double now, double width)
 {
-    respite_failure_window_prune(w, now, width);
+    respite_failure_window_prune(w, times, now, width);
     if (w->count == w->capacity) {
         /* Full without tripping only happens when the caller keeps counting
          * past N (never for the gate); the oldest gives way. */
         w->head = (w->head + 1) % w->capacity;
         w->count--;
     }
-    w->times[(w->head + w->count) % w->capacity] = now;
+    times[(w->head + w->count) % w->capacity] = now;
     w->count++;
     return w->count;
 }
@@ -46,4 +36,13 @@ void respite_failure_window_clear(respite_failure_window *w)
 {
     w->head = 0;
     w->count = 0;
+}
+
+void respite_failure_window_repair(respite_failure_window *w, int capacity)
+{
+    w->capacity = capacity;
+    if (w->head < 0 || w->head >= capacity)
+        w->head = 0;
+    if (w->count < 0 || w->count > capacity)
+        w->count = 0;
 }

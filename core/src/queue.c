@@ -212,10 +212,23 @@ static int reclaim(respite_queue *q, double now, respite_error *err)
     return status;
 }
 
+/* L6: a file's handle belongs to the process that opened it. */
+static int inherited(respite_queue *q, respite_error *err)
+{
+    if (!q->store || !respite_store_inherited(q->store))
+        return RESPITE_OK;
+    return respite_fail(err, RESPITE_E_CLOSED,
+                        "queue belongs to the process that opened its file: this process was forked after; "
+                        "open the file again here");
+}
+
 /* A durable call's transaction; nothing in memory. */
 static int tx_begin(respite_queue *q, respite_error *err)
 {
-    return q->store ? respite_store_begin(q->store, &q->stats, err) : RESPITE_OK;
+    int status = inherited(q, err);
+    if (status != RESPITE_OK || !q->store)
+        return status;
+    return respite_store_begin(q->store, &q->stats, err);
 }
 
 /* Keeps what the call decided (refusals it counted too). */
@@ -493,6 +506,62 @@ int respite_queue_enqueue(respite_queue *queue, const char *data, size_t size, d
     return status;
 }
 
+int respite_queue_enqueue_many(respite_queue *queue, const char *data, const size_t *sizes, int count,
+                               double now, int *accepted, respite_error *err)
+{
+    int taken = 0;
+    if (accepted)
+        *accepted = 0;
+    if (!queue)
+        return fail_closed(err);
+    if (respite_check_time(now, "now", err) != RESPITE_OK)
+        return RESPITE_E_INVALID_TIME;
+    if (count < 0 || (count > 0 && (!data || !sizes)))
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                            "count must be 0 or more with data and sizes (got %d events, data %s, sizes %s)", count,
+                            data ? "given" : "NULL", sizes ? "given" : "NULL");
+    for (int i = 0; i < count; i++)
+        if (sizes[i] == 0)
+            return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                                "an event must have at least 1 byte (got 0 bytes for event %d)", i);
+    int status = RESPITE_OK;
+    if (!queue->store) { /* nothing to share: one enqueue each */
+        for (size_t at = 0; taken < count; at += sizes[taken++])
+            if ((status = respite_queue_enqueue(queue, data + at, sizes[taken], now, err)) != RESPITE_OK)
+                break;
+        if (accepted)
+            *accepted = taken;
+        return status;
+    }
+    pthread_mutex_lock(&queue->lock);
+    int refused = 0;
+    status = tx_begin(queue, err);
+    if (status == RESPITE_OK)
+        status = reclaim(queue, now < queue->last_now ? queue->last_now : now, err);
+    for (size_t at = 0; status == RESPITE_OK && taken < count; at += sizes[taken++]) {
+        int too_large = queue->max_bytes && (int64_t)sizes[taken] > queue->max_bytes;
+        status = enqueue_locked(queue, NULL, data + at, sizes[taken], too_large, now, &refused, err);
+        if (status != RESPITE_OK)
+            break;
+    }
+    if (status == RESPITE_OK || refused) {
+        int kept = tx_commit(queue, err);
+        if (kept != RESPITE_OK) {
+            status = kept;
+            taken = 0;
+        }
+    } else {
+        tx_rollback(queue);
+        taken = 0;
+    }
+    if (taken > 0)
+        wake_waiters(queue);
+    pthread_mutex_unlock(&queue->lock);
+    if (accepted)
+        *accepted = taken;
+    return status;
+}
+
 int respite_queue_close(respite_queue *queue, respite_error *err)
 {
     if (!queue)
@@ -518,7 +587,10 @@ int respite_queue_is_closed(respite_queue *queue, respite_error *err)
 /* The figures now: a file's are read from it. Lock held. */
 static int refresh_locked(respite_queue *q, respite_error *err)
 {
-    return q->store ? respite_store_read(q->store, &q->stats, err) : RESPITE_OK;
+    int status = inherited(q, err);
+    if (status != RESPITE_OK || !q->store)
+        return status;
+    return respite_store_read(q->store, &q->stats, err);
 }
 
 int64_t respite_queue_pending(respite_queue *queue, respite_error *err)
@@ -762,6 +834,8 @@ int respite_queue_wait(respite_queue *queue, int64_t min_pending, double timeout
                      respite_format_number(timeout_seconds, text, sizeof text));
         return -1;
     }
+    if (inherited(queue, err) != RESPITE_OK)
+        return -1;
     struct timespec deadline = deadline_after(timeout_seconds);
     double end = respite_now() + timeout_seconds;
     pthread_mutex_lock(&queue->lock);

@@ -1,10 +1,13 @@
 /* The SQLite file of a durable queue (docs/spec.md section 10).
  *
  * Layout 1 (PRAGMA user_version = 1):
- *   entries  one row per pending or claimed event; seq orders them (new
- *            events take their id, events put back at the head a smaller
- *            number, so the head is the smallest seq without a claim)
- *   counts   one row: the D9 figures, the last id and the head's seq,
+ *   entries  one row per pending or claimed event, in id order; an event
+ *            put back at the head (D4) gets a place in `requeued`, smaller
+ *            for later ones, and every such event is ahead of every event
+ *            never put back (those were pending or not yet queued when it
+ *            went back). So new rows touch no index of the queue's order:
+ *            an enqueue writes the row, its age index entry and the counts
+ *   counts   one row: the D9 figures, the last id and the head's place,
  *            written in the transaction of the change they count (L7)
  *   meta     one row: the boot id and wall - monotonic clock offset (L9)
  * WAL mode; synchronous NORMAL or FULL (L2). */
@@ -12,11 +15,13 @@
 #include "rng.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +37,7 @@ enum {
     Q_COUNTS_LOAD,
     Q_COUNTS_SAVE,
     Q_INSERT,
+    Q_HEAD_REQUEUED,
     Q_HEAD,
     Q_DELETE,
     Q_CLAIM,
@@ -58,16 +64,20 @@ static const char *const sql[Q_COUNT_] = {
     [Q_BEGIN] = "BEGIN IMMEDIATE",
     [Q_COMMIT] = "COMMIT",
     [Q_ROLLBACK] = "ROLLBACK",
-    [Q_COUNTS_LOAD] = "SELECT " STORE_FIGURES(FIGURE_COLUMN_) "last_id, head_seq FROM counts",
-    [Q_COUNTS_SAVE] = "UPDATE counts SET " STORE_FIGURES(FIGURE_SET_) "last_id = ?, head_seq = ?",
-    [Q_INSERT] = "INSERT INTO entries (id, seq, payload, size, queued_at) VALUES (?1, ?1, ?2, ?3, ?4)",
-    [Q_HEAD] = "SELECT id, queued_at, attempts, size FROM entries WHERE lease_owner IS NULL ORDER BY seq LIMIT 1",
+    [Q_COUNTS_LOAD] = "SELECT " STORE_FIGURES(FIGURE_COLUMN_) "last_id, head_place FROM counts",
+    [Q_COUNTS_SAVE] = "UPDATE counts SET " STORE_FIGURES(FIGURE_SET_) "last_id = ?, head_place = ?",
+    [Q_INSERT] = "INSERT INTO entries (id, payload, size, queued_at) VALUES (?1, ?2, ?3, ?4)",
+    [Q_HEAD_REQUEUED] = "SELECT id, queued_at, attempts, size FROM entries "
+                        "WHERE requeued IS NOT NULL AND lease_owner IS NULL ORDER BY requeued LIMIT 1",
+    /* Skips only claimed rows: at most the events in flight. */
+    [Q_HEAD] = "SELECT id, queued_at, attempts, size FROM entries "
+               "WHERE requeued IS NULL AND lease_owner IS NULL ORDER BY id LIMIT 1",
     [Q_DELETE] = "DELETE FROM entries WHERE id = ?",
     [Q_CLAIM] = "UPDATE entries SET lease_owner = ?2, lease_pid = ?3, lease_until = ?4, attempts = attempts + 1 "
                 "WHERE id = ?1 RETURNING payload, queued_at, attempts",
     [Q_FINISH] = "DELETE FROM entries WHERE id = ?1 AND (lease_owner IS NULL OR lease_owner = ?2) "
                  "RETURNING lease_owner IS NOT NULL",
-    [Q_RELEASE] = "UPDATE entries SET lease_owner = NULL, lease_pid = NULL, lease_until = NULL, seq = ?3, "
+    [Q_RELEASE] = "UPDATE entries SET lease_owner = NULL, lease_pid = NULL, lease_until = NULL, requeued = ?3, "
                   "attempts = ?4, retries = retries + ?5 WHERE id = ?1 AND lease_owner = ?2",
     /* The first term walks the index on age; the second is D6's own test. */
     [Q_EXPIRE] = "DELETE FROM entries WHERE lease_owner IS NULL AND queued_at <= ?1 AND ?2 - queued_at >= ?3 "
@@ -78,14 +88,14 @@ static const char *const sql[Q_COUNT_] = {
 };
 
 static const char schema[] =
-    "CREATE TABLE entries (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, payload BLOB NOT NULL,"
-    " size INTEGER NOT NULL, queued_at REAL NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,"
-    " retries INTEGER NOT NULL DEFAULT 0, lease_owner INTEGER, lease_pid INTEGER, lease_until REAL);"
-    "CREATE INDEX entries_pending ON entries (seq) WHERE lease_owner IS NULL;"
+    "CREATE TABLE entries (id INTEGER PRIMARY KEY, payload BLOB NOT NULL, size INTEGER NOT NULL,"
+    " queued_at REAL NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, retries INTEGER NOT NULL DEFAULT 0,"
+    " requeued INTEGER, lease_owner INTEGER, lease_pid INTEGER, lease_until REAL);"
+    "CREATE INDEX entries_requeued ON entries (requeued) WHERE requeued IS NOT NULL AND lease_owner IS NULL;"
     "CREATE INDEX entries_age ON entries (queued_at) WHERE lease_owner IS NULL;"
     "CREATE INDEX entries_claimed ON entries (lease_until) WHERE lease_owner IS NOT NULL;"
     "CREATE TABLE counts (one INTEGER PRIMARY KEY CHECK (one = 1), " STORE_FIGURES(FIGURE_DECLARE_)
-    "last_id INTEGER NOT NULL DEFAULT 0, head_seq INTEGER NOT NULL DEFAULT 0);"
+    "last_id INTEGER NOT NULL DEFAULT 0, head_place INTEGER NOT NULL DEFAULT 0);"
     "INSERT INTO counts (one) VALUES (1);"
     "CREATE TABLE meta (one INTEGER PRIMARY KEY CHECK (one = 1), boot_id TEXT NOT NULL DEFAULT '',"
     " clock_offset REAL NOT NULL DEFAULT 0);"
@@ -98,9 +108,10 @@ struct queue_store {
     char *path;
     int64_t owner; /* this handle's claims: random, never 0 */
     int pid;
+    int open_fd; /* <path>-open: every handle holds a shared lock on it */
     double lease_seconds;
     int64_t last_id;
-    int64_t head_seq;
+    int64_t head_place;
     char boot_id[40];
     double offset_saved_at; /* monotonic */
     /* As the transaction began: a call that changed nothing writes nothing. */
@@ -206,9 +217,9 @@ static int pragma_text(sqlite3 *db, const char *text, char *out, size_t size)
 
 typedef enum open_result { OPENED, CORRUPT, FAILED } open_result;
 
-/* Checks the file, makes or reads its layout, rebases its times after a
+/* Checks the file (when `check`), makes or reads its layout, rebases its times after a
  * reboot (L9) and prepares the statements. CORRUPT: set it aside. */
-static open_result open_file(queue_store *s, int durability, respite_error *err)
+static open_result open_file(queue_store *s, int durability, int check, respite_error *err)
 {
     int rc = sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                              NULL);
@@ -228,7 +239,9 @@ static open_result open_file(queue_store *s, int durability, respite_error *err)
             fail_db(s, s->db, "cannot use WAL mode", err);
         return is_corruption(rc) ? CORRUPT : FAILED;
     }
-    rc = pragma_text(s->db, "PRAGMA quick_check", text, sizeof text);
+    rc = check ? pragma_text(s->db, "PRAGMA quick_check", text, sizeof text) : SQLITE_OK;
+    if (!check)
+        strcpy(text, "ok");
     if (rc != SQLITE_OK || strcmp(text, "ok") != 0) {
         if (rc == SQLITE_OK || is_corruption(rc)) {
             respite_fail(err, RESPITE_E_STORAGE, "queue file '%s' is corrupt: %s", s->path,
@@ -365,8 +378,11 @@ static int set_aside(queue_store *s, respite_error *err)
     for (int n = 2; access(aside, F_OK) == 0 && n < 1000; n++)
         snprintf(aside, size, "%s.corrupt-%s-%d", s->path, stamp, n);
     if (rename(s->path, aside) != 0) {
-        status = respite_fail(err, RESPITE_E_STORAGE, "queue file '%s' is corrupt and cannot be moved aside: %s",
-                              s->path, strerror(errno));
+        /* ENOENT: another process opening it at the same time moved it first. */
+        status = errno == ENOENT ? RESPITE_E_CLOSED
+                                 : respite_fail(err, RESPITE_E_STORAGE,
+                                                "queue file '%s' is corrupt and cannot be moved aside: %s", s->path,
+                                                strerror(errno));
         goto out;
     }
     static const char *const sidecars[] = {"-wal", "-shm"};
@@ -401,15 +417,31 @@ queue_store *respite_store_open(const char *path, int durability, double lease_s
         s->owner = 1;
     s->pid = (int)getpid();
     s->lease_seconds = lease_seconds;
-    open_result r = open_file(s, durability, err);
+    /* L8: the integrity check costs a read of the whole file, so only the
+     * first opener pays it: the one that finds no other handle's shared
+     * lock (after every process closed the file, or crashed). While a
+     * worker holds the file, each PHP request opens it cheaply. */
+    size_t size = strlen(path) + sizeof "-open";
+    char *lock_path = malloc(size);
+    s->open_fd = -1;
+    if (lock_path) {
+        snprintf(lock_path, size, "%s-open", path);
+        s->open_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        free(lock_path);
+    }
+    int alone = s->open_fd < 0 || flock(s->open_fd, LOCK_EX | LOCK_NB) == 0;
+    open_result r = open_file(s, durability, alone, err);
     if (r == CORRUPT) {
         /* Once: a new file that fails too is an error, never a loop. */
         *lost = count_lost(s);
         close_file(s);
-        if (set_aside(s, err) == RESPITE_OK) {
-            *set_aside_out = 1;
+        int moved = set_aside(s, err);
+        if (moved == RESPITE_OK || moved == RESPITE_E_CLOSED) {
+            *set_aside_out = moved == RESPITE_OK;
+            if (moved != RESPITE_OK)
+                *lost = 0;
             respite_error_clear(err);
-            r = open_file(s, durability, err);
+            r = open_file(s, durability, 1, err);
             if (r == CORRUPT)
                 r = FAILED;
         }
@@ -418,14 +450,23 @@ queue_store *respite_store_open(const char *path, int durability, double lease_s
         respite_store_close(s);
         return NULL;
     }
+    if (s->open_fd >= 0)
+        flock(s->open_fd, LOCK_SH); /* from exclusive, or taken now */
     return s;
+}
+
+int respite_store_inherited(const queue_store *s)
+{
+    return s->pid != (int)getpid();
 }
 
 void respite_store_close(queue_store *s)
 {
-    if (!s)
-        return;
+    if (!s || respite_store_inherited(s))
+        return; /* the parent's connection: closing it here could end its locks or its WAL */
     close_file(s);
+    if (s->open_fd >= 0)
+        close(s->open_fd);
     free(s->path);
     free(s);
 }
@@ -451,7 +492,7 @@ static int load(queue_store *s, respite_queue_stats *stats, respite_error *err)
     }
     figures_from(st, stats);
     s->last_id = sqlite3_column_int64(st, FIGURE_COUNT);
-    s->head_seq = sqlite3_column_int64(st, FIGURE_COUNT + 1);
+    s->head_place = sqlite3_column_int64(st, FIGURE_COUNT + 1);
     sqlite3_reset(st);
     return RESPITE_OK;
 }
@@ -491,7 +532,7 @@ int respite_store_commit(queue_store *s, const respite_queue_stats *stats, respi
     STORE_FIGURES(FIGURE_BIND_)
 #undef FIGURE_BIND_
     sqlite3_bind_int64(st, col++, s->last_id);
-    sqlite3_bind_int64(st, col++, s->head_seq);
+    sqlite3_bind_int64(st, col++, s->head_place);
     int status = run(s, st, "cannot write the figures", err);
     double now = respite_now();
     if (status == RESPITE_OK && now - s->offset_saved_at >= OFFSET_REFRESH_SECONDS) {
@@ -511,7 +552,7 @@ int respite_store_commit(queue_store *s, const respite_queue_stats *stats, respi
 
 void respite_store_rollback(queue_store *s)
 {
-    if (!sqlite3_get_autocommit(s->db))
+    if (!respite_store_inherited(s) && !sqlite3_get_autocommit(s->db))
         run(s, use(s, Q_ROLLBACK), "cannot roll back", NULL);
 }
 
@@ -540,8 +581,13 @@ int respite_store_insert(queue_store *s, int64_t id, const char *data, size_t si
 
 int respite_store_head(queue_store *s, store_row *row, int *found, respite_error *err)
 {
-    sqlite3_stmt *st = use(s, Q_HEAD);
+    sqlite3_stmt *st = use(s, Q_HEAD_REQUEUED);
     int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        sqlite3_reset(st);
+        st = use(s, Q_HEAD);
+        rc = sqlite3_step(st);
+    }
     *found = rc == SQLITE_ROW;
     if (*found) {
         row->id = sqlite3_column_int64(st, 0);
@@ -621,13 +667,13 @@ int respite_store_release(queue_store *s, int64_t id, int attempts, int retried,
     sqlite3_stmt *st = use(s, Q_RELEASE);
     sqlite3_bind_int64(st, 1, id);
     sqlite3_bind_int64(st, 2, s->owner);
-    sqlite3_bind_int64(st, 3, s->head_seq - 1);
+    sqlite3_bind_int64(st, 3, s->head_place - 1);
     sqlite3_bind_int(st, 4, attempts);
     sqlite3_bind_int(st, 5, retried ? 1 : 0);
     int status = run(s, st, "cannot put an event back", err);
     *mine = status == RESPITE_OK && sqlite3_changes(s->db) == 1;
     if (*mine)
-        s->head_seq--;
+        s->head_place--;
     return status;
 }
 

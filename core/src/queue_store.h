@@ -37,7 +37,11 @@ enum store_where {
  * *lost the events lost (-1: unknown) when a corrupt file was moved aside. */
 queue_store *respite_store_open(const char *path, int durability, double lease_seconds, int *set_aside,
                                 int64_t *lost, respite_error *err);
+/* Leaves a store made in the parent alone in a forked child (L6):
+ * SQLite's connections must not cross fork(). */
 void respite_store_close(queue_store *s);
+/* 1 in a process forked after the store was opened. */
+int respite_store_inherited(const queue_store *s);
 
 /* A write transaction: begin loads the file's figures into *stats (its
  * counting fields only) and the id counters; commit saves them. Rollback

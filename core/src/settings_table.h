@@ -54,6 +54,8 @@
     X(C, c, JITTER, jitter, NUMBER, 0, 0, 1, "shortens each pause by up to this fraction, at random")               \
     X(C, c, SEED, seed, INTEGER, 0, 0, 9007199254740991,                                                             \
       "seeds the jitter generator; 0 seeds from the operating system")                                              \
+    X(C, c, SHARED_PATH, shared_path, STRING, "", "a file path, or empty for a gate in this process only",          \
+      "the file the gate's state lives in, shared by every process that opens it (section 9)")                      \
     X(C, c, NAME, name, NAME, 63)
 
 /* backoff: behaviour section 3 */

@@ -12,7 +12,8 @@ venv="$build/python-venv"
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check 'pytest>=7'
+# gunicorn: test_shared_gate.py serves a shared gate from four gunicorn workers.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check 'pytest>=7' 'gunicorn>=22'
 # The CMake build directory lives under the build root, so a second run
 # only rebuilds what changed.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # PHP binding: CMake builds the extension (core + SWIG wrapper of swig/php.i)
 # into ${BUILD_ROOT:-build}/php/respite.so, PHPUnit runs bindings/php/tests
-# with it loaded (the HTTP tests against respite-fault-server; a durable queue
-# fed by a php-fpm pool and drained by `respite deliver`), then the conformance runner (which finds the extension the
+# with it loaded (the HTTP tests against respite-fault-server; the shared gate
+# under php-fpm with cgi-fcgi; a durable queue fed by a php-fpm pool and
+# drained by `respite deliver`), then the conformance runner (which finds the extension the
 # same way) runs over every scenario when the driver can select PHP.
 set -euo pipefail
 root="$(pwd)"
@@ -22,7 +23,7 @@ if [ ! -x "$fault_server" ] || [ ! -x "$cli" ]; then
   cmake -S . -B "$build/release" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   cmake --build "$build/release" --target respite-fault-server respite-cli -j2
 fi
-# The php-fpm tests (PhpFpm) start php-fpm with the same extension.
+# SharedGateFpmTest and DeliverFpmTest start php-fpm with the same extension.
 RESPITE_FAULT_SERVER="$fault_server" RESPITE_PHP_EXTENSION="$extension" RESPITE_CLI="$cli" php -d extension="$extension" "$(command -v phpunit)" -c bindings/php/phpunit.xml
 
 if [ -x conformance/run ] && conformance/run --help 2>/dev/null | grep -q -- '--lang'; then

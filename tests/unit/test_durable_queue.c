@@ -247,6 +247,41 @@ static void test_L3_ids_increase_and_carry_over_reopening(void **state)
     respite_queue_free(q);
 }
 
+/* A forked child cannot use its parent's handle (SQLite connections must
+ * not cross fork()); freeing it there leaves the parent's file alone. */
+static void test_L6_a_forked_child_cannot_use_the_parents_handle(void **state)
+{
+    (void)state;
+    const char *path = file_path("fork.db");
+    respite_queue *q = must_open(path, 10, 0, 60);
+    put(q, "before", 0);
+    pid_t child = fork();
+    if (child == 0) {
+        respite_error err;
+        respite_error_clear(&err);
+        int ok = respite_queue_enqueue(q, "x", 1, 1, &err) == RESPITE_E_CLOSED &&
+                 strcmp(err.message, "queue belongs to the process that opened its file: this process was forked "
+                                     "after; open the file again here") == 0 &&
+                 respite_queue_pending(q, NULL) == -1 && respite_queue_wait(q, 1, 5, NULL) == -1 &&
+                 respite_queue_take(q, 1, 1, NULL) == NULL;
+        respite_queue_free(q);
+        respite_queue *own = open_queue(path, 10, 0, 60, NULL); /* its own handle works */
+        ok = ok && own && put(own, "child", 1) == RESPITE_OK;
+        respite_queue_free(own);
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_int_equal(put(q, "after", 2), RESPITE_OK);
+    respite_batch *b = respite_queue_take(q, 5, 2, NULL);
+    assert_int_equal(respite_batch_count(b), 3);
+    assert_string_equal(respite_batch_event_text(b, 1, NULL), "child");
+    respite_batch_free(b);
+    assert_balanced(q);
+    respite_queue_free(q);
+}
+
 /* ---------------------------------------------------------------- L7 */
 
 static void test_L7_figures_and_events_survive_reopening(void **state)
@@ -514,6 +549,44 @@ static void test_L8_a_file_cut_mid_page_is_set_aside(void **state)
     respite_queue_free(q);
 }
 
+/* Only an opener that finds the file open nowhere else checks it; the
+ * events lost are counted when the file's figures can still be read. */
+static void test_L8_the_first_opener_checks_and_counts_what_is_lost(void **state)
+{
+    (void)state;
+    char path[400];
+    snprintf(path, sizeof path, "%s", file_path("pages.db"));
+    respite_queue *w = must_open(path, 1000, 0, 60);
+    char text[1500];
+    memset(text, 'p', sizeof text);
+    for (int i = 0; i < 200; i++)
+        assert_int_equal(respite_queue_enqueue(w, text, sizeof text, 0, NULL), RESPITE_OK);
+    respite_queue_free(w); /* checkpointed into the file */
+    respite_queue *a = must_open(path, 1000, 0, 60);
+    assert_int_equal(stats_of(a).corrupt_set_aside, 0);
+    /* Garbage over pages in the middle: the header and the figures stay. */
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    char junk[16384];
+    memset(junk, 0xab, sizeof junk);
+    int fd = open(path, O_WRONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(pwrite(fd, junk, sizeof junk, st.st_size / 2 / 4096 * 4096), (ssize_t)sizeof junk);
+    close(fd);
+    respite_queue *b = must_open(path, 1000, 0, 60); /* a is open: no check */
+    assert_int_equal(stats_of(b).corrupt_set_aside, 0);
+    assert_int_equal(files_starting("pages.db.corrupt-"), 0);
+    respite_queue_free(a);
+    respite_queue_free(b);
+    respite_queue *c = must_open(path, 1000, 0, 60); /* alone: checks, sets aside */
+    respite_queue_stats s = stats_of(c);
+    assert_int_equal(s.corrupt_set_aside, 1);
+    assert_int_equal(s.corrupt_lost, 200);
+    assert_int_equal(s.accepted, 0);
+    assert_int_equal(files_starting("pages.db.corrupt-"), 1);
+    respite_queue_free(c);
+}
+
 static void test_L8_a_path_that_cannot_be_a_file_is_storage_not_a_loop(void **state)
 {
     (void)state;
@@ -617,9 +690,11 @@ int main(void)
         cmocka_unit_test(test_L5_a_process_that_dies_holding_a_batch_loses_nothing),
         cmocka_unit_test(test_L6_two_processes_enqueue_while_a_third_takes),
         cmocka_unit_test(test_L6_wait_notices_another_process_enqueue),
+        cmocka_unit_test(test_L6_a_forked_child_cannot_use_the_parents_handle),
         cmocka_unit_test(test_L7_figures_and_events_survive_reopening),
         cmocka_unit_test(test_L8_garbage_is_set_aside_and_a_new_queue_starts),
         cmocka_unit_test(test_L8_a_file_cut_mid_page_is_set_aside),
+        cmocka_unit_test(test_L8_the_first_opener_checks_and_counts_what_is_lost),
         cmocka_unit_test(test_L8_a_path_that_cannot_be_a_file_is_storage_not_a_loop),
         cmocka_unit_test(test_L9_times_and_claims_carry_over_a_reboot),
     };

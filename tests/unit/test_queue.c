@@ -775,6 +775,43 @@ static void test_Q9_wait_returns_when_enough_are_pending_or_on_timeout(void **st
     respite_queue_free(q);
 }
 
+/* Q10: many events in one call, decided one by one; the first refusal stops it. */
+static void test_Q10_enqueue_many_decides_each_and_stops_at_a_refusal(void **state)
+{
+    (void)state;
+    respite_queue *q = queue_of(3, 0, 0, "drop_newest", 0);
+    const size_t sizes[] = {1, 2, 3, 4, 5};
+    int accepted = -1;
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_queue_enqueue_many(q, "abbcccddddeeeee", sizes, 5, 1, &accepted, &err),
+                     RESPITE_E_QUEUE_FULL);
+    assert_int_equal(accepted, 3);
+    assert_string_equal(err.message,
+                        "the queue is full (3 events, maximum_capacity 3); overflow drop_newest refuses new events");
+    respite_queue_stats s = stats_of(q);
+    assert_int_equal(s.accepted, 3);
+    assert_int_equal(s.refused_full, 1);
+    assert_int_equal(s.pending_bytes, 6);
+    respite_batch *b = respite_queue_take(q, 5, 1, NULL);
+    assert_int_equal(respite_batch_count(b), 3);
+    assert_string_equal(respite_batch_event_text(b, 2, NULL), "ccc");
+    assert_int_equal(respite_batch_event_id(b, 2, NULL), 3);
+    respite_batch_settle_all(b, RESPITE_DISPOSITION_DELIVERED, NULL);
+    respite_batch_free(b);
+    /* Arguments first: an empty event refuses the call, nothing counted. */
+    const size_t with_empty[] = {1, 0};
+    respite_error_clear(&err);
+    assert_int_equal(respite_queue_enqueue_many(q, "a", with_empty, 2, 2, &accepted, &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "an event must have at least 1 byte (got 0 bytes for event 1)");
+    assert_int_equal(accepted, 0);
+    assert_int_equal(respite_queue_enqueue_many(q, NULL, NULL, 0, 2, &accepted, NULL), RESPITE_OK);
+    assert_int_equal(respite_queue_enqueue_many(q, "xy", sizes, 2, 2, NULL, NULL), RESPITE_OK);
+    assert_int_equal(stats_of(q).accepted, 5);
+    assert_balanced(q);
+    respite_queue_free(q);
+}
+
 /* Every check above; on a file all but the memory one (Q7 is about memory). */
 #define QUEUE_TESTS \
     cmocka_unit_test(test_D4_retried_batch_goes_back_to_head_in_order), \
@@ -802,7 +839,8 @@ static void test_Q9_wait_returns_when_enough_are_pending_or_on_timeout(void **st
     cmocka_unit_test(test_Q5_batch_outlives_its_queue), \
     cmocka_unit_test(test_Q6_binary_payload_keeps_its_size_and_a_terminator), \
     cmocka_unit_test(test_Q8_settings_and_policy_defaults), \
-    cmocka_unit_test(test_Q9_wait_returns_when_enough_are_pending_or_on_timeout),
+    cmocka_unit_test(test_Q9_wait_returns_when_enough_are_pending_or_on_timeout), \
+    cmocka_unit_test(test_Q10_enqueue_many_decides_each_and_stops_at_a_refusal),
 #ifdef QUEUE_TESTS_ON_FILE
 #define QUEUE_MEMORY_TESTS
 #else

@@ -471,7 +471,7 @@ static void test_E5_unknown_setting_lists_the_accepted_names(void **state)
     assert_rejected(respite_settings_set_text(g, "window", "5", &err), &err, "window",
                     "window is not a gate setting (accepted: failures_to_enter_recovery, failures_window_seconds, "
                     "recovery_seconds, recovery_multiplier, max_recovery_seconds, probes, probe_timeout_seconds, "
-                    "recover_never, count_all_failures, honour_retry_after, jitter, seed, name)");
+                    "recover_never, count_all_failures, honour_retry_after, jitter, seed, shared_path, name)");
     respite_settings_free(g);
 }
 

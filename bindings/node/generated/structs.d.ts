@@ -73,7 +73,7 @@ export interface GateStats {
   probesOutstanding: number;
 }
 
-/** D9 figures, a consistent snapshot taken under the queue's lock. (respite_queue_stats) */
+/** D9 figures, a consistent snapshot taken under the queue's lock (durable: the file's figures, read in one transaction, L7). (respite_queue_stats) */
 export interface QueueStats {
   /** enqueues that succeeded */
   accepted: number;
@@ -103,7 +103,7 @@ export interface QueueStats {
   pendingBytes: number;
   /** payload bytes of events in flight */
   inFlightBytes: number;
-  /** memory held for events (payloads + headers) */
+  /** memory held for events (payloads + headers); durable: this handle's taken ones */
   liveBytes: number;
   /** maximum_capacity */
   capacity: number;

@@ -54,7 +54,7 @@ function gateStatsOf(raw) {
   };
 }
 
-/** D9 figures, a consistent snapshot taken under the queue's lock. (respite_queue_stats) */
+/** D9 figures, a consistent snapshot taken under the queue's lock (durable: the file's figures, read in one transaction, L7). (respite_queue_stats) */
 function queueStatsOf(raw) {
   return {
     accepted: Number(raw.accepted),

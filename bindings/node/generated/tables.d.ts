@@ -71,6 +71,8 @@ export interface GateSettings {
   jitter?: number;
   /** Seeds the jitter generator; 0 seeds from the operating system. Accepted: an integer from 0 to 9007199254740991. Default: 0. */
   seed?: number | bigint;
+  /** The file the gate's state lives in, shared by every process that opens it (section 9). Accepted: a file path, or empty for a gate in this process only. Default: "". */
+  sharedPath?: string;
   /** Name of this gate in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control characters. Default: "". */
   name?: string;
 }

@@ -27,11 +27,13 @@ class Gate extends EventEmitter {
     super();
     const settings = buildSettings('gate', options, ['logger']);
     let probes;
+    let shared;
     try {
       own(this, native.respite_gate_new(settings), native.respite_gate_free);
-      // The value the core uses, whatever profile or key spelled it (read once
-      // the core has taken the settings as a gate's).
+      // The values the core uses, whatever profile or key spelled them (read
+      // once the core has taken the settings as a gate's).
       probes = native.respite_settings_get_number(settings, 'probes');
+      shared = native.respite_settings_get_text(settings, 'shared_path') !== '';
     } finally {
       native.respite_settings_free(settings);
     }
@@ -47,9 +49,10 @@ class Gate extends EventEmitter {
     // core again. Only calls into the core make events, so this is exact
     // while this object is the core gate's one user: the lean path is off
     // while an engine or client shares the gate (their reports may open
-    // it), and with probes = 0 (G11: after a pause a success must reach the
-    // core to reset the delay).
-    this._leanBlocks = probes === 0 ? 1 : 0; // sharers, and probes = 0
+    // it), with probes = 0 (G11: after a pause a success must reach the
+    // core to reset the delay), and on a shared gate (spec section 9: other
+    // processes open it).
+    this._leanBlocks = probes === 0 || shared ? 1 : 0; // sharers, probes = 0, shared
     this._leanPermit = 0;
     this._leanHandlers = null;
     this._leanAdmitted = 0;

@@ -1,6 +1,10 @@
 /*
  * respite/gate.h - the recovery gate (behaviour section 2, rules G1-G18).
  *
+ * A gate made with the setting `shared_path` keeps its state in a file that
+ * every process opening it shares (respite/shared_gate.h, docs/spec.md
+ * section 9); every function below works on it unchanged.
+ *
  * Thread safety: a gate is safe to share between threads. The closed-state
  * respite_gate_admit / respite_gate_check and a success report take no lock,
  * allocate nothing and write no cache line that another thread reads on its
@@ -132,14 +136,16 @@ RESPITE_API int respite_gate_stats_get(respite_gate *gate, respite_gate_stats *o
  * gate (admit, report, check, reset), when this is > 0, take every event
  * with respite_gate_next_event and log its line (respite_event_message). */
 RESPITE_API int respite_gate_events_pending(const respite_gate *gate);
-/* Events: a bounded ring per gate (capacity 64; on overflow the oldest is
- * dropped and counted in events_dropped). Returns 1 and fills *out when an
+/* Events: a bounded ring per gate (capacity 64), read from a cursor per
+ * handle (so every handle on a shared gate reads every event once); a handle
+ * that falls more than 64 behind loses the oldest, counted in events_dropped. Returns 1 and fills *out when an
  * event was taken, 0 when none is waiting, -1 on error. Each event's
  * `source` is the gate's name. */
 RESPITE_API int respite_gate_next_event(respite_gate *gate, respite_event *out, respite_error *err);
 
-/* C users may also get events as they happen (in addition to the ring).
- * NULL callback unregisters. Not wrapped by SWIG. */
+/* C users may also get events as they happen (in addition to the ring):
+ * the events this handle's own calls produce. NULL callback unregisters.
+ * Not wrapped by SWIG. */
 RESPITE_API int respite_gate_set_event_callback(respite_gate *gate, respite_event_callback callback,
                                                 void *user_data, respite_error *err);
 

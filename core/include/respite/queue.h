@@ -85,6 +85,16 @@ RESPITE_API const respite_policy *respite_queue_policy(const respite_queue *queu
  * (counted dropped_capacity) and the enqueue succeeds. */
 RESPITE_API int respite_queue_enqueue(respite_queue *queue, const char *data, size_t size, double now, respite_error *err);
 
+/* Q10: `count` events at once, as `count` enqueues at `now` would be, but
+ * in one transaction on a durable queue (so one commit, not `count`).
+ * `data` holds the payloads one after another, `sizes[i]` bytes each.
+ * Stops at the first event refused (its status and message, counted as
+ * enqueue counts it); *accepted (may be NULL) is how many went in before
+ * it. Arguments are checked first: a NULL or empty event refuses them all,
+ * with nothing counted. */
+RESPITE_API int respite_queue_enqueue_many(respite_queue *queue, const char *data, const size_t *sizes, int count,
+                                           double now, int *accepted, respite_error *err);
+
 /* Refuses every later enqueue (closed). Taking and settling still work, so
  * the consumer can drain. Idempotent. */
 RESPITE_API int respite_queue_close(respite_queue *queue, respite_error *err);
@@ -110,7 +120,8 @@ RESPITE_API respite_batch *respite_queue_take(respite_queue *queue, int max_even
  * (0). -1 on error. For a sender thread; the engine itself never blocks. */
 RESPITE_API int respite_queue_wait(respite_queue *queue, int64_t min_pending, double timeout_seconds, respite_error *err);
 
-/* D9 figures, a consistent snapshot taken under the queue's lock. */
+/* D9 figures, a consistent snapshot taken under the queue's lock (durable:
+ * the file's figures, read in one transaction, L7). */
 typedef struct respite_queue_stats {
     int64_t accepted;          /* enqueues that succeeded */
     int64_t delivered;         /* settled delivered (D1) */
@@ -126,7 +137,7 @@ typedef struct respite_queue_stats {
     int64_t retried;           /* times an event went back to the head (D4) */
     int64_t pending_bytes;     /* payload bytes of pending events */
     int64_t in_flight_bytes;   /* payload bytes of events in flight */
-    int64_t live_bytes;        /* memory held for events (payloads + headers) */
+    int64_t live_bytes;        /* memory held for events (payloads + headers); durable: this handle's taken ones */
     int64_t capacity;          /* maximum_capacity */
     int64_t max_bytes;         /* 0: no byte limit */
     int overflow;              /* a respite_overflow */

@@ -197,13 +197,16 @@ class Sender(OwnsHandle):
     for the network; a thread of the core batches, posts and retries them
     through a gate, pausing while the service is failing. Settings by the
     spec's names go to their component: the sender's, the gate's (over
-    ``gate_profile``) or the queue's. ``policy`` (None: ``@default``) settles
-    failed events. Events go to the ``respite`` logger as they happen."""
+    ``gate_profile``) or the queue's; ``gate`` gives the gate's settings by
+    name too, ``name`` included (a shared gate's: ``gate={"name": "collector",
+    "shared_path": path}``). ``policy`` (None: ``@default``) settles failed
+    events. Events go to the ``respite`` logger as they happen."""
 
     __slots__ = ("_own", "policy", "_settings", "_log", "_stop", "_poller", "_unsent", "final_stats", "__weakref__")
 
     def __init__(self, url: Optional[str] = None, *, policy: Optional[Policy] = None, headers: Headers = None,
-                 gate_profile: str = "usage_sharing", **settings: Any) -> None:
+                 gate_profile: str = "usage_sharing", gate: Optional[Mapping[str, Any]] = None,
+                 **settings: Any) -> None:
         self._own = CLOSED
         self.policy = policy
         self._unsent: Optional[int] = None
@@ -215,6 +218,7 @@ class Sender(OwnsHandle):
         for key, value in settings.items():
             # an unknown name goes to the sender, whose settings name it in the core's error
             parts[_COMPONENT_OF.get(key, "sender")][key] = value
+        parts["gate"].update(gate or {})
         policy_own = policy._handle() if policy is not None else CLOSED  # the sender takes its own reference
         self._settings, own = new_with_settings(  # the sender's name last
             lambda queue, gate, sender: _c.respite_sender_new(sender, gate, queue, policy_own.ptr),

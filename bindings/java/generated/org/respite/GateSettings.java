@@ -99,6 +99,14 @@ public interface GateSettings<B> {
     }
 
     /**
+     * The file the gate's state lives in, shared by every process that opens it (section 9). Accepted: a
+     * file path, or empty for a gate in this process only. Default: "".
+     */
+    default B sharedPath(String value) {
+        return gateSetting("shared_path", value);
+    }
+
+    /**
      * Name of this gate in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control
      * characters. Default: "".
      */

@@ -2,7 +2,8 @@
 package org.respite;
 
 /**
- * D9 figures, a consistent snapshot taken under the queue's lock. (respite_queue_stats)
+ * D9 figures, a consistent snapshot taken under the queue's lock (durable: the file's figures, read in
+ * one transaction, L7). (respite_queue_stats)
  *
  * @param accepted         enqueues that succeeded
  * @param delivered        settled delivered (D1)
@@ -18,7 +19,7 @@ package org.respite;
  * @param retried          times an event went back to the head (D4)
  * @param pendingBytes     payload bytes of pending events
  * @param inFlightBytes    payload bytes of events in flight
- * @param liveBytes        memory held for events (payloads + headers)
+ * @param liveBytes        memory held for events (payloads + headers); durable: this handle's taken ones
  * @param capacity         maximum_capacity
  * @param maxBytes         0: no byte limit
  * @param overflow         a respite_overflow

@@ -22,6 +22,7 @@ public final class SettingsTable {
             new SettingInfo("gate", "honour_retry_after", "boolean", Boolean.TRUE, null, null, false, false, List.of(), "true or false", "a Retry-After hint on the failure that opens the gate lengthens the pause"),
             new SettingInfo("gate", "jitter", "number", 0.0, 0.0, 1.0, false, false, List.of(), "a number from 0 to 1", "shortens each pause by up to this fraction, at random"),
             new SettingInfo("gate", "seed", "integer", 0L, 0.0, 9007199254740991.0, false, false, List.of(), "an integer from 0 to 9007199254740991", "seeds the jitter generator; 0 seeds from the operating system"),
+            new SettingInfo("gate", "shared_path", "string", "", null, null, false, false, List.of(), "a file path, or empty for a gate in this process only", "the file the gate's state lives in, shared by every process that opens it (section 9)"),
             new SettingInfo("gate", "name", "string", "", null, null, false, false, List.of(), "UTF-8 text of at most 63 bytes, without control characters", "name of this gate in log lines and errors"),
             new SettingInfo("backoff", "max_attempts", "integer", 3L, 1.0, 100.0, false, false, List.of(), "an integer from 1 to 100", "attempts in total, the first included"),
             new SettingInfo("backoff", "initial_delay_seconds", "number", 0.5, 0.0, 86400.0, true, false, List.of(), "a number greater than 0 and at most 86400", "the delay before the first retry"),
