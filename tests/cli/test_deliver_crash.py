@@ -92,7 +92,13 @@ with temp_dir() as tmp:
         # and the settle that records it; so can a send that timed out on a
         # loaded machine after the receiver had it (S14).
         with open(log_path) as log:
-            timeouts = len(re.findall(r"send failed: .*(?:timed out|Timeout)", log.read()))
+            worker_lines = log.read()
+        timeouts = len(re.findall(r"send failed: .*(?:timed out|Timeout)", worker_lines))
+        openings = re.findall(r"^respite deliver: .*accepted so far, accounting (\w+)", worker_lines, re.MULTILINE)
+        # (a worker killed very early may not have printed its first line)
+        check.that(openings and set(openings) == {"balanced"},
+                   f"every restarted worker found D9 balanced in the file ({openings.count('balanced')} of "
+                   f"{len(openings)} opening lines, {restarts} starts)")
         check.that(duplicates <= (kills + timeouts) * BATCH,
                    f"duplicates ({duplicates}) are at most one batch per kill or timeout "
                    f"(({kills} + {timeouts}) x {BATCH})")
