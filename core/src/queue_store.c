@@ -41,9 +41,12 @@ enum {
     Q_HEAD,
     Q_DELETE,
     Q_CLAIM,
-    Q_FINISH,
+    Q_READ,
+    Q_OWNER,
     Q_RELEASE,
+    Q_EXPIRE_COUNT,
     Q_EXPIRE,
+    Q_RECLAIM_COUNT,
     Q_RECLAIM,
     Q_META_SAVE,
     Q_COUNT_
@@ -60,6 +63,11 @@ enum {
 #define FIGURE_ONE_(f) +1
 enum { FIGURE_COUNT = 0 STORE_FIGURES(FIGURE_ONE_) };
 
+/* The first term walks the index on age; the second is D6's own test. */
+#define EXPIRED_ROWS "lease_owner IS NULL AND queued_at <= ?1 AND ?2 - queued_at >= ?3"
+/* Claims of other handles whose lease has ended (L5). */
+#define LAPSED_CLAIMS "lease_owner IS NOT NULL AND lease_until <= ?2 AND lease_owner <> ?1"
+
 static const char *const sql[Q_COUNT_] = {
     [Q_BEGIN] = "BEGIN IMMEDIATE",
     [Q_COMMIT] = "COMMIT",
@@ -74,16 +82,17 @@ static const char *const sql[Q_COUNT_] = {
                "WHERE requeued IS NULL AND lease_owner IS NULL ORDER BY id LIMIT 1",
     [Q_DELETE] = "DELETE FROM entries WHERE id = ?",
     [Q_CLAIM] = "UPDATE entries SET lease_owner = ?2, lease_pid = ?3, lease_until = ?4, attempts = attempts + 1 "
-                "WHERE id = ?1 RETURNING payload, queued_at, attempts",
-    [Q_FINISH] = "DELETE FROM entries WHERE id = ?1 AND (lease_owner IS NULL OR lease_owner = ?2) "
-                 "RETURNING lease_owner IS NOT NULL",
+                "WHERE id = ?1",
+    [Q_READ] = "SELECT payload, queued_at, attempts FROM entries WHERE id = ?",
+    [Q_OWNER] = "SELECT lease_owner FROM entries WHERE id = ?",
     [Q_RELEASE] = "UPDATE entries SET lease_owner = NULL, lease_pid = NULL, lease_until = NULL, requeued = ?3, "
                   "attempts = ?4, retries = retries + ?5 WHERE id = ?1 AND lease_owner = ?2",
-    /* The first term walks the index on age; the second is D6's own test. */
-    [Q_EXPIRE] = "DELETE FROM entries WHERE lease_owner IS NULL AND queued_at <= ?1 AND ?2 - queued_at >= ?3 "
-                 "RETURNING size",
-    [Q_RECLAIM] = "UPDATE entries SET lease_owner = NULL, lease_pid = NULL, lease_until = NULL "
-                  "WHERE lease_owner IS NOT NULL AND lease_until <= ?2 AND lease_owner <> ?1 RETURNING size",
+    /* Counted first, then changed: UPDATE or DELETE ... RETURNING would
+     * build a temporary table on every call, found or not. */
+    [Q_EXPIRE_COUNT] = "SELECT count(*), total(size) FROM entries WHERE " EXPIRED_ROWS,
+    [Q_EXPIRE] = "DELETE FROM entries WHERE " EXPIRED_ROWS,
+    [Q_RECLAIM_COUNT] = "SELECT count(*), total(size) FROM entries WHERE " LAPSED_CLAIMS,
+    [Q_RECLAIM] = "UPDATE entries SET lease_owner = NULL, lease_pid = NULL, lease_until = NULL WHERE " LAPSED_CLAIMS,
     [Q_META_SAVE] = "UPDATE meta SET boot_id = ?, clock_offset = ?",
 };
 
@@ -174,18 +183,21 @@ static int run(queue_store *s, sqlite3_stmt *st, const char *doing, respite_erro
     return rc == SQLITE_DONE ? RESPITE_OK : fail_db(s, s->db, doing, err);
 }
 
-/* Sums the first column of a RETURNING statement: rows and their total. */
-static int run_sum(queue_store *s, sqlite3_stmt *st, int64_t *rows, int64_t *total, const char *doing,
-                   respite_error *err)
+/* Rows a count statement finds (count(*), total(size)), then, when there
+ * are any, the statement that changes them, with the same parameters. */
+static int count_then_run(queue_store *s, sqlite3_stmt *count, sqlite3_stmt *change, int64_t *rows, int64_t *total,
+                          const char *doing, respite_error *err)
 {
-    int rc;
     *rows = *total = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        (*rows)++;
-        *total += sqlite3_column_int64(st, 0);
+    int rc = sqlite3_step(count);
+    if (rc == SQLITE_ROW) {
+        *rows = sqlite3_column_int64(count, 0);
+        *total = (int64_t)sqlite3_column_double(count, 1);
     }
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE ? RESPITE_OK : fail_db(s, s->db, doing, err);
+    sqlite3_reset(count);
+    if (rc != SQLITE_ROW)
+        return fail_db(s, s->db, doing, err);
+    return *rows ? run(s, change, doing, err) : RESPITE_OK;
 }
 
 static int exec(queue_store *s, const char *text, const char *doing, respite_error *err)
@@ -217,8 +229,9 @@ static int pragma_text(sqlite3 *db, const char *text, char *out, size_t size)
 
 typedef enum open_result { OPENED, CORRUPT, FAILED } open_result;
 
-/* Checks the file (when `check`), makes or reads its layout, rebases its times after a
- * reboot (L9) and prepares the statements. CORRUPT: set it aside. */
+/* Checks the file (when `check`), makes or reads its layout, rebases its
+ * times after a reboot (L9) and prepares the statements. CORRUPT: set it
+ * aside. */
 static open_result open_file(queue_store *s, int durability, int check, respite_error *err)
 {
     int rc = sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
@@ -608,14 +621,18 @@ int respite_store_delete(queue_store *s, int64_t id, respite_error *err)
 
 int respite_store_claim(queue_store *s, int64_t id, double now, queue_event **out, respite_error *err)
 {
+    *out = NULL;
     sqlite3_stmt *st = use(s, Q_CLAIM);
     sqlite3_bind_int64(st, 1, id);
     sqlite3_bind_int64(st, 2, s->owner);
     sqlite3_bind_int(st, 3, s->pid);
     sqlite3_bind_double(st, 4, now + s->lease_seconds);
+    int status = run(s, st, "cannot claim an event", err);
+    if (status != RESPITE_OK)
+        return status;
+    st = use(s, Q_READ);
+    sqlite3_bind_int64(st, 1, id);
     int rc = sqlite3_step(st);
-    int status = RESPITE_OK;
-    *out = NULL;
     if (rc == SQLITE_ROW) {
         const void *blob = sqlite3_column_blob(st, 0);
         size_t size = (size_t)sqlite3_column_bytes(st, 0);
@@ -632,34 +649,32 @@ int respite_store_claim(queue_store *s, int64_t id, double now, queue_event **ou
             e->attempts = sqlite3_column_int(st, 2);
             *out = e;
         }
-        rc = sqlite3_step(st);
-    }
-    sqlite3_reset(st);
-    if (status == RESPITE_OK && rc != SQLITE_DONE)
-        status = fail_db(s, s->db, "cannot claim an event", err);
-    if (status == RESPITE_OK && !*out)
+    } else if (rc == SQLITE_DONE) {
         status = respite_fail(err, RESPITE_E_STORAGE, "queue file '%s': event %lld vanished while claimed", s->path,
                               (long long)id);
-    if (status != RESPITE_OK) {
-        free(*out);
-        *out = NULL;
+    } else {
+        status = fail_db(s, s->db, "cannot read an event", err);
     }
+    sqlite3_reset(st);
     return status;
 }
 
 int respite_store_finish(queue_store *s, int64_t id, int *where, respite_error *err)
 {
-    sqlite3_stmt *st = use(s, Q_FINISH);
+    sqlite3_stmt *st = use(s, Q_OWNER);
     sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int64(st, 2, s->owner);
     int rc = sqlite3_step(st);
     *where = STORE_ELSEWHERE;
     if (rc == SQLITE_ROW) {
-        *where = sqlite3_column_int(st, 0) ? STORE_MINE : STORE_PENDING;
-        rc = sqlite3_step(st);
+        if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+            *where = STORE_PENDING;
+        else if (sqlite3_column_int64(st, 0) == s->owner)
+            *where = STORE_MINE;
     }
     sqlite3_reset(st);
-    return rc == SQLITE_DONE ? RESPITE_OK : fail_db(s, s->db, "cannot settle an event", err);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return fail_db(s, s->db, "cannot settle an event", err);
+    return *where == STORE_ELSEWHERE ? RESPITE_OK : respite_store_delete(s, id, err);
 }
 
 int respite_store_release(queue_store *s, int64_t id, int attempts, int retried, int *mine, respite_error *err)
@@ -679,19 +694,26 @@ int respite_store_release(queue_store *s, int64_t id, int attempts, int retried,
 
 int respite_store_expire(queue_store *s, double now, double ttl, int64_t *rows, int64_t *bytes, respite_error *err)
 {
-    sqlite3_stmt *st = use(s, Q_EXPIRE);
+    sqlite3_stmt *count = use(s, Q_EXPIRE_COUNT), *change = use(s, Q_EXPIRE);
     /* A bound a little past now - ttl, so rounding never hides a row the
-     * exact test below would drop. */
-    sqlite3_bind_double(st, 1, now - ttl + 1e-9 * (fabs(now) + ttl + 1.0));
-    sqlite3_bind_double(st, 2, now);
-    sqlite3_bind_double(st, 3, ttl);
-    return run_sum(s, st, rows, bytes, "cannot expire events", err);
+     * exact test would drop. */
+    double bound = now - ttl + 1e-9 * (fabs(now) + ttl + 1.0);
+    for (int i = 0; i < 2; i++) {
+        sqlite3_stmt *st = i ? change : count;
+        sqlite3_bind_double(st, 1, bound);
+        sqlite3_bind_double(st, 2, now);
+        sqlite3_bind_double(st, 3, ttl);
+    }
+    return count_then_run(s, count, change, rows, bytes, "cannot expire events", err);
 }
 
 int respite_store_reclaim(queue_store *s, double now, int64_t *rows, int64_t *bytes, respite_error *err)
 {
-    sqlite3_stmt *st = use(s, Q_RECLAIM);
-    sqlite3_bind_int64(st, 1, s->owner);
-    sqlite3_bind_double(st, 2, now);
-    return run_sum(s, st, rows, bytes, "cannot take back ended claims", err);
+    sqlite3_stmt *count = use(s, Q_RECLAIM_COUNT), *change = use(s, Q_RECLAIM);
+    for (int i = 0; i < 2; i++) {
+        sqlite3_stmt *st = i ? change : count;
+        sqlite3_bind_int64(st, 1, s->owner);
+        sqlite3_bind_double(st, 2, now);
+    }
+    return count_then_run(s, count, change, rows, bytes, "cannot take back ended claims", err);
 }
