@@ -179,6 +179,13 @@ static int run_worker(cli_sender_setup *setup, const deliver_options *d, const c
             path, (long long)st.queue.pending, (long long)st.queue.in_flight, (long long)st.queue.accepted,
             respite_queue_stats_balanced(&st.queue) ? "balanced" : "NOT BALANCED",
             cli_sender_text(setup, CLI_SENDER, "url"));
+    if (st.queue.corrupt_set_aside) {
+        char lost[64] = "an unknown number of";
+        if (st.queue.corrupt_lost >= 0)
+            snprintf(lost, sizeof lost, "%lld", (long long)st.queue.corrupt_lost);
+        fprintf(stderr, "warning: %s was corrupt: set aside as %s.corrupt-<time> with %s events; a new queue "
+                        "started\n", path, path, lost);
+    }
     cli_event_printer printer;
     cli_event_printer_start(&printer, sender);
 

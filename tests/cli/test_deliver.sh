@@ -160,6 +160,17 @@ expect_out "pending              3" "the events wait in the file"
 expect_out "delivered            0" "none delivered"
 stop_server
 
+# ------------------------------------------------ a corrupt file is set aside, never a crash loop
+head -c 8192 /dev/urandom >"$tmp/q5.db"
+run deliver --queue "$tmp/q5.db" --url http://127.0.0.1:1/ --until-empty
+expect_code 0 "a corrupt file: the worker starts on a new one"
+expect_err "warning: $tmp/q5.db was corrupt: set aside as $tmp/q5.db.corrupt-<time> with an unknown number of events; a new queue started" "the warning"
+expect_err "corrupt_set_aside    1 (the file was corrupt: set aside, events lost unknown)" "the accounting says so"
+ls "$tmp"/q5.db.corrupt-* >/dev/null 2>&1 || fail "the corrupt file was kept aside"
+run deliver --queue "$tmp/q5.db" --stats
+expect_code 0 "the new file opens cleanly"
+expect_no_out "corrupt_set_aside" "only the opener that found it says so"
+
 # ------------------------------------------------ usage errors: exit 2
 run deliver --url http://127.0.0.1:1/
 expect_code 2 "no --queue"
