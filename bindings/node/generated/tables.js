@@ -26,7 +26,7 @@ const WARNING_EVENT_TYPES = Object.freeze(["recovery_started", "recovery_extende
 // outcomes that count against the service (without countAllFailures)
 const COUNTED_OUTCOMES = Object.freeze(["throttled", "server_error", "unusable", "transport"]);
 // the components that have settings
-const COMPONENTS = Object.freeze(["gate", "backoff", "queue", "sender", "client"]);
+const COMPONENTS = Object.freeze(["gate", "backoff", "queue", "sender", "client", "fleet"]);
 
 // Every setting of every component, in the core's order (respite_setting_at);
 // min/max are null and the exclusive flags false for non-numeric settings.
@@ -71,6 +71,11 @@ const SETTINGS = Object.freeze([
   Object.freeze({ component: "client", name: "user_agent", camelName: "userAgent", type: "string", default: "respite", min: null, max: null, minExclusive: false, maxExclusive: false, choices: null, accepted: "text without line breaks (CR or LF), as it goes into a header", doc: "User-Agent of every request" }),
   Object.freeze({ component: "client", name: "max_body_bytes", camelName: "maxBodyBytes", type: "integer", default: 10485760, min: 0, max: 9007199254740991, minExclusive: false, maxExclusive: false, choices: null, accepted: "an integer from 0 to 9007199254740991", doc: "the most bytes of an answer's body a request reads; a longer body fails it as transport" }),
   Object.freeze({ component: "client", name: "name", camelName: "name", type: "string", default: "", min: null, max: null, minExclusive: false, maxExclusive: false, choices: null, accepted: "UTF-8 text of at most 63 bytes, without control characters", doc: "name of this client in log lines and errors" }),
+  Object.freeze({ component: "fleet", name: "fleet_url", camelName: "fleetUrl", type: "string", default: "", min: null, max: null, minExclusive: false, maxExclusive: false, choices: null, accepted: "redis://host:port or redis://host:port/db, with an optional :password@", doc: "the Redis server that holds the fleet's state" }),
+  Object.freeze({ component: "fleet", name: "fleet_host_id", camelName: "fleetHostId", type: "string", default: "", min: null, max: null, minExclusive: false, maxExclusive: false, choices: null, accepted: "any text, or empty for the host's name", doc: "this host's id among the fleet's hosts" }),
+  Object.freeze({ component: "fleet", name: "fleet_quorum", camelName: "fleetQuorum", type: "integer", default: 2, min: 1, max: 1000, minExclusive: false, maxExclusive: false, choices: null, accepted: "an integer from 1 to 1000", doc: "distinct hosts whose gates must open within the window to pause the fleet" }),
+  Object.freeze({ component: "fleet", name: "fleet_refresh_seconds", camelName: "fleetRefreshSeconds", type: "number", default: 0.1, min: 0, max: 60, minExclusive: true, maxExclusive: false, choices: null, accepted: "a number greater than 0 and at most 60", doc: "how often the fleet state is read, and the longest wait on Redis" }),
+  Object.freeze({ component: "fleet", name: "name", camelName: "name", type: "string", default: "", min: null, max: null, minExclusive: false, maxExclusive: false, choices: null, accepted: "UTF-8 text of at most 63 bytes, without control characters", doc: "name of this fleet in log lines and errors" }),
 ]);
 
 // profile name -> its component and the settings it changes from that
