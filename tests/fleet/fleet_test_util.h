@@ -56,7 +56,7 @@ static inline pid_t redis_start(int port)
         int devnull = open("/dev/null", O_WRONLY);
         dup2(devnull, 1);
         execl(RESPITE_REDIS_SERVER, RESPITE_REDIS_SERVER, "--port", port_text, "--bind", "127.0.0.1", "--save", "",
-              "--appendonly", "no", "--dir", "/tmp", "--daemonize", "no", (char *)NULL);
+              "--appendonly", "no", "--dir", "/tmp", "--enable-debug-command", "local", "--daemonize", "no", (char *)NULL);
         _exit(127);
     }
     double until = respite_now() + 10.0;

@@ -113,10 +113,9 @@ static void test_one_probe_per_pause(void **state)
     for (int i = 0; i < 3; i++)
         host_do(i, HOST_OUTAGE, 0, 0);
     assert_true(WAIT_FOR(atomic_load(&area->probes) >= 21, 40.0));
-    atomic_store(&area->service_up, 1);
-    int probes_before_up = atomic_load(&area->probes);
-    assert_true(WAIT_FOR(atomic_load(&area->probes) > probes_before_up, 5.0));
-    sleep_for(5 * REFRESH);
+    atomic_store(&area->service_up, 1); /* the next probe succeeds */
+    assert_true(WAIT_FOR(!area->host[0].view.paused && !area->host[1].view.paused && !area->host[2].view.paused,
+                         5.0));
     atomic_store(&area->stop, 1);
     for (int i = 0; i < 3; i++)
         host_wait(i, 5.0);
@@ -211,7 +210,7 @@ static void test_redis_slow_for_a_while(void **state)
     if (sleeper == 0) {
         redisContext *c = redisConnect("127.0.0.1", redis_port);
         redisReply *r = c && !c->err ? redisCommand(c, "DEBUG SLEEP 1.5") : NULL;
-        _exit(r ? 0 : 1);
+        _exit(r && r->type != REDIS_REPLY_ERROR ? 0 : 1);
     }
     assert_true(WAIT_FOR(events_everywhere(2, RESPITE_EVENT_FLEET_STORE_LOST, 1), 2.0));
     assert_true(WAIT_FOR(events_everywhere(2, RESPITE_EVENT_FLEET_REJOINED, 1), 4.0));

@@ -75,7 +75,7 @@ static void make_report(respite_fleet_gate *f, const respite_gate_stats *stats, 
     memset(report, 0, sizeof *report);
     report->outcome = "";
     report->opened = stats->trips > f->trips_seen;
-    report->want_probe = f->held;
+    report->want_probe = f->held && !f->released; /* a lease it let lapse goes to another host */
     if (!f->released)
         return;
     if (stats->state == RESPITE_GATE_CLOSED)
