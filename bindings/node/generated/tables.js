@@ -8,7 +8,7 @@ const STATUS_NAMES = Object.freeze(["ok", "invalid_argument", "invalid_setting",
 // what happened to one call (spec section 1)
 const OUTCOMES = Object.freeze(["success", "request_error", "throttled", "server_error", "unusable", "transport"]);
 // the kind of an event a gate or sender reports (G18)
-const EVENT_TYPES = Object.freeze(["recovery_started", "recovery_extended", "probing", "recovered", "reset", "send_failed", "unsent_at_close"]);
+const EVENT_TYPES = Object.freeze(["recovery_started", "recovery_extended", "probing", "recovered", "reset", "send_failed", "unsent_at_close", "fleet_paused", "fleet_store_lost", "fleet_rejoined"]);
 // the gate's states (spec section 2)
 const GATE_STATES = Object.freeze(["closed", "open", "probing"]);
 // what a delivery policy does with an event whose delivery failed (spec section 4)
@@ -22,7 +22,7 @@ const JITTERS = Object.freeze(["none", "full", "equal", "decorrelated"]);
 // what enqueue does at capacity (queue setting overflow)
 const OVERFLOWS = Object.freeze(["drop_oldest", "drop_newest"]);
 // event types logged as warnings (respite_event_is_warning)
-const WARNING_EVENT_TYPES = Object.freeze(["recovery_started", "recovery_extended", "send_failed", "unsent_at_close"]);
+const WARNING_EVENT_TYPES = Object.freeze(["recovery_started", "recovery_extended", "send_failed", "unsent_at_close", "fleet_paused", "fleet_store_lost"]);
 // outcomes that count against the service (without countAllFailures)
 const COUNTED_OUTCOMES = Object.freeze(["throttled", "server_error", "unusable", "transport"]);
 // the components that have settings

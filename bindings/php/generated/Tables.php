@@ -30,7 +30,7 @@ final class Tables
     public const OUTCOMES = ['success', 'request_error', 'throttled', 'server_error', 'unusable', 'transport'];
 
     /** The kind of an event a gate or sender reports (G18). Names in code order. */
-    public const EVENT_TYPES = ['recovery_started', 'recovery_extended', 'probing', 'recovered', 'reset', 'send_failed', 'unsent_at_close'];
+    public const EVENT_TYPES = ['recovery_started', 'recovery_extended', 'probing', 'recovered', 'reset', 'send_failed', 'unsent_at_close', 'fleet_paused', 'fleet_store_lost', 'fleet_rejoined'];
 
     /** The gate's states (spec section 2). Names in code order. */
     public const GATE_STATES = ['closed', 'open', 'probing'];
@@ -51,7 +51,7 @@ final class Tables
     public const OVERFLOWS = ['drop_oldest', 'drop_newest'];
 
     /** Event types logged as warnings (respite_event_is_warning). */
-    public const WARNING_EVENT_TYPES = ['recovery_started', 'recovery_extended', 'send_failed', 'unsent_at_close'];
+    public const WARNING_EVENT_TYPES = ['recovery_started', 'recovery_extended', 'send_failed', 'unsent_at_close', 'fleet_paused', 'fleet_store_lost'];
 
     /** The components that have settings. */
     public const COMPONENTS = ['gate', 'backoff', 'queue', 'sender', 'client', 'fleet'];
