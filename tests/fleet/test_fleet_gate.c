@@ -98,6 +98,12 @@ static void test_quorum_of_two(void **state)
     assert_int_equal(area->host[2].view.paused, 1);
     assert_int_equal(area->host[2].view.hosts_opened, 2);
     assert_int_equal(host_do(0, HOST_ADMIT, 0, 5.0), 0);
+    /* F9: the pause is a key with a TTL (R = 5 s) */
+    redisContext *c = redisConnect("127.0.0.1", redis_port);
+    redisReply *r = redisCommand(c, "PTTL respite:{quorum}:pause");
+    assert_true(r->integer > 4000 && r->integer <= 5000);
+    freeReplyObject(r);
+    redisFree(c);
     hosts_stop(3);
 }
 
