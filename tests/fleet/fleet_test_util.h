@@ -129,6 +129,7 @@ typedef struct fleet_area {
     _Atomic int stop;
     _Atomic int service_up;
     _Atomic int probes;
+    _Atomic int die_on_probe; /* the next host to be admitted a probe dies at once (SIGKILL) */
     double probe_at[PROBES_MAX];
     int probe_host[PROBES_MAX];
 } fleet_area;
@@ -206,6 +207,8 @@ static inline void host_run(int i, respite_fleet_gate *fleet)
                         area->probe_at[k] = respite_now();
                         area->probe_host[k] = i;
                     }
+                    if (atomic_exchange(&area->die_on_probe, 0))
+                        kill(getpid(), SIGKILL);
                     sleep_for(0.05); /* the probe's call takes a while */
                 }
                 if (d.allowed)

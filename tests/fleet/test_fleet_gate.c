@@ -145,6 +145,36 @@ static void test_one_probe_per_pause(void **state)
     hosts_stop(3);
 }
 
+/* F7: a host that dies holding the probe loses its lease; another host
+ * probes, and its success ends the pause on every host still alive. */
+static void test_probe_holder_dies(void **state)
+{
+    (void)state;
+    hosts_start(3,
+                "name=holder,failures_to_enter_recovery=2,failures_window_seconds=10,recovery_seconds=0.3,"
+                "probe_timeout_seconds=1",
+                FLEET_PAIRS, redis_port);
+    assert_true(WAIT_FOR(connected(3), 5.0));
+    atomic_store(&area->die_on_probe, 1);
+    for (int i = 0; i < 3; i++)
+        host_do(i, HOST_OUTAGE, 0, 0);
+    assert_true(WAIT_FOR(atomic_load(&area->probes) >= 2, 10.0));
+    int dead = area->probe_host[0];
+    assert_int_not_equal(area->probe_host[1], dead);
+    double gap = area->probe_at[1] - area->probe_at[0];
+    printf("host %d died holding the probe; host %d probed %.0f ms later\n", dead, area->probe_host[1], gap * 1e3);
+    assert_true(gap <= 1.0 + 5 * REFRESH + 0.3 + 1.0); /* its lease, then the next pause at most, and slack */
+    atomic_store(&area->service_up, 1);
+    assert_true(WAIT_FOR(!area->host[(dead + 1) % 3].view.paused && !area->host[(dead + 2) % 3].view.paused, 5.0));
+    atomic_store(&area->stop, 1);
+    for (int i = 0; i < 3; i++)
+        if (i != dead) {
+            host_wait(i, 5.0);
+            assert_int_equal(host_do(i, HOST_ADMIT, 0, 5.0), 1);
+        }
+    hosts_stop(3);
+}
+
 /* F10, F11: Redis killed mid-run: calls keep their local behaviour and
  * never wait; every host says so once, and rejoins after a restart. */
 static void test_redis_killed_and_restarted(void **state)
@@ -340,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_bad_settings),
         cmocka_unit_test_setup_teardown(test_quorum_of_two, setup, teardown),
         cmocka_unit_test_setup_teardown(test_one_probe_per_pause, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_probe_holder_dies, setup, teardown),
         cmocka_unit_test_setup_teardown(test_redis_killed_and_restarted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_redis_never_answers, NULL, teardown),
         cmocka_unit_test_setup_teardown(test_redis_slow_for_a_while, setup, teardown),
