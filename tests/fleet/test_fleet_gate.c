@@ -28,6 +28,21 @@ static int teardown(void **state)
     return 0;
 }
 
+/* F12: the fleet as `respite gates` reads it, without joining. */
+static respite_fleet_info fleet_read(const char *name, int port)
+{
+    char pairs[100];
+    snprintf(pairs, sizeof pairs, "fleet_url=redis://127.0.0.1:%d", port);
+    respite_settings *f = settings_of("fleet", pairs);
+    respite_fleet_info info;
+    respite_error err;
+    respite_error_clear(&err);
+    if (respite_fleet_read(f, name, &info, &err) != RESPITE_OK)
+        fail_msg("respite_fleet_read: %s", err.message);
+    respite_settings_free(f);
+    return info;
+}
+
 static int connected(int count)
 {
     for (int i = 0; i < count; i++)
@@ -83,6 +98,11 @@ static void test_quorum_of_two(void **state)
     assert_int_equal(host_do(2, HOST_ADMIT, 0, 5.0), 1);
     assert_int_equal(area->host[2].view.hosts_opened, 1);
     assert_int_equal(area->host[2].view.paused, 0);
+    respite_fleet_info info = fleet_read("quorum", redis_port);
+    assert_int_equal(info.paused, 0);
+    assert_int_equal(info.hosts, 1);
+    assert_string_equal(info.host[0].id, "host-0");
+    assert_true(info.host[0].opened_ago >= 0.4 && info.host[0].opened_ago < 2.0);
     for (int i = 0; i < 3; i++)
         assert_int_equal(atomic_load(&area->host[i].events[RESPITE_EVENT_FLEET_PAUSED]), 0);
 
@@ -98,6 +118,13 @@ static void test_quorum_of_two(void **state)
     assert_int_equal(area->host[2].view.paused, 1);
     assert_int_equal(area->host[2].view.hosts_opened, 2);
     assert_int_equal(host_do(0, HOST_ADMIT, 0, 5.0), 0);
+    info = fleet_read("quorum", redis_port);
+    assert_int_equal(info.paused, 1);
+    assert_true(info.pause_left > 4.0 && info.pause_left <= 5.0);
+    assert_true(info.pause == 5.0);
+    assert_int_equal(info.epoch, 1);
+    assert_int_equal(info.hosts, 0); /* the openings that paused it are cleared (G3) */
+    assert_string_equal(info.probe_host, "");
     /* F9: the pause is a key with a TTL (R = 5 s) */
     redisContext *c = redisConnect("127.0.0.1", redis_port);
     redisReply *r = redisCommand(c, "PTTL respite:{quorum}:pause");
@@ -305,6 +332,19 @@ static void test_bad_settings(void **state)
     assert_int_equal(err.status, RESPITE_E_INVALID_ARGUMENT);
     respite_settings_free(g);
     assert_int_equal(respite_fleet_gate_view(NULL, NULL, &err), RESPITE_E_CLOSED);
+    /* F12: reading a fleet whose Redis is not there */
+    char pairs[100];
+    int port = free_port();
+    snprintf(pairs, sizeof pairs, "fleet_url=redis://127.0.0.1:%d", port);
+    respite_settings *f = settings_of("fleet", pairs);
+    respite_fleet_info info;
+    assert_int_equal(respite_fleet_read(f, "billing", &info, &err), RESPITE_E_TRANSPORT);
+    char expected[200];
+    snprintf(expected, sizeof expected, "cannot read the fleet of gate \"billing\" at 127.0.0.1:%d: Connection refused",
+             port);
+    assert_string_equal(err.message, expected);
+    assert_int_equal(respite_fleet_read(f, "", &info, &err), RESPITE_E_INVALID_ARGUMENT);
+    respite_settings_free(f);
     assert_null(respite_fleet_gate_gate(NULL));
     respite_fleet_gate_free(NULL);
 }

@@ -57,6 +57,35 @@ typedef struct respite_fleet_view {
 
 RESPITE_API int respite_fleet_gate_view(respite_fleet_gate *fleet, respite_fleet_view *out, respite_error *err);
 
+/* Hosts one read lists at most. */
+#define RESPITE_FLEET_HOSTS_MAX 32
+
+/* A host whose gate opened within the fleet's window. */
+typedef struct respite_fleet_host {
+    char id[RESPITE_NAME_MAX];
+    double opened_ago; /* seconds since it opened, on Redis's clock */
+} respite_fleet_host;
+
+/* One fleet gate's state in Redis, as respite_fleet_read sees it. */
+typedef struct respite_fleet_info {
+    int paused;                        /* 1: paused (its pause, or its probe, runs) */
+    double pause_left;                 /* seconds left of the pause; 0 when it ended or none */
+    double pause;                      /* the current pause length */
+    int64_t epoch;                     /* pauses and recoveries so far */
+    char probe_host[RESPITE_NAME_MAX]; /* the probe lease's holder; "" for none */
+    double lease_left;                 /* seconds left of its lease */
+    int hosts;                         /* hosts with a recorded opening (may exceed the list) */
+    respite_fleet_host host[RESPITE_FLEET_HOSTS_MAX]; /* the first of them, newest first */
+} respite_fleet_info;
+
+/* Reads the fleet state of the gate named `name` from the Redis of these
+ * fleet settings without joining it (what `respite gates` shows an
+ * operator, F12); waits at most fleet_refresh_seconds per step. RESPITE_OK;
+ * invalid_setting for a bad fleet_url; transport when Redis cannot be
+ * read ("cannot read the fleet of gate \"billing\" at 127.0.0.1:6379: ..."). */
+RESPITE_API int respite_fleet_read(const respite_settings *fleet_settings, const char *name, respite_fleet_info *out,
+                                   respite_error *err);
+
 #ifdef __cplusplus
 }
 #endif

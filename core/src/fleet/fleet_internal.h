@@ -58,6 +58,14 @@ typedef struct fleet_store fleet_store;
 fleet_store *fleet_store_new(const fleet_endpoint *endpoint, const char *gate_name, double timeout);
 void fleet_store_free(fleet_store *store);
 
+/* The connection, made when needed; NULL when it cannot be (then
+ * `why` says why, when given). */
+struct redisContext;
+struct redisContext *fleet_store_connection(fleet_store *store, char *why, size_t size);
+
+/* The store's key k (a FLEET_KEY_*). */
+const char *fleet_store_key(const fleet_store *store, int k);
+
 /* Connects when needed and runs the script once: 0 and *reply, or -1 (the
  * connection is dropped; the next exchange reconnects). */
 int fleet_store_exchange(fleet_store *store, const char *host, const fleet_report *report, const fleet_rules *rules,

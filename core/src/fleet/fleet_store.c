@@ -66,10 +66,12 @@ static bool command_ok(redisContext *c, redisReply **out, const char *format, ..
     return ok;
 }
 
-static bool connect_store(fleet_store *store)
+static bool connect_store(fleet_store *store, char *why, size_t size)
 {
     redisContext *c = redisConnectWithTimeout(store->endpoint.host, store->endpoint.port, store->timeout);
     if (!c || c->err || redisSetTimeout(c, store->timeout) != REDIS_OK) {
+        if (why)
+            respite_copy_text(why, size, c && c->errstr[0] ? c->errstr : "cannot connect");
         if (c)
             redisFree(c);
         return false;
@@ -77,11 +79,15 @@ static bool connect_store(fleet_store *store)
     store->context = c;
     if ((store->endpoint.password[0] && !command_ok(c, NULL, "AUTH %s", store->endpoint.password)) ||
         (store->endpoint.db != 0 && !command_ok(c, NULL, "SELECT %d", store->endpoint.db))) {
+        if (why)
+            respite_copy_text(why, size, c->errstr[0] ? c->errstr : "AUTH or SELECT refused");
         drop(store);
         return false;
     }
     redisReply *reply = NULL;
     if (!command_ok(c, &reply, "SCRIPT LOAD %s", fleet_script) || reply->type != REDIS_REPLY_STRING) {
+        if (why)
+            respite_copy_text(why, size, "SCRIPT LOAD refused");
         if (reply)
             freeReplyObject(reply);
         drop(store);
@@ -90,6 +96,18 @@ static bool connect_store(fleet_store *store)
     respite_copy_text(store->sha, sizeof store->sha, reply->str);
     freeReplyObject(reply);
     return true;
+}
+
+redisContext *fleet_store_connection(fleet_store *store, char *why, size_t size)
+{
+    if (!store->context)
+        connect_store(store, why, size);
+    return store->context;
+}
+
+const char *fleet_store_key(const fleet_store *store, int k)
+{
+    return store->keys[k];
 }
 
 static int64_t integer_at(const redisReply *r, size_t i)
@@ -118,7 +136,7 @@ static void ms_text(double seconds, char *buf, size_t size)
 int fleet_store_exchange(fleet_store *store, const char *host, const fleet_report *report, const fleet_rules *rules,
                          fleet_reply *out)
 {
-    if (!store->context && !connect_store(store))
+    if (!store->context && !connect_store(store, NULL, 0))
         return -1;
     char window[24], quorum[24], r[24], m[40], rmax[24], short_lease[24], probe_lease[24], keep[24];
     ms_text(rules->window, window, sizeof window);
