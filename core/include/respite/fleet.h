@@ -33,7 +33,8 @@ typedef struct respite_fleet_gate respite_fleet_gate;
 RESPITE_API respite_fleet_gate *respite_fleet_gate_new(const respite_settings *gate_settings,
                                                        const respite_settings *fleet_settings, respite_error *err);
 
-/* Stops the thread (waiting at most one command's timeout) and drops the
+/* Stops the thread (waiting for the exchange under way: a few
+ * fleet_refresh_seconds at most) and drops the
  * fleet gate's reference to its local gate. NULL: no-op. */
 RESPITE_API void respite_fleet_gate_free(respite_fleet_gate *fleet);
 

@@ -11,7 +11,7 @@
  *     thread is alive (F5);
  *   - the pause ended and this host took the probe lease: end the local
  *     pause now (G7: the local gate admits its probe), then report how the
- *     probe went (F8, F9);
+ *     probe went (F7, F8);
  *   - the fleet recovered through another host's probe: the local gate
  *     recovers (F6).
  * When an exchange fails, the host forgets the fleet (its gate carries on
@@ -96,11 +96,13 @@ static void lose(respite_fleet_gate *f, double now)
     }
 }
 
-/* Applies the fleet's answer to the local gate (F5-F9). */
-static void apply(respite_fleet_gate *f, const fleet_report *report, const fleet_reply *reply)
+/* Applies the fleet's answer to the local gate (F5-F8); `before` is the
+ * gate as read before the exchange, so a probe admitted and settled right
+ * after the release still tells as its outcome. */
+static void apply(respite_fleet_gate *f, const fleet_report *report, const fleet_reply *reply,
+                  const respite_gate_stats *before)
 {
     double now = respite_now();
-    respite_gate_stats stats;
     if (!reply->paused) {
         if (f->held || f->released)
             respite_gate_fleet_resume(f->gate, now, NULL); /* F6 */
@@ -111,12 +113,11 @@ static void apply(respite_fleet_gate *f, const fleet_report *report, const fleet
         if (report->probe_admitted)
             f->probe_out_told = true;
         if (!f->released) {
-            respite_gate_fleet_hold(f->gate, now, reply->hosts_opened, f->rules.window, now, NULL); /* F8 */
-            respite_gate_stats_get(f->gate, &stats, NULL);
             f->released = true;
             f->probe_out_told = false;
-            f->release_generation = stats.generation;
-            f->release_probes = stats.probes;
+            f->release_generation = before->generation; /* ending a pause keeps the generation */
+            f->release_probes = before->probes;
+            respite_gate_fleet_hold(f->gate, now, reply->hosts_opened, f->rules.window, now, NULL); /* F7 */
         }
         return;
     }
@@ -145,7 +146,7 @@ static void step(respite_fleet_gate *f)
             f->lost = false;
             respite_gate_fleet_note(f->gate, RESPITE_EVENT_FLEET_REJOINED, respite_now(), NULL);
         }
-        apply(f, &report, &reply);
+        apply(f, &report, &reply, &stats);
     }
     pthread_mutex_lock(&f->lock);
     f->view.connected = ok;
