@@ -52,6 +52,8 @@ export class Gate extends EventEmitter {
   /** Runs fn through the gate; refused → rejects with TemporarilyUnavailableError, fn not called. */
   run<T>(fn: () => T | PromiseLike<T>): Promise<T>;
   on(event: 'event' | GateEvent['type'], listener: (event: GateEvent) => void): this;
+  /** Emits the events waiting for this handle now: on a shared gate, transitions other handles or processes made. */
+  pollEvents(): void;
 }
 
 export class Backoff {

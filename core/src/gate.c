@@ -473,10 +473,12 @@ void respite_gate_free(respite_gate *gate)
 {
     if (!gate || atomic_fetch_sub_explicit(&gate->refs, 1, memory_order_acq_rel) != 1)
         return;
-    if (gate->shared)
+    if (gate->shared) {
         respite_shared_detach(gate->shared); /* H10: the file and the slot stay */
-    else
+    } else {
         pthread_mutex_destroy(&gate->s->lock);
+        respite_striped_destroy(gate->counters);
+    }
     free(gate);
 }
 

@@ -581,7 +581,7 @@ int respite_queue_stats_balanced(const respite_queue_stats *s)
 
 int respite_queue_check_accounting(respite_queue *queue, respite_error *err)
 {
-    respite_queue_stats s;
+    respite_queue_stats s = {0}; /* gcc cannot see that a failed stats_get returns non-zero */
     int status = respite_queue_stats_get(queue, &s, err);
     if (status != RESPITE_OK)
         return status;

@@ -413,6 +413,7 @@ void respite_shared_detach(respite_shared_attachment *a)
         }
         munmap(a->map, FILE_SIZE);
         pthread_mutex_destroy(&a->fold_lock);
+        respite_striped_destroy(&a->counters);
         free(a);
     }
     pthread_mutex_unlock(&registry_lock);

@@ -1,10 +1,14 @@
 /* Exact counters that many threads bump without sharing a cache line.
  *
- * Each thread owns one stripe (a cache line of counters) for as long as it
- * lives: stripe numbers are handed out once per thread and returned when the
- * thread exits, so an owner can add with a plain load and store (no locked
- * instruction) and counts stay exact. Threads beyond RESPITE_STRIPES share
- * one extra stripe and add atomically. Readers sum every stripe. */
+ * Each thread owns one stripe number for as long as it lives: stripe
+ * numbers are handed out once per thread and returned when the thread
+ * exits, so an owner can add with a plain load and store (no locked
+ * instruction) and counts stay exact. A set of counters keeps one pointer
+ * per stripe number and allocates that stripe (a cache line of counters) on
+ * its owner's first add, so a gate pays for the threads that use it, not for
+ * RESPITE_STRIPES of them. Threads beyond RESPITE_STRIPES (or whose stripe
+ * could not be allocated) share `shared` and add atomically. Readers sum
+ * every stripe. */
 #ifndef RESPITE_STRIPED_COUNTER_H
 #define RESPITE_STRIPED_COUNTER_H
 
@@ -21,37 +25,46 @@ typedef struct respite_stripe {
     _Alignas(RESPITE_CACHE_LINE) _Atomic int64_t field[RESPITE_STRIPE_FIELDS];
 } respite_stripe;
 
-/* RESPITE_STRIPES owned stripes, then the shared one. Must be placed at a
- * cache-line-aligned address (allocate its owner with aligned_alloc). */
+/* Cache-line aligned and sized, so its owner can place it at an aligned
+ * address and put aligned data right after it (allocate with aligned_alloc). */
 typedef struct respite_striped_counters {
-    respite_stripe stripe[RESPITE_STRIPES + 1];
+    /* Written once per stripe number (release), by the thread owning it. */
+    _Alignas(RESPITE_CACHE_LINE) _Atomic(respite_stripe *) stripe[RESPITE_STRIPES];
+    _Atomic int64_t shared[RESPITE_STRIPE_FIELDS];
 } respite_striped_counters;
+_Static_assert(sizeof(respite_striped_counters) % RESPITE_CACHE_LINE == 0, "whole cache lines");
 
 /* This thread's stripe number: 0 .. RESPITE_STRIPES-1 when it owns one,
- * RESPITE_STRIPES when it shares the last. */
-extern _Thread_local int respite_thread_stripe_;
-int respite_thread_stripe_assign(void);
+ * RESPITE_STRIPES when it shares, -1 before its first add. initial-exec:
+ * one %fs-relative load instead of a __tls_get_addr call in the shared
+ * library and in every binding's module; dlopen'd modules get it from
+ * glibc's static TLS surplus (4 bytes of its hundreds; docs/benchmarks.md). */
+extern _Thread_local int respite_thread_stripe_ __attribute__((tls_model("initial-exec")));
 
-static inline int respite_thread_stripe(void)
-{
-    int stripe = respite_thread_stripe_;
-    return stripe >= 0 ? stripe : respite_thread_stripe_assign();
-}
+/* First add of this thread (stripe number or stripe not there yet) and
+ * threads without a stripe of their own. */
+void respite_striped_add_slow(respite_striped_counters *c, int field, int64_t n);
 
 static inline void respite_striped_add(respite_striped_counters *c, int field, int64_t n)
 {
-    int s = respite_thread_stripe();
-    _Atomic int64_t *cell = &c->stripe[s].field[field];
-    if (s < RESPITE_STRIPES)
+    unsigned s = (unsigned)respite_thread_stripe_; /* -1 (none yet) is out of range too */
+    respite_stripe *own = s < RESPITE_STRIPES ? atomic_load_explicit(&c->stripe[s], memory_order_relaxed) : 0;
+    if (__builtin_expect(own != 0, 1)) {
+        _Atomic int64_t *cell = &own->field[field];
         atomic_store_explicit(cell, atomic_load_explicit(cell, memory_order_relaxed) + n, memory_order_relaxed);
-    else
-        atomic_fetch_add_explicit(cell, n, memory_order_relaxed);
+    } else {
+        respite_striped_add_slow(c, field, n);
+    }
 }
 
 /* Sum of one counter over every stripe (exact once writers are quiet). */
 int64_t respite_striped_sum(const respite_striped_counters *c, int field);
 
-/* Sets every counter to 0 (before the counters are shared). */
+/* Sets every counter to 0, with no stripe allocated (before the counters
+ * are shared). */
 void respite_striped_init(respite_striped_counters *c);
+
+/* Frees the stripes (when no thread adds any more). */
+void respite_striped_destroy(respite_striped_counters *c);
 
 #endif

@@ -490,6 +490,39 @@ static void test_a_forked_child_leaves_the_parents_sender_alone(void **state)
     respite_fault_server_stop(server);
 }
 
+/* H9: a sender on a shared gate reports the transitions another handle
+ * (here in this process; another process's alike) made, while it idles. */
+static void test_a_shared_gate_opened_elsewhere_is_reported(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/respite-sender-shared-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(path); /* the gate creates it */
+    char gate_pairs[256];
+    snprintf(gate_pairs, sizeof gate_pairs, "failures_to_enter_recovery=1,recovery_seconds=60,name=cloud,shared_path=%s",
+             path);
+    respite_fault_server *server = server_start("healthy");
+    respite_sender *sender = sender_of(server, "min_entries_per_message=1", gate_pairs, NULL);
+    respite_settings *gs = settings_of("usage_sharing", gate_pairs);
+    respite_error err;
+    respite_error_clear(&err);
+    respite_gate *other = respite_gate_new(gs, &err);
+    if (!other)
+        fail_msg("other handle: %s", err.message);
+    assert_int_equal(respite_gate_report_now(other, RESPITE_NO_PERMIT, RESPITE_OUTCOME_SERVER_ERROR, 0, &err),
+                     RESPITE_OK);
+    event_log log = {0};
+    assert_true(events_wait(sender, &log, RESPITE_EVENT_RECOVERY_STARTED, 1, 2.0));
+    assert_int_equal(respite_fault_server_requests(server), 0);
+    respite_gate_free(other);
+    respite_settings_free(gs);
+    respite_sender_free(sender);
+    respite_fault_server_stop(server);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -505,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_slow_answer_delivers_twice),
         cmocka_unit_test(test_a_forked_child_leaves_the_parents_sender_alone),
+        cmocka_unit_test(test_a_shared_gate_opened_elsewhere_is_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -211,6 +211,13 @@ class Gate extends EventEmitter {
     }
   }
 
+  // Emits every event waiting for this handle now, such as transitions
+  // another handle or process made on a shared gate (H9), without a call.
+  pollEvents() {
+    if (this._handle === null) return;
+    this._drainEvents();
+  }
+
   // The one rule: after a call into the gate, take every waiting event and
   // emit it ('event' and its type's name).
   _drainEvents() {

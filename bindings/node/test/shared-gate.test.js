@@ -106,6 +106,27 @@ test('run() on a shared gate sees an opening made through another handle', async
   }
 });
 
+test('pollEvents() emits the transitions another handle made, once', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'respite-shared-'));
+  const settings = { name: 'cloud', sharedPath: path.join(dir, 'gates'), failuresToEnterRecovery: 1, recoverySeconds: 60 };
+  const mine = new respite.Gate(settings);
+  const other = new respite.Gate(settings);
+  const seen = [];
+  mine.on('event', (event) => seen.push(event.type));
+  try {
+    other.record('server_error');
+    assert.deepEqual(seen, []); // nothing arrives by itself
+    mine.pollEvents();
+    assert.deepEqual(seen, ['recovery_started']);
+    mine.pollEvents();
+    assert.deepEqual(seen, ['recovery_started']);
+  } finally {
+    mine.close();
+    other.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("a Sender's shared gate is the one every handle on its file sees", async () => {
   await server.script('down');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'respite-shared-'));

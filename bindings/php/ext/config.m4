@@ -51,9 +51,12 @@ if test "$PHP_RESPITE" != "no"; then
 
   dnl C11 like the core's CMake build; only the core's RESPITE_API symbols
   dnl and PHP's get_module are exported. phpize's -D_GNU_SOURCE is undone:
-  dnl the core's files that need it define it themselves.
+  dnl the core's files that need it define it themselves. As in the CMake
+  dnl build, the core's own calls bind locally (-fno-semantic-interposition).
+  respite_codegen=
+  AX_CHECK_COMPILE_FLAG([-fno-semantic-interposition], [respite_codegen=-fno-semantic-interposition])
   PHP_NEW_EXTENSION([respite], [$respite_sources], [$ext_shared], [],
-    [-std=gnu11 -fvisibility=hidden -U_GNU_SOURCE])
+    [-std=gnu11 -fvisibility=hidden -U_GNU_SOURCE $respite_codegen])
   PHP_ADD_INCLUDE([$respite_srcdir/lib/include])
   PHP_ADD_BUILD_DIR([$ext_builddir/lib/src $ext_builddir/lib/src/http])
 fi

@@ -129,7 +129,6 @@ static struct timespec deadline_in(double seconds)
     return ts;
 }
 
-/* The gate calls this with its lock held: it only pushes into our ring. */
 /* The sender's gate and engine are its own: their events are the sender's. */
 static void push_as_sender(respite_sender *s, respite_event *event)
 {
@@ -137,15 +136,14 @@ static void push_as_sender(respite_sender *s, respite_event *event)
     respite_event_ring_push(&s->events, event);
 }
 
-static void forward_gate_event(const respite_event *event, void *user)
-{
-    respite_event copy = *event;
-    push_as_sender(user, &copy);
-}
-
-static void forward_engine_events(respite_sender *s)
+/* Read from the gate rather than through its callback: a shared gate's
+ * transitions made by other processes reach this handle only so (H9). The
+ * gate's come first: they happened inside the engine's step. */
+static void forward_events(respite_sender *s)
 {
     respite_event ev;
+    while (respite_gate_next_event(s->gate, &ev, NULL) == 1)
+        push_as_sender(s, &ev);
     while (respite_engine_next_event(s->engine, &ev, NULL) == 1)
         push_as_sender(s, &ev);
 }
@@ -232,9 +230,7 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating libcurl handles");
         goto fail;
     }
-    respite_gate_set_event_callback(s->gate, forward_gate_event, s, NULL);
     if (pthread_create(&s->thread, NULL, sender_main, s) != 0) {
-        respite_gate_set_event_callback(s->gate, NULL, NULL, NULL);
         respite_fail(err, RESPITE_E_INTERNAL, "could not start the sender thread");
         goto fail;
     }
@@ -443,7 +439,7 @@ static void *sender_main(void *arg)
     pthread_mutex_lock(&s->lock);
     for (;;) {
         int action = respite_engine_next(s->engine, respite_now(), NULL);
-        forward_engine_events(s);
+        forward_events(s);
         if (action == RESPITE_ACTION_DONE || action < 0)
             break;
         if (action == RESPITE_ACTION_SEND) {
@@ -567,7 +563,7 @@ int64_t respite_sender_close(respite_sender *sender, respite_error *err)
         pthread_mutex_unlock(&sender->lock);
         pthread_join(sender->thread, NULL);
         pthread_mutex_lock(&sender->lock);
-        forward_engine_events(sender);
+        forward_events(sender);
         sender->unsent = respite_engine_unsent(sender->engine, NULL);
         if (sender->unsent < 0) /* the thread stopped on an error before DONE */
             sender->unsent = respite_queue_pending(sender->queue, NULL);
@@ -616,5 +612,8 @@ int respite_sender_next_event(respite_sender *sender, respite_event *out, respit
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "out must not be NULL"), -1;
     if (inherited(sender))
         return 0; /* S15: the parent's events are the parent's to log */
+    pthread_mutex_lock(&sender->lock); /* another process's transitions, while the thread sleeps */
+    forward_events(sender);
+    pthread_mutex_unlock(&sender->lock);
     return respite_event_ring_pop(&sender->events, out);
 }
