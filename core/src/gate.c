@@ -914,8 +914,8 @@ static void open_for_fleet(gate_state *s, double until)
     publish(s);
 }
 
-int respite_internal_gate_fleet_hold(respite_gate *gate, double until, int64_t hosts, double window, double now,
-                                     respite_error *err)
+int respite_internal_gate_fleet_hold(respite_gate *gate, double until, int64_t hosts, double window, double pause,
+                                     double now, respite_error *err)
 {
     if (!gate)
         return fail_closed(err);
@@ -928,7 +928,7 @@ int respite_internal_gate_fleet_hold(respite_gate *gate, double until, int64_t h
     double t = respite_gate_state_advance(s, now);
     if (s->state == RESPITE_GATE_CLOSED && until > t) {
         open_for_fleet(s, until);
-        emit(s, RESPITE_EVENT_FLEET_PAUSED, t, hosts, window, until - t);
+        emit(s, RESPITE_EVENT_FLEET_PAUSED, t, hosts, window, pause);
     } else if (s->state == RESPITE_GATE_OPEN) {
         /* A lock-free refusal may still read the previous `until`: either
          * answer was true a moment ago. */

@@ -17,7 +17,8 @@
  * RESPITE_OK, or an error for a closed gate or a bad time. */
 #define respite_gate_fleet_hold respite_internal_gate_fleet_hold
 RESPITE_INTERNAL_API int respite_internal_gate_fleet_hold(respite_gate *gate, double until, int64_t hosts,
-                                                          double window, double now, respite_error *err);
+                                                          double window, double pause, double now,
+                                                          respite_error *err);
 
 /* F6: the fleet's probe succeeded on another host: an open or probing gate
  * (or one closed but unconfirmed, G11) recovers as after its own probe (G8:

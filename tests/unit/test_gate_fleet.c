@@ -45,10 +45,10 @@ static void test_f5_hold_opens_a_closed_gate(void **state)
     (void)state;
     respite_gate *g = fleet_local_gate(NULL);
     int64_t before = check(g, 1.0).permit;
-    assert_int_equal(respite_gate_fleet_hold(g, 6.5, 2, 10.0, 1.5, NULL), RESPITE_OK);
+    assert_int_equal(respite_gate_fleet_hold(g, 6.9, 2, 10.0, 5.0, 1.5, NULL), RESPITE_OK);
     respite_decision d = check(g, 2.0);
     assert_int_equal(d.allowed, 0);
-    assert_true(fabs(d.retry_after - 4.5) < 1e-9);
+    assert_true(fabs(d.retry_after - 4.9) < 1e-9); /* the fleet's pause and the margin */
     assert_int_equal(respite_gate_get_state(g, 2.0, NULL), RESPITE_GATE_OPEN);
     /* a new generation: the permit from before is late */
     respite_gate_stats st;
@@ -69,13 +69,13 @@ static void test_f5_hold_opens_a_closed_gate(void **state)
     assert_int_equal(respite_event_is_warning(ev.type), 1);
     assert_string_equal(respite_event_type_name(ev.type), "fleet_paused");
     /* Its end is the local gate's: probing, one probe (G7). */
-    d = check(g, 6.5);
+    d = check(g, 6.9);
     assert_int_equal(d.allowed, 1);
     assert_int_equal(d.probe, 1);
-    assert_int_equal(check(g, 6.6).allowed, 0);
+    assert_int_equal(check(g, 7.0).allowed, 0);
     /* A hold that ends already changes nothing on a closed gate. */
     respite_gate *h = fleet_local_gate(NULL);
-    assert_int_equal(respite_gate_fleet_hold(h, 1.0, 2, 10.0, 1.0, NULL), RESPITE_OK);
+    assert_int_equal(respite_gate_fleet_hold(h, 1.0, 2, 10.0, 0, 1.0, NULL), RESPITE_OK);
     assert_int_equal(check(h, 1.0).allowed, 1);
     respite_gate_free(h);
     respite_gate_free(g);
@@ -90,14 +90,14 @@ static void test_f5_f7_hold_moves_an_open_pause(void **state)
     for (int i = 0; i < 3; i++)
         respite_gate_report(g, RESPITE_NO_PERMIT, RESPITE_OUTCOME_SERVER_ERROR, 0, 1.0, NULL);
     assert_true(fabs(check(g, 1.0).retry_after - 5.0) < 1e-9); /* its own pause, 1 + R */
-    respite_gate_fleet_hold(g, 9.0, 2, 10.0, 2.0, NULL);          /* later */
+    respite_gate_fleet_hold(g, 9.0, 2, 10.0, 0, 2.0, NULL);          /* later */
     assert_true(fabs(check(g, 7.0).retry_after - 2.0) < 1e-9);
-    respite_gate_fleet_hold(g, 8.0, 2, 10.0, 7.0, NULL);          /* earlier */
+    respite_gate_fleet_hold(g, 8.0, 2, 10.0, 0, 7.0, NULL);          /* earlier */
     assert_true(fabs(check(g, 7.5).retry_after - 0.5) < 1e-9);
     respite_gate_stats st;
     respite_gate_stats_get(g, &st, NULL);
     int64_t generation = st.generation;
-    respite_gate_fleet_hold(g, 7.6, 2, 10.0, 7.6, NULL); /* now: this host holds the probe */
+    respite_gate_fleet_hold(g, 7.6, 2, 10.0, 0, 7.6, NULL); /* now: this host holds the probe */
     assert_int_equal(respite_gate_get_state(g, 7.6, NULL), RESPITE_GATE_PROBING);
     respite_gate_stats_get(g, &st, NULL);
     assert_int_equal(st.generation, generation); /* ending a pause keeps the generation */
@@ -120,14 +120,14 @@ static void test_f7_hold_while_probing(void **state)
 {
     (void)state;
     respite_gate *g = fleet_local_gate(NULL);
-    respite_gate_fleet_hold(g, 3.0, 2, 10.0, 1.0, NULL);
+    respite_gate_fleet_hold(g, 3.0, 2, 10.0, 0, 1.0, NULL);
     assert_int_equal(respite_gate_get_state(g, 3.0, NULL), RESPITE_GATE_PROBING);
-    respite_gate_fleet_hold(g, 4.0, 2, 10.0, 3.0, NULL);
+    respite_gate_fleet_hold(g, 4.0, 2, 10.0, 0, 3.0, NULL);
     assert_int_equal(respite_gate_get_state(g, 3.0, NULL), RESPITE_GATE_OPEN);
     assert_true(fabs(check(g, 3.5).retry_after - 0.5) < 1e-9);
     respite_decision probe = check(g, 4.0);
     assert_int_equal(probe.probe, 1);
-    respite_gate_fleet_hold(g, 9.0, 2, 10.0, 4.1, NULL);
+    respite_gate_fleet_hold(g, 9.0, 2, 10.0, 0, 4.1, NULL);
     assert_int_equal(respite_gate_get_state(g, 4.1, NULL), RESPITE_GATE_PROBING);
     respite_gate_report(g, probe.permit, RESPITE_OUTCOME_SUCCESS, 0, 4.2, NULL); /* its probe decides */
     assert_int_equal(respite_gate_get_state(g, 4.2, NULL), RESPITE_GATE_CLOSED);
@@ -224,12 +224,12 @@ static void test_hooks_bad_input(void **state)
 {
     (void)state;
     respite_error err;
-    assert_int_equal(respite_gate_fleet_hold(NULL, 1, 2, 10, 1, &err), RESPITE_E_CLOSED);
+    assert_int_equal(respite_gate_fleet_hold(NULL, 1, 2, 10, 0, 1, &err), RESPITE_E_CLOSED);
     assert_int_equal(respite_gate_fleet_resume(NULL, 1, &err), RESPITE_E_CLOSED);
     assert_int_equal(respite_gate_fleet_note(NULL, RESPITE_EVENT_FLEET_REJOINED, 1, &err), RESPITE_E_CLOSED);
     respite_gate *g = fleet_local_gate(NULL);
-    assert_int_equal(respite_gate_fleet_hold(g, NAN, 2, 10, 1, &err), RESPITE_E_INVALID_TIME);
-    assert_int_equal(respite_gate_fleet_hold(g, 5, 2, 10, -1, &err), RESPITE_E_INVALID_TIME);
+    assert_int_equal(respite_gate_fleet_hold(g, NAN, 2, 10, 0, 1, &err), RESPITE_E_INVALID_TIME);
+    assert_int_equal(respite_gate_fleet_hold(g, 5, 2, 10, 0, -1, &err), RESPITE_E_INVALID_TIME);
     assert_int_equal(respite_gate_fleet_resume(g, INFINITY, &err), RESPITE_E_INVALID_TIME);
     assert_int_equal(respite_gate_get_state(g, 1.0, NULL), RESPITE_GATE_CLOSED);
     respite_gate_free(g);
@@ -244,7 +244,7 @@ static void test_f5_hold_on_a_shared_gate(void **state)
     char extra[128];
     snprintf(extra, sizeof extra, "shared_path=%s/gates", dir);
     respite_gate *a = fleet_local_gate(extra), *b = fleet_local_gate(extra);
-    respite_gate_fleet_hold(a, 4.0, 3, 10.0, 1.0, NULL);
+    respite_gate_fleet_hold(a, 4.0, 3, 10.0, 0, 1.0, NULL);
     assert_int_equal(check(b, 2.0).allowed, 0);
     respite_event ev;
     assert_int_equal(next_event_type(b, &ev), RESPITE_EVENT_FLEET_PAUSED);

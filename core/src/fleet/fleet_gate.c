@@ -117,14 +117,14 @@ static void apply(respite_fleet_gate *f, const fleet_report *report, const fleet
             f->probe_out_told = false;
             f->release_generation = before->generation; /* ending a pause keeps the generation */
             f->release_probes = before->probes;
-            respite_gate_fleet_hold(f->gate, now, reply->hosts_opened, f->rules.window, now, NULL); /* F7 */
+            respite_gate_fleet_hold(f->gate, now, reply->hosts_opened, f->rules.window, 0.0, now, NULL); /* F7 */
         }
         return;
     }
     f->released = false; /* an outcome told, or the lease lost */
     f->held = true;
     respite_gate_fleet_hold(f->gate, now + reply->pause_left + hold_margin(f), reply->hosts_opened,
-                            f->rules.window, now, NULL);
+                            f->rules.window, reply->pause_left, now, NULL);
 }
 
 static void step(respite_fleet_gate *f)
