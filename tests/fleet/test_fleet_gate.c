@@ -77,7 +77,7 @@ static void assert_no_call_waited(int count)
                atomic_load(&area->host[i].calls), p99 * 1e6, max * 1e6);
         assert_true(atomic_load(&area->host[i].calls) > 1000);
         assert_true(p99 < 0.001);
-        assert_true(max < REFRESH / 2);
+        assert_true(max < REFRESH); /* a wait on Redis would last its timeout, REFRESH */
         host_latency_clear(i);
     }
 }
