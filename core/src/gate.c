@@ -93,7 +93,6 @@ static void publish(gate_state *s)
  * it from its own cursor. */
 static void emit(gate_state *s, int type, double at, int64_t failures, double window, double pause)
 {
-    /* fleet_paused carries its hosts in `failures` (the event's `count`) */
     uint64_t seq = atomic_load_explicit(&s->event_seq, memory_order_relaxed);
     gate_event *e = &s->events[seq % GATE_EVENT_CAPACITY];
     e->type = type;
@@ -113,7 +112,7 @@ static void event_at(gate_state *s, uint64_t seq, respite_event *out)
     out->type = e->type;
     out->at = e->at;
     if (e->type == RESPITE_EVENT_FLEET_PAUSED)
-        out->count = e->failures;
+        out->count = e->failures; /* its hosts, kept where a failure count goes */
     else
         out->failures = e->failures;
     out->window = e->window;
