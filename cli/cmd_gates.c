@@ -1,6 +1,7 @@
-/* respite gates FILE [--json] - every gate in a shared gate file (spec
- * section 9) with its state and counts, read without attaching to any gate:
- * what an operator runs on a host during an outage. */
+/* respite gates FILE [--fleet URL] [--json] - every gate in a shared gate
+ * file (spec section 9) with its state and counts, read without attaching
+ * to any gate: what an operator runs on a host during an outage. With
+ * --fleet, each gate's fleet state in that Redis too (section 11, F12). */
 #include "cli.h"
 
 #include <jansson.h>
@@ -11,7 +12,7 @@
 static void print_help(FILE *out)
 {
     fprintf(out,
-            "usage: respite gates FILE [--json]\n"
+            "usage: respite gates FILE [--fleet URL] [--json]\n"
             "\n"
             "Lists every gate in a shared gate file (a gate made with the setting\n"
             "shared_path, e.g. /dev/shm/respite-gates) as it is now, without\n"
@@ -23,12 +24,18 @@ static void print_help(FILE *out)
             "(docs/spec.md section 9, H8).\n"
             "\n"
             "options:\n"
+            "  --fleet URL  also each gate's fleet state in that Redis (a fleet gate,\n"
+            "             docs/spec.md section 11; URL as the fleet_url setting):\n"
+            "             paused or not, pause left, the host holding the probe, and\n"
+            "             the hosts whose gates opened within the window\n"
             "  --json     one JSON object: {\"file\": FILE, \"gates\": [...]}, a pause\n"
-            "             that lasts until a reset as null\n"
+            "             that lasts until a reset as null; with --fleet, each gate\n"
+            "             has \"fleet\": {...}\n"
             "  -h, --help this help\n"
             "\n"
-            "exit status: 0 listed, 2 usage error or a file that is not a readable\n"
-            "             shared gate file (the core's message says why)\n");
+            "exit status: 0 listed, 2 usage error, a file that is not a readable\n"
+            "             shared gate file or a fleet that cannot be read (the\n"
+            "             core's message says why)\n");
 }
 
 /* Every gate in the file (the buffer grows should a file ever hold more
@@ -96,6 +103,85 @@ static void print_table(const char *path, const respite_shared_gate_info *gates,
     printf("FAILURES: counted failures in the window now; PROBES: probes outstanding; PROBED: probes admitted\n");
 }
 
+/* The fleet state of each gate (F12); NULL and err when one cannot be read. */
+static respite_fleet_info *read_fleet(const char *url, const respite_shared_gate_info *gates, int count,
+                                      respite_error *err)
+{
+#ifdef RESPITE_CLI_FLEET
+    respite_settings *settings = respite_settings_new("fleet", err);
+    if (!settings || respite_settings_set_text(settings, "fleet_url", url, err) != RESPITE_OK) {
+        respite_settings_free(settings);
+        return NULL;
+    }
+    respite_fleet_info *fleet = calloc((size_t)(count > 0 ? count : 1), sizeof *fleet);
+    for (int i = 0; fleet && i < count; i++) {
+        if (respite_fleet_read(settings, gates[i].name, &fleet[i], err) != RESPITE_OK) {
+            free(fleet);
+            fleet = NULL;
+        }
+    }
+    if (!fleet && !err->message[0])
+        snprintf(err->message, sizeof err->message, "out of memory");
+    respite_settings_free(settings);
+    return fleet;
+#else
+    (void)url, (void)gates, (void)count;
+    snprintf(err->message, sizeof err->message,
+             "--fleet: this respite was built without the fleet module (it needs hiredis)");
+    return NULL;
+#endif
+}
+
+static void fleet_hosts_text(const respite_fleet_info *f, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    int listed = f->hosts < RESPITE_FLEET_HOSTS_MAX ? f->hosts : RESPITE_FLEET_HOSTS_MAX;
+    for (int i = 0; i < listed && used < size; i++) {
+        char ago[32];
+        cli_format_seconds(f->host[i].opened_ago, ago, sizeof ago);
+        int n = snprintf(buf + used, size - used, "%s%s (%s ago)", i ? ", " : "", f->host[i].id, ago);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    if (listed < f->hosts && used < size)
+        snprintf(buf + used, size - used, " and %d more", f->hosts - listed);
+    if (!f->hosts)
+        snprintf(buf, size, "-");
+}
+
+static void print_fleet(const char *url, const respite_shared_gate_info *gates, const respite_fleet_info *fleet,
+                        int count)
+{
+    printf("\nfleet at %s:\n", url);
+    int width = 4;
+    for (int i = 0; i < count; i++)
+        if ((int)strlen(gates[i].name) > width)
+            width = (int)strlen(gates[i].name);
+    printf("%-*s  %-6s  %11s  %-16s  %s\n", width, "NAME", "FLEET", "PAUSE LEFT", "PROBE HOST", "HOSTS OPENED");
+    for (int i = 0; i < count; i++) {
+        const respite_fleet_info *f = &fleet[i];
+        char pause[32] = "-", hosts[512];
+        if (f->paused)
+            cli_format_seconds(f->pause_left, pause, sizeof pause);
+        fleet_hosts_text(f, hosts, sizeof hosts);
+        printf("%-*s  %-6s  %11s  %-16s  %s\n", width, gates[i].name, f->paused ? "paused" : "closed", pause,
+               f->probe_host[0] ? f->probe_host : "-", hosts);
+    }
+    printf("PAUSE LEFT: of the fleet's pause (0ms: it ended, the probe decides); HOSTS OPENED: within the window\n");
+}
+
+static json_t *fleet_json(const respite_fleet_info *f)
+{
+    json_t *hosts = json_array();
+    int listed = f->hosts < RESPITE_FLEET_HOSTS_MAX ? f->hosts : RESPITE_FLEET_HOSTS_MAX;
+    for (int i = 0; i < listed; i++)
+        json_array_append_new(hosts, json_pack("{s:s, s:f}", "host", f->host[i].id, "opened_ago", f->host[i].opened_ago));
+    return json_pack("{s:b, s:f, s:f, s:I, s:s?, s:f, s:i, s:o}", "paused", f->paused, "pause_left", f->pause_left,
+                     "pause", f->pause, "epoch", (json_int_t)f->epoch, "probe_host",
+                     f->probe_host[0] ? f->probe_host : NULL, "lease_left", f->lease_left, "hosts_opened", f->hosts,
+                     "hosts", hosts);
+}
+
 static json_t *gate_json(const respite_shared_gate_info *g)
 {
     json_t *pause = g->state == RESPITE_GATE_OPEN && isinf(g->pause_left) ? json_null() : json_real(g->pause_left);
@@ -108,11 +194,16 @@ static json_t *gate_json(const respite_shared_gate_info *g)
                      (json_int_t)g->stats.probe_timeouts);
 }
 
-static int print_json(const char *path, const respite_shared_gate_info *gates, int count)
+static int print_json(const char *path, const respite_shared_gate_info *gates, const respite_fleet_info *fleet,
+                      int count)
 {
     json_t *list = json_array();
-    for (int i = 0; i < count; i++)
-        json_array_append_new(list, gate_json(&gates[i]));
+    for (int i = 0; i < count; i++) {
+        json_t *gate = gate_json(&gates[i]);
+        if (fleet)
+            json_object_set_new(gate, "fleet", fleet_json(&fleet[i]));
+        json_array_append_new(list, gate);
+    }
     json_t *doc = json_pack("{s:s, s:o}", "file", path, "gates", list);
     int rc = doc ? json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
     json_decref(doc);
@@ -126,7 +217,7 @@ static int print_json(const char *path, const respite_shared_gate_info *gates, i
 
 int cmd_gates(int argc, char **argv)
 {
-    const char *path = NULL;
+    const char *path = NULL, *url = NULL;
     int json = 0, options_end = 0;
     for (int i = 1; i < argc; i++) {
         if (!options_end && cli_is_help(argv[i])) {
@@ -137,6 +228,11 @@ int cmd_gates(int argc, char **argv)
             options_end = 1;
         else if (!options_end && strcmp(argv[i], "--json") == 0)
             json = 1;
+        else if (!options_end && strcmp(argv[i], "--fleet") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("gates", "--fleet needs a Redis URL (respite gates --help)");
+            url = argv[++i];
+        }
         else if (!options_end && argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_usage_error("gates", "unknown option %s (respite gates --help)", argv[i]);
         else if (path)
@@ -155,11 +251,21 @@ int cmd_gates(int argc, char **argv)
         fprintf(stderr, "respite gates: %s\n", err.message);
         return CLI_EXIT_USAGE;
     }
+    respite_fleet_info *fleet = NULL;
+    if (url && !(fleet = read_fleet(url, gates, count, &err))) {
+        fprintf(stderr, "respite gates: %s\n", err.message);
+        free(gates);
+        return CLI_EXIT_USAGE;
+    }
     int result = CLI_EXIT_OK;
-    if (json)
-        result = print_json(path, gates, count);
-    else
+    if (json) {
+        result = print_json(path, gates, fleet, count);
+    } else {
         print_table(path, gates, count);
+        if (fleet)
+            print_fleet(url, gates, fleet, count);
+    }
+    free(fleet);
     free(gates);
     return result;
 }

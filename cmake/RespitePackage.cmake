@@ -1,7 +1,8 @@
 # Installs the C libraries so other projects use them without this checkout:
 # headers, shared and static libraries, the CMake package respite
-# (find_package(respite) -> respite::respite, respite::http and their
-# _static twins) and pkg-config files respite.pc / respite-http.pc.
+# (find_package(respite) -> respite::respite, respite::http, respite::fleet
+# and their _static twins) and pkg-config files respite.pc /
+# respite-http.pc / respite-fleet.pc.
 include(CMakePackageConfigHelpers)
 
 set(RESPITE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/respite)
@@ -15,6 +16,14 @@ if(TARGET respite_http)
   set(RESPITE_HAS_HTTP ON)
 else()
   set(RESPITE_HAS_HTTP OFF)
+endif()
+if(TARGET respite_fleet)
+  set_target_properties(respite_fleet PROPERTIES EXPORT_NAME fleet)
+  set_target_properties(respite_fleet_static PROPERTIES EXPORT_NAME fleet_static)
+  list(APPEND RESPITE_INSTALLED respite_fleet respite_fleet_static)
+  set(RESPITE_HAS_FLEET ON)
+else()
+  set(RESPITE_HAS_FLEET OFF)
 endif()
 
 install(TARGETS ${RESPITE_INSTALLED} EXPORT respiteTargets
@@ -48,6 +57,9 @@ endif()
 set(RESPITE_PC_FILES respite)
 if(RESPITE_HAS_HTTP)
   list(APPEND RESPITE_PC_FILES respite-http)
+endif()
+if(RESPITE_HAS_FLEET)
+  list(APPEND RESPITE_PC_FILES respite-fleet)
 endif()
 foreach(pc ${RESPITE_PC_FILES})
   configure_file(${CMAKE_CURRENT_LIST_DIR}/${pc}.pc.in ${PROJECT_BINARY_DIR}/${pc}.pc @ONLY)

@@ -17,5 +17,6 @@
 #include "respite/queue.h"
 #include "respite/engine.h"
 #include "respite/http.h"
+#include "respite/fleet.h"
 
 #endif /* RESPITE_H */

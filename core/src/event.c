@@ -12,7 +12,7 @@
 
 static const char *const event_names[RESPITE_EVENT_TYPE_COUNT] = {
     "recovery_started", "recovery_extended", "probing", "recovered",
-    "reset", "send_failed", "unsent_at_close",
+    "reset", "send_failed", "unsent_at_close", "fleet_paused", "fleet_store_lost", "fleet_rejoined",
 };
 
 const char *respite_event_type_name(int type)
@@ -29,6 +29,8 @@ int respite_event_is_warning(int type)
     case RESPITE_EVENT_RECOVERY_EXTENDED:
     case RESPITE_EVENT_SEND_FAILED:
     case RESPITE_EVENT_UNSENT_AT_CLOSE:
+    case RESPITE_EVENT_FLEET_PAUSED:
+    case RESPITE_EVENT_FLEET_STORE_LOST:
         return 1;
     default:
         return 0;
@@ -102,6 +104,16 @@ size_t respite_event_message(const respite_event *e, char *buf, size_t size)
         break;
     case RESPITE_EVENT_UNSENT_AT_CLOSE:
         snprintf(out, room, "closed with %lld event%s not sent", (long long)e->count, e->count == 1 ? "" : "s");
+        break;
+    case RESPITE_EVENT_FLEET_PAUSED:
+        snprintf(out, room, "fleet paused: %lld hosts' gates opened within %ss; requests paused %s",
+                 (long long)e->count, window, pause);
+        break;
+    case RESPITE_EVENT_FLEET_STORE_LOST:
+        snprintf(out, room, "fleet store unreachable or slow: this host decides on its own gate");
+        break;
+    case RESPITE_EVENT_FLEET_REJOINED:
+        snprintf(out, room, "fleet store answers again: this host rejoined the fleet");
         break;
     default:
         snprintf(out, room, "event of unknown type %d", e->type);

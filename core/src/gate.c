@@ -16,6 +16,7 @@
 #include "gate_state.h"
 
 #include "c_locale.h"
+#include "gate_fleet.h"
 #include "process_identity.h"
 #include "rng.h"
 #include "shared_gate_file.h"
@@ -50,6 +51,8 @@ struct respite_gate {
     _Atomic int64_t events_dropped;      /* events it missed by falling behind */
     respite_event_callback callback;     /* guarded by the state's lock */
     void *user_data;
+    respite_gate_observer observer;      /* a fleet gate's thread (section 11); under the lock */
+    void *observer_data;
 };
 
 /* An in-process gate is one allocation: the handle, its stripes, its state. */
@@ -108,7 +111,10 @@ static void event_at(gate_state *s, uint64_t seq, respite_event *out)
     memset(out, 0, sizeof *out);
     out->type = e->type;
     out->at = e->at;
-    out->failures = e->failures;
+    if (e->type == RESPITE_EVENT_FLEET_PAUSED)
+        out->count = e->failures; /* its hosts, kept where a failure count goes */
+    else
+        out->failures = e->failures;
     out->window = e->window;
     out->pause = e->pause;
     memcpy(out->source, s->name, sizeof out->source);
@@ -329,6 +335,8 @@ static void unlock_gate(respite_gate *g, uint64_t from)
             g->callback(&event, g->user_data);
         }
     }
+    if (g->observer && end != from)
+        g->observer(g->observer_data);
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -889,4 +897,81 @@ int respite_gate_set_event_callback(respite_gate *gate, respite_event_callback c
     gate->user_data = user_data;
     pthread_mutex_unlock(&gate->s->lock);
     return RESPITE_OK;
+}
+
+/* ---------------------------------------------------------------- fleet */
+
+/* A pause set by the fleet (F5): `until` given, no draw, the delay kept. */
+static void open_for_fleet(gate_state *s, double until)
+{
+    s->until = until;
+    s->generation++;
+    s->state = RESPITE_GATE_OPEN;
+    s->unconfirmed = false;
+    clear_probes(s);
+    atomic_store_explicit(&s->until_published, until, memory_order_release);
+    publish(s);
+}
+
+int respite_internal_gate_fleet_hold(respite_gate *gate, double until, int64_t hosts, double window, double pause,
+                                     double now, respite_error *err)
+{
+    if (!gate)
+        return fail_closed(err);
+    if (!time_valid(now))
+        return respite_check_time(now, "now", err);
+    if (!time_valid(until))
+        return respite_check_time(until, "until", err);
+    uint64_t from = lock_gate(gate);
+    gate_state *s = gate->s;
+    double t = respite_gate_state_advance(s, now);
+    if (s->state == RESPITE_GATE_CLOSED && until > t) {
+        open_for_fleet(s, until);
+        emit(s, RESPITE_EVENT_FLEET_PAUSED, t, hosts, window, pause);
+    } else if (s->state == RESPITE_GATE_OPEN) {
+        /* A lock-free refusal may still read the previous `until`: either
+         * answer was true a moment ago. */
+        s->until = until;
+        atomic_store_explicit(&s->until_published, until, memory_order_release);
+        advance(s, t); /* until <= t: the pause ends now */
+    } else if (s->state == RESPITE_GATE_PROBING && s->probes_outstanding == 0 && until > t) {
+        open_for_fleet(s, until);
+    }
+    unlock_gate(gate, from);
+    return RESPITE_OK;
+}
+
+int respite_internal_gate_fleet_resume(respite_gate *gate, double now, respite_error *err)
+{
+    if (!gate)
+        return fail_closed(err);
+    if (!time_valid(now))
+        return respite_check_time(now, "now", err);
+    uint64_t from = lock_gate(gate);
+    gate_state *s = gate->s;
+    double t = respite_gate_state_advance(s, now);
+    if (s->state != RESPITE_GATE_CLOSED || s->unconfirmed)
+        recover(s, t);
+    unlock_gate(gate, from);
+    return RESPITE_OK;
+}
+
+int respite_internal_gate_fleet_note(respite_gate *gate, int type, double now, respite_error *err)
+{
+    if (!gate)
+        return fail_closed(err);
+    if (!time_valid(now))
+        return respite_check_time(now, "now", err);
+    uint64_t from = lock_gate(gate);
+    emit(gate->s, type, advance_latest(gate->s, now), 0, 0, 0);
+    unlock_gate(gate, from);
+    return RESPITE_OK;
+}
+
+void respite_internal_gate_set_observer(respite_gate *gate, respite_gate_observer observer, void *data)
+{
+    respite_gate_state_lock(gate->s);
+    gate->observer = observer;
+    gate->observer_data = data;
+    pthread_mutex_unlock(&gate->s->lock);
 }

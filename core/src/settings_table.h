@@ -116,10 +116,22 @@
       "the most bytes of an answer's body a request reads; a longer body fails it as transport")                    \
     X(C, c, NAME, name, NAME, 63)
 
+/* fleet: behaviour section 11 (a gate shared by a fleet of hosts through Redis) */
+#define RESPITE_SETTINGS_FLEET(X, C, c)                                                                              \
+    X(C, c, URL, fleet_url, STRING, "", "redis://host:port or redis://host:port/db, with an optional :password@",    \
+      "the Redis server that holds the fleet's state")                                                              \
+    X(C, c, HOST_ID, fleet_host_id, STRING, "", "any text, or empty for the host's name",                           \
+      "this host's id among the fleet's hosts")                                                                     \
+    X(C, c, QUORUM, fleet_quorum, INTEGER, 2, 1, 1000,                                                               \
+      "distinct hosts whose gates must open within the window to pause the fleet")                                  \
+    X(C, c, REFRESH_SECONDS, fleet_refresh_seconds, NUMBER_ABOVE, 0.1, 0, 60,                                        \
+      "how often the fleet state is read, and the longest wait on Redis")                                           \
+    X(C, c, NAME, name, NAME, 63)
+
 /* Every component, in table order: COMPONENT(ENUM, name). */
 #define RESPITE_COMPONENTS(COMPONENT) \
     COMPONENT(GATE, gate) COMPONENT(BACKOFF, backoff) COMPONENT(QUEUE, queue) COMPONENT(SENDER, sender) \
-    COMPONENT(CLIENT, client)
+    COMPONENT(CLIENT, client) COMPONENT(FLEET, fleet)
 
 /* Every row of every component: X(COMPONENT, component, ID, name, KIND, ...). */
 #define RESPITE_SETTINGS_OF_(C, c, X) RESPITE_SETTINGS_##C(X, C, c)

@@ -84,6 +84,6 @@ expect_err "one FILE only" "two files"
 
 run gates --help
 expect_code 0 "--help"
-expect_out "usage: respite gates FILE [--json]" "--help"
+expect_out "usage: respite gates FILE [--fleet URL] [--json]" "--help"
 
 finish

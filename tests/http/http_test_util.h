@@ -37,28 +37,6 @@ static inline void server_script(respite_fault_server *s, const char *script)
         fail_msg("script %s: %s", script, error);
 }
 
-/* Settings from "name=value,name=value" (values as text). */
-static inline respite_settings *settings_of(const char *component, const char *pairs)
-{
-    respite_error err;
-    respite_error_clear(&err);
-    respite_settings *s = respite_settings_new(component, &err);
-    if (!s)
-        fail_msg("settings %s: %s", component, err.message);
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", pairs ? pairs : "");
-    char *save = NULL;
-    for (char *pair = strtok_r(buf, ",", &save); pair; pair = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(pair, '=');
-        if (!eq)
-            fail_msg("bad pair %s", pair);
-        *eq = '\0';
-        if (respite_settings_set_text(s, pair, eq + 1, &err) != RESPITE_OK)
-            fail_msg("%s=%s: %s", pair, eq + 1, err.message);
-    }
-    return s;
-}
-
 /* Asserts the recorded request carries header `name` with exactly `value`. */
 static inline void expect_header(const respite_fault_record *rec, const char *name, const char *value)
 {
@@ -66,12 +44,6 @@ static inline void expect_header(const respite_fault_record *rec, const char *na
     if (!respite_fault_record_header(rec, name, got, sizeof got))
         fail_msg("no %s header in the request", name);
     assert_string_equal(got, value);
-}
-
-static inline void sleep_for(double seconds)
-{
-    struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
-    nanosleep(&ts, NULL);
 }
 
 /* Polls cond every 5 ms until it holds or timeout passes; 1 if it held. */

@@ -11,6 +11,10 @@
 
 #include "respite.h"
 
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
 /* Settings for a component or profile. */
 static inline respite_settings *new_settings(const char *component)
 {
@@ -48,6 +52,34 @@ static inline respite_gate *gate_with(int failures, double recovery_seconds)
     if (!g)
         fail_msg("respite_gate_new: %s", err.message);
     return g;
+}
+
+/* Settings from "name=value,name=value" (values as text). */
+static inline respite_settings *settings_of(const char *component, const char *pairs)
+{
+    respite_error err;
+    respite_error_clear(&err);
+    respite_settings *s = respite_settings_new(component, &err);
+    if (!s)
+        fail_msg("settings %s: %s", component, err.message);
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", pairs ? pairs : "");
+    char *save = NULL;
+    for (char *pair = strtok_r(buf, ",", &save); pair; pair = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(pair, '=');
+        if (!eq)
+            fail_msg("bad pair %s", pair);
+        *eq = '\0';
+        if (respite_settings_set_text(s, pair, eq + 1, &err) != RESPITE_OK)
+            fail_msg("%s=%s: %s", pair, eq + 1, err.message);
+    }
+    return s;
+}
+
+static inline void sleep_for(double seconds)
+{
+    struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+    nanosleep(&ts, NULL);
 }
 
 #endif /* RESPITE_TEST_SUPPORT_H */

@@ -558,12 +558,12 @@ static void test_E6_unknown_component(void **state)
     respite_error_clear(&err);
     assert_null(respite_settings_new("gates", &err));
     assert_rejected(err.status, &err, "component",
-                    "component must be one of gate, backoff, queue, sender, client, cloud_request, usage_sharing "
+                    "component must be one of gate, backoff, queue, sender, client, fleet, cloud_request, usage_sharing "
                     "(got 'gates')");
     respite_error_clear(&err);
     assert_null(respite_settings_new(NULL, &err));
     assert_rejected(err.status, &err, "component",
-                    "component must be one of gate, backoff, queue, sender, client, cloud_request, usage_sharing "
+                    "component must be one of gate, backoff, queue, sender, client, fleet, cloud_request, usage_sharing "
                     "(got '(null)')");
     assert_null(respite_settings_new("", NULL));
 }
@@ -783,9 +783,9 @@ static void test_setting_info_lookup(void **state)
 static void test_table_is_well_formed(void **state)
 {
     (void)state;
-    static const char *const components[] = {"gate", "backoff", "queue", "sender", "client"};
+    static const char *const components[] = {"gate", "backoff", "queue", "sender", "client", "fleet"};
     int total = 0;
-    for (int c = 0; c < 5; c++) {
+    for (int c = 0; c < 6; c++) {
         int first = -1, last = -1, count = 0;
         for (int i = 0; i < respite_setting_count(); i++) {
             if (strcmp(respite_setting_at(i)->component, components[c]) == 0) {

@@ -21,13 +21,13 @@ export interface GateEvent {
   at: number;
   /** recovery_started: failures in the window */
   failures: number;
-  /** recovery_started: failures_window_seconds */
+  /** recovery_started, fleet_paused: failures_window_seconds */
   window: number;
-  /** recovery_started / _extended: seconds */
+  /** recovery_started / _extended, fleet_paused: seconds */
   pause: number;
   /** send_failed: status, 0 for transport */
   httpStatus: number;
-  /** unsent_at_close: events not sent */
+  /** unsent_at_close: events not sent; fleet_paused: hosts */
   count: number;
   /** send_failed: start of body or error */
   detail: string;

@@ -3,7 +3,7 @@
 /** What happened to one call (spec section 1). */
 export type OutcomeName = 'success' | 'request_error' | 'throttled' | 'server_error' | 'unusable' | 'transport';
 /** The kind of an event a gate or sender reports (G18). */
-export type EventTypeName = 'recovery_started' | 'recovery_extended' | 'probing' | 'recovered' | 'reset' | 'send_failed' | 'unsent_at_close';
+export type EventTypeName = 'recovery_started' | 'recovery_extended' | 'probing' | 'recovered' | 'reset' | 'send_failed' | 'unsent_at_close' | 'fleet_paused' | 'fleet_store_lost' | 'fleet_rejoined';
 /** The gate's states (spec section 2). */
 export type GateStateName = 'closed' | 'open' | 'probing';
 /** What a delivery policy does with an event whose delivery failed (spec section 4). */
@@ -16,7 +16,7 @@ export type ActionName = 'send' | 'wait' | 'idle' | 'done';
 export type JitterName = 'none' | 'full' | 'equal' | 'decorrelated';
 /** What enqueue does at capacity (queue setting overflow). */
 export type OverflowName = 'drop_oldest' | 'drop_newest';
-export type ComponentName = 'gate' | 'backoff' | 'queue' | 'sender' | 'client';
+export type ComponentName = 'gate' | 'backoff' | 'queue' | 'sender' | 'client' | 'fleet';
 export type ProfileName = 'cloud_request' | 'usage_sharing';
 export type SettingType = 'integer' | 'number' | 'boolean' | 'choice' | 'string' | 'list';
 
@@ -150,6 +150,20 @@ export interface ClientSettings {
   /** The most bytes of an answer's body a request reads; a longer body fails it as transport. Accepted: an integer from 0 to 9007199254740991. Default: 10485760. */
   maxBodyBytes?: number | bigint;
   /** Name of this client in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control characters. Default: "". */
+  name?: string;
+}
+
+/** The fleet settings by their camelCase names; the core checks every value. */
+export interface FleetSettings {
+  /** The Redis server that holds the fleet's state. Accepted: redis://host:port or redis://host:port/db, with an optional :password@. Default: "". */
+  fleetUrl?: string;
+  /** This host's id among the fleet's hosts. Accepted: any text, or empty for the host's name. Default: "". */
+  fleetHostId?: string;
+  /** Distinct hosts whose gates must open within the window to pause the fleet. Accepted: an integer from 1 to 1000. Default: 2. */
+  fleetQuorum?: number;
+  /** How often the fleet state is read, and the longest wait on Redis. Accepted: a number greater than 0 and at most 60. Default: 0.1. */
+  fleetRefreshSeconds?: number;
+  /** Name of this fleet in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control characters. Default: "". */
   name?: string;
 }
 

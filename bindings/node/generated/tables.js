@@ -8,7 +8,7 @@ const STATUS_NAMES = Object.freeze(["ok", "invalid_argument", "invalid_setting",
 // what happened to one call (spec section 1)
 const OUTCOMES = Object.freeze(["success", "request_error", "throttled", "server_error", "unusable", "transport"]);
 // the kind of an event a gate or sender reports (G18)
-const EVENT_TYPES = Object.freeze(["recovery_started", "recovery_extended", "probing", "recovered", "reset", "send_failed", "unsent_at_close"]);
+const EVENT_TYPES = Object.freeze(["recovery_started", "recovery_extended", "probing", "recovered", "reset", "send_failed", "unsent_at_close", "fleet_paused", "fleet_store_lost", "fleet_rejoined"]);
 // the gate's states (spec section 2)
 const GATE_STATES = Object.freeze(["closed", "open", "probing"]);
 // what a delivery policy does with an event whose delivery failed (spec section 4)
@@ -22,11 +22,11 @@ const JITTERS = Object.freeze(["none", "full", "equal", "decorrelated"]);
 // what enqueue does at capacity (queue setting overflow)
 const OVERFLOWS = Object.freeze(["drop_oldest", "drop_newest"]);
 // event types logged as warnings (respite_event_is_warning)
-const WARNING_EVENT_TYPES = Object.freeze(["recovery_started", "recovery_extended", "send_failed", "unsent_at_close"]);
+const WARNING_EVENT_TYPES = Object.freeze(["recovery_started", "recovery_extended", "send_failed", "unsent_at_close", "fleet_paused", "fleet_store_lost"]);
 // outcomes that count against the service (without countAllFailures)
 const COUNTED_OUTCOMES = Object.freeze(["throttled", "server_error", "unusable", "transport"]);
 // the components that have settings
-const COMPONENTS = Object.freeze(["gate", "backoff", "queue", "sender", "client"]);
+const COMPONENTS = Object.freeze(["gate", "backoff", "queue", "sender", "client", "fleet"]);
 
 // Every setting of every component, in the core's order (respite_setting_at);
 // min/max are null and the exclusive flags false for non-numeric settings.
@@ -75,6 +75,11 @@ const SETTINGS = Object.freeze([
   Object.freeze({ component: "client", name: "user_agent", camelName: "userAgent", type: "string", default: "respite", min: null, max: null, minExclusive: false, maxExclusive: false, choices: null, accepted: "text without line breaks (CR or LF), as it goes into a header", doc: "User-Agent of every request" }),
   Object.freeze({ component: "client", name: "max_body_bytes", camelName: "maxBodyBytes", type: "integer", default: 10485760, min: 0, max: 9007199254740991, minExclusive: false, maxExclusive: false, choices: null, accepted: "an integer from 0 to 9007199254740991", doc: "the most bytes of an answer's body a request reads; a longer body fails it as transport" }),
   Object.freeze({ component: "client", name: "name", camelName: "name", type: "string", default: "", min: null, max: null, minExclusive: false, maxExclusive: false, choices: null, accepted: "UTF-8 text of at most 63 bytes, without control characters", doc: "name of this client in log lines and errors" }),
+  Object.freeze({ component: "fleet", name: "fleet_url", camelName: "fleetUrl", type: "string", default: "", min: null, max: null, minExclusive: false, maxExclusive: false, choices: null, accepted: "redis://host:port or redis://host:port/db, with an optional :password@", doc: "the Redis server that holds the fleet's state" }),
+  Object.freeze({ component: "fleet", name: "fleet_host_id", camelName: "fleetHostId", type: "string", default: "", min: null, max: null, minExclusive: false, maxExclusive: false, choices: null, accepted: "any text, or empty for the host's name", doc: "this host's id among the fleet's hosts" }),
+  Object.freeze({ component: "fleet", name: "fleet_quorum", camelName: "fleetQuorum", type: "integer", default: 2, min: 1, max: 1000, minExclusive: false, maxExclusive: false, choices: null, accepted: "an integer from 1 to 1000", doc: "distinct hosts whose gates must open within the window to pause the fleet" }),
+  Object.freeze({ component: "fleet", name: "fleet_refresh_seconds", camelName: "fleetRefreshSeconds", type: "number", default: 0.1, min: 0, max: 60, minExclusive: true, maxExclusive: false, choices: null, accepted: "a number greater than 0 and at most 60", doc: "how often the fleet state is read, and the longest wait on Redis" }),
+  Object.freeze({ component: "fleet", name: "name", camelName: "name", type: "string", default: "", min: null, max: null, minExclusive: false, maxExclusive: false, choices: null, accepted: "UTF-8 text of at most 63 bytes, without control characters", doc: "name of this fleet in log lines and errors" }),
 ]);
 
 // profile name -> its component and the settings it changes from that

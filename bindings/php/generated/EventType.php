@@ -14,6 +14,9 @@ enum EventType: string
     case Reset = 'reset';
     case SendFailed = 'send_failed';
     case UnsentAtClose = 'unsent_at_close';
+    case FleetPaused = 'fleet_paused';
+    case FleetStoreLost = 'fleet_store_lost';
+    case FleetRejoined = 'fleet_rejoined';
 
     /** The core's number for this value. */
     public function code(): int
@@ -26,6 +29,9 @@ enum EventType: string
             self::Reset => 4,
             self::SendFailed => 5,
             self::UnsentAtClose => 6,
+            self::FleetPaused => 7,
+            self::FleetStoreLost => 8,
+            self::FleetRejoined => 9,
         };
     }
 
@@ -40,6 +46,9 @@ enum EventType: string
             4 => self::Reset,
             5 => self::SendFailed,
             6 => self::UnsentAtClose,
+            7 => self::FleetPaused,
+            8 => self::FleetStoreLost,
+            9 => self::FleetRejoined,
             default => throw new \ValueError("not a code of EventType: $code"),
         };
     }

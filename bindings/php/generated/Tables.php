@@ -31,7 +31,7 @@ final class Tables
     public const OUTCOMES = ['success', 'request_error', 'throttled', 'server_error', 'unusable', 'transport'];
 
     /** The kind of an event a gate or sender reports (G18). Names in code order. */
-    public const EVENT_TYPES = ['recovery_started', 'recovery_extended', 'probing', 'recovered', 'reset', 'send_failed', 'unsent_at_close'];
+    public const EVENT_TYPES = ['recovery_started', 'recovery_extended', 'probing', 'recovered', 'reset', 'send_failed', 'unsent_at_close', 'fleet_paused', 'fleet_store_lost', 'fleet_rejoined'];
 
     /** The gate's states (spec section 2). Names in code order. */
     public const GATE_STATES = ['closed', 'open', 'probing'];
@@ -52,10 +52,10 @@ final class Tables
     public const OVERFLOWS = ['drop_oldest', 'drop_newest'];
 
     /** Event types logged as warnings (respite_event_is_warning). */
-    public const WARNING_EVENT_TYPES = ['recovery_started', 'recovery_extended', 'send_failed', 'unsent_at_close'];
+    public const WARNING_EVENT_TYPES = ['recovery_started', 'recovery_extended', 'send_failed', 'unsent_at_close', 'fleet_paused', 'fleet_store_lost'];
 
     /** The components that have settings. */
-    public const COMPONENTS = ['gate', 'backoff', 'queue', 'sender', 'client'];
+    public const COMPONENTS = ['gate', 'backoff', 'queue', 'sender', 'client', 'fleet'];
 
     /**
      * Every setting of every component in the core's order; min/max are null
@@ -106,6 +106,11 @@ final class Tables
         ['component' => 'client', 'name' => 'user_agent', 'type' => 'string', 'default' => 'respite', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'text without line breaks (CR or LF), as it goes into a header', 'doc' => 'User-Agent of every request'],
         ['component' => 'client', 'name' => 'max_body_bytes', 'type' => 'integer', 'default' => 10485760, 'min' => 0, 'max' => 9007199254740991, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'an integer from 0 to 9007199254740991', 'doc' => 'the most bytes of an answer\'s body a request reads; a longer body fails it as transport'],
         ['component' => 'client', 'name' => 'name', 'type' => 'string', 'default' => '', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'UTF-8 text of at most 63 bytes, without control characters', 'doc' => 'name of this client in log lines and errors'],
+        ['component' => 'fleet', 'name' => 'fleet_url', 'type' => 'string', 'default' => '', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'redis://host:port or redis://host:port/db, with an optional :password@', 'doc' => 'the Redis server that holds the fleet\'s state'],
+        ['component' => 'fleet', 'name' => 'fleet_host_id', 'type' => 'string', 'default' => '', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'any text, or empty for the host\'s name', 'doc' => 'this host\'s id among the fleet\'s hosts'],
+        ['component' => 'fleet', 'name' => 'fleet_quorum', 'type' => 'integer', 'default' => 2, 'min' => 1, 'max' => 1000, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'an integer from 1 to 1000', 'doc' => 'distinct hosts whose gates must open within the window to pause the fleet'],
+        ['component' => 'fleet', 'name' => 'fleet_refresh_seconds', 'type' => 'number', 'default' => 0.1, 'min' => 0.0, 'max' => 60.0, 'min_exclusive' => true, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'a number greater than 0 and at most 60', 'doc' => 'how often the fleet state is read, and the longest wait on Redis'],
+        ['component' => 'fleet', 'name' => 'name', 'type' => 'string', 'default' => '', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'UTF-8 text of at most 63 bytes, without control characters', 'doc' => 'name of this fleet in log lines and errors'],
     ];
 
     /** Profile name => [component, settings it changes from the component's defaults]. */

@@ -150,10 +150,13 @@ typedef enum respite_event_type {
     RESPITE_EVENT_RECOVERED = 3,         /* a probe succeeded (or G11's first success) */
     RESPITE_EVENT_RESET = 4,             /* respite_gate_reset */
     RESPITE_EVENT_SEND_FAILED = 5,       /* sender: status (0 = transport), detail */
-    RESPITE_EVENT_UNSENT_AT_CLOSE = 6    /* sender: count events left unsent by close */
+    RESPITE_EVENT_UNSENT_AT_CLOSE = 6,   /* sender: count events left unsent by close */
+    RESPITE_EVENT_FLEET_PAUSED = 7,      /* fleet gate: count hosts opened within window; pause */
+    RESPITE_EVENT_FLEET_STORE_LOST = 8,  /* fleet gate: Redis unreachable or slow */
+    RESPITE_EVENT_FLEET_REJOINED = 9     /* fleet gate: Redis answers again */
 } respite_event_type;
 
-#define RESPITE_EVENT_TYPE_COUNT 7
+#define RESPITE_EVENT_TYPE_COUNT 10
 #define RESPITE_EVENT_DETAIL_MAX 256
 /* A handle's name (the `name` setting of every component), NUL included. */
 #define RESPITE_NAME_MAX 64
@@ -164,16 +167,17 @@ typedef struct respite_event {
     int type;                                /* a respite_event_type */
     double at;                               /* when it happened (caller's clock) */
     int64_t failures;                        /* recovery_started: failures in the window */
-    double window;                           /* recovery_started: failures_window_seconds */
-    double pause;                            /* recovery_started / _extended: seconds */
+    double window;                           /* recovery_started, fleet_paused: failures_window_seconds */
+    double pause;                            /* recovery_started / _extended, fleet_paused: seconds */
     int http_status;                         /* send_failed: status, 0 for transport */
-    int64_t count;                           /* unsent_at_close: events not sent */
+    int64_t count;                           /* unsent_at_close: events not sent; fleet_paused: hosts */
     char detail[RESPITE_EVENT_DETAIL_MAX];   /* send_failed: start of body or error */
     char source[RESPITE_NAME_MAX];           /* the name of the handle it came from; "" if none */
 } respite_event;
 
 /* "recovery_started", "recovery_extended", "probing", "recovered", "reset",
- * "send_failed", "unsent_at_close"; NULL for a value that is not a type. */
+ * "send_failed", "unsent_at_close", "fleet_paused", "fleet_store_lost",
+ * "fleet_rejoined"; NULL for a value that is not a type. */
 RESPITE_API const char *respite_event_type_name(int type);
 
 /* The event in words, one line, as every binding and the command log it,

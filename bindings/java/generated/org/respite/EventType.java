@@ -16,7 +16,13 @@ public enum EventType {
     /** {@code "send_failed"} */
     SEND_FAILED("send_failed"),
     /** {@code "unsent_at_close"} */
-    UNSENT_AT_CLOSE("unsent_at_close");
+    UNSENT_AT_CLOSE("unsent_at_close"),
+    /** {@code "fleet_paused"} */
+    FLEET_PAUSED("fleet_paused"),
+    /** {@code "fleet_store_lost"} */
+    FLEET_STORE_LOST("fleet_store_lost"),
+    /** {@code "fleet_rejoined"} */
+    FLEET_REJOINED("fleet_rejoined");
 
     private static final EventType[] BY_CODE = values();
     private final String wireName;

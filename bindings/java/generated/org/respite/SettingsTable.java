@@ -53,7 +53,12 @@ public final class SettingsTable {
             new SettingInfo("client", "timeout_seconds", "number", 2.0, 0.0, 86400.0, true, false, List.of(), "a number greater than 0 and at most 86400", "the most one request may take"),
             new SettingInfo("client", "user_agent", "string", "respite", null, null, false, false, List.of(), "text without line breaks (CR or LF), as it goes into a header", "User-Agent of every request"),
             new SettingInfo("client", "max_body_bytes", "integer", 10485760L, 0.0, 9007199254740991.0, false, false, List.of(), "an integer from 0 to 9007199254740991", "the most bytes of an answer's body a request reads; a longer body fails it as transport"),
-            new SettingInfo("client", "name", "string", "", null, null, false, false, List.of(), "UTF-8 text of at most 63 bytes, without control characters", "name of this client in log lines and errors"));
+            new SettingInfo("client", "name", "string", "", null, null, false, false, List.of(), "UTF-8 text of at most 63 bytes, without control characters", "name of this client in log lines and errors"),
+            new SettingInfo("fleet", "fleet_url", "string", "", null, null, false, false, List.of(), "redis://host:port or redis://host:port/db, with an optional :password@", "the Redis server that holds the fleet's state"),
+            new SettingInfo("fleet", "fleet_host_id", "string", "", null, null, false, false, List.of(), "any text, or empty for the host's name", "this host's id among the fleet's hosts"),
+            new SettingInfo("fleet", "fleet_quorum", "integer", 2L, 1.0, 1000.0, false, false, List.of(), "an integer from 1 to 1000", "distinct hosts whose gates must open within the window to pause the fleet"),
+            new SettingInfo("fleet", "fleet_refresh_seconds", "number", 0.1, 0.0, 60.0, true, false, List.of(), "a number greater than 0 and at most 60", "how often the fleet state is read, and the longest wait on Redis"),
+            new SettingInfo("fleet", "name", "string", "", null, null, false, false, List.of(), "UTF-8 text of at most 63 bytes, without control characters", "name of this fleet in log lines and errors"));
 
     /** The rows of one component, in the core's order. */
     public static List<SettingInfo> of(String component) {

@@ -13,7 +13,7 @@ STATUS_NAMES: Tuple[str, ...] = ('ok', 'invalid_argument', 'invalid_setting', 'i
 #: what happened to one call (spec section 1): names in code order
 OUTCOMES: Tuple[str, ...] = ('success', 'request_error', 'throttled', 'server_error', 'unusable', 'transport',)
 #: the kind of an event a gate or sender reports (G18): names in code order
-EVENT_TYPES: Tuple[str, ...] = ('recovery_started', 'recovery_extended', 'probing', 'recovered', 'reset', 'send_failed', 'unsent_at_close',)
+EVENT_TYPES: Tuple[str, ...] = ('recovery_started', 'recovery_extended', 'probing', 'recovered', 'reset', 'send_failed', 'unsent_at_close', 'fleet_paused', 'fleet_store_lost', 'fleet_rejoined',)
 #: the gate's states (spec section 2): names in code order
 GATE_STATES: Tuple[str, ...] = ('closed', 'open', 'probing',)
 #: what a delivery policy does with an event whose delivery failed (spec section 4): names in code order
@@ -27,9 +27,9 @@ JITTERS: Tuple[str, ...] = ('none', 'full', 'equal', 'decorrelated',)
 #: what enqueue does at capacity (queue setting overflow): names in code order
 OVERFLOWS: Tuple[str, ...] = ('drop_oldest', 'drop_newest',)
 #: event types logged as warnings (respite_event_is_warning)
-WARNING_EVENT_TYPES = frozenset({'recovery_started', 'recovery_extended', 'send_failed', 'unsent_at_close'})
+WARNING_EVENT_TYPES = frozenset({'recovery_started', 'recovery_extended', 'send_failed', 'unsent_at_close', 'fleet_paused', 'fleet_store_lost'})
 #: the components that have settings
-COMPONENTS: Tuple[str, ...] = ('gate', 'backoff', 'queue', 'sender', 'client',)
+COMPONENTS: Tuple[str, ...] = ('gate', 'backoff', 'queue', 'sender', 'client', 'fleet',)
 
 
 class Outcome(str, enum.Enum):
@@ -122,6 +122,11 @@ SETTINGS: Tuple[SettingInfo, ...] = (
     SettingInfo('client', 'user_agent', 'string', 'respite', None, None, False, False, None, 'text without line breaks (CR or LF), as it goes into a header', 'User-Agent of every request'),
     SettingInfo('client', 'max_body_bytes', 'integer', 10485760, 0, 9007199254740991, False, False, None, 'an integer from 0 to 9007199254740991', "the most bytes of an answer's body a request reads; a longer body fails it as transport"),
     SettingInfo('client', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this client in log lines and errors'),
+    SettingInfo('fleet', 'fleet_url', 'string', '', None, None, False, False, None, 'redis://host:port or redis://host:port/db, with an optional :password@', "the Redis server that holds the fleet's state"),
+    SettingInfo('fleet', 'fleet_host_id', 'string', '', None, None, False, False, None, "any text, or empty for the host's name", "this host's id among the fleet's hosts"),
+    SettingInfo('fleet', 'fleet_quorum', 'integer', 2, 1, 1000, False, False, None, 'an integer from 1 to 1000', 'distinct hosts whose gates must open within the window to pause the fleet'),
+    SettingInfo('fleet', 'fleet_refresh_seconds', 'number', 0.1, 0.0, 60.0, True, False, None, 'a number greater than 0 and at most 60', 'how often the fleet state is read, and the longest wait on Redis'),
+    SettingInfo('fleet', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this fleet in log lines and errors'),
 )
 
 #: profile name -> (component, {setting: value it changes from the component's default})
