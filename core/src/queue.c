@@ -51,6 +51,7 @@ struct respite_queue {
     const respite_policy *policy; /* held: the engine reads its handlers */
     double last_now;
     double oldest_bound; /* no pending event was queued before this (for expire) */
+    int sorted;          /* the ring is oldest first by queued_at: expiry pops the head */
 
     respite_queue_stats stats; /* durable: the file's figures as of the last call */
     queue_store *store;        /* NULL in memory */
@@ -113,13 +114,17 @@ static queue_event *ring_pop_head(respite_queue *q)
 {
     queue_event *e = q->ring[q->head];
     q->head = (q->head + 1) & (q->ring_size - 1);
-    q->count--;
+    if (--q->count == 0)
+        q->sorted = 1;
     return e;
 }
 
-/* Room is reserved by the caller. */
+/* Room is reserved by the caller. A retried event older than the head keeps
+ * the order; batches settled out of order break it until the ring empties. */
 static void ring_push_head(respite_queue *q, queue_event *e)
 {
+    if (q->count > 0 && e->queued_at > ring_at(q, 0)->queued_at)
+        q->sorted = 0;
     q->head = (q->head + q->ring_size - 1) & (q->ring_size - 1);
     q->ring[q->head] = e;
     q->count++;
@@ -312,6 +317,7 @@ respite_queue *respite_queue_new(const respite_policy *policy, const respite_set
     q->holders = 1;
     q->policy = respite_policy_retain(policy);
     q->oldest_bound = INFINITY;
+    q->sorted = 1;
     pthread_mutex_init(&q->lock, NULL);
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
@@ -447,6 +453,8 @@ static int enqueue_locked(respite_queue *q, queue_event *e, const char *data, si
         e->queued_at = queued_at;
         if (queued_at < q->oldest_bound)
             q->oldest_bound = queued_at;
+        if (q->count > 0 && queued_at < ring_at(q, q->count - 1)->queued_at)
+            q->sorted = 0;
         q->ring[(q->head + q->count) & (q->ring_size - 1)] = e;
         q->count++;
         q->stats.live_bytes += EVENT_BYTES(size);
@@ -610,12 +618,29 @@ static int expired_at(const respite_queue *q, double queued_at, double now)
     return q->ttl > 0 && now - queued_at >= q->ttl; /* age == TTL drops (D6) */
 }
 
-/* In memory: a full sweep, skipped while the oldest possible event is
- * still young. */
+/* In memory, oldest first: pops the expired head, O(expired). */
+static int64_t ring_expire_head(respite_queue *q, double now)
+{
+    int64_t dropped = 0, bytes = 0;
+    while (q->count > 0 && expired_at(q, ring_at(q, 0)->queued_at, now)) {
+        queue_event *e = ring_pop_head(q);
+        bytes += (int64_t)e->size;
+        event_free(q, e);
+        dropped++;
+    }
+    q->oldest_bound = q->count > 0 ? ring_at(q, 0)->queued_at : INFINITY;
+    count_pending(q, -dropped, -bytes);
+    return dropped;
+}
+
+/* In memory: skipped while the oldest possible event is still young; a
+ * full sweep only while the ring is out of order. */
 static int64_t ring_expire(respite_queue *q, double now)
 {
     if (q->ttl <= 0 || q->count == 0 || now - q->oldest_bound < q->ttl)
         return 0;
+    if (q->sorted)
+        return ring_expire_head(q, now);
     int64_t dropped = 0, bytes = 0;
     size_t kept = 0;
     double oldest = INFINITY;
@@ -632,6 +657,8 @@ static int64_t ring_expire(respite_queue *q, double now)
         q->ring[(q->head + kept++) & (q->ring_size - 1)] = e;
     }
     q->count = kept;
+    if (kept == 0)
+        q->sorted = 1;
     q->oldest_bound = oldest;
     count_pending(q, -dropped, -bytes);
     return dropped;

@@ -434,6 +434,29 @@ static void test_D6_astarte_ttl_10_event_still_queued_at_10s_is_dropped(void **s
     respite_queue_free(q);
 }
 
+static void test_D6_expiry_after_batches_settled_out_of_order(void **state)
+{
+    (void)state;
+    respite_queue *q = queue_of(10, 5, 10, NULL, 0);
+    put(q, "old", 0);
+    put(q, "new", 5);
+    respite_batch *first = respite_queue_take(q, 1, 6, NULL);
+    respite_batch *second = respite_queue_take(q, 1, 6, NULL);
+    respite_batch_settle(first, 0, RESPITE_DISPOSITION_RETRY, NULL);
+    respite_batch_settle(second, 0, RESPITE_DISPOSITION_RETRY, NULL); /* "new" ahead of "old" now */
+    respite_batch_free(first);
+    respite_batch_free(second);
+    assert_int_equal(respite_queue_expire(q, 10, NULL), 1); /* "old" behind a younger head */
+    respite_queue_stats s = stats_of(q);
+    assert_int_equal(s.expired, 1);
+    assert_int_equal(s.pending, 1);
+    respite_batch *b = respite_queue_take(q, 5, 10, NULL);
+    assert_int_equal(respite_batch_count(b), 1);
+    assert_string_equal(respite_batch_event_text(b, 0, NULL), "new");
+    respite_batch_free(b);
+    respite_queue_free(q);
+}
+
 static void test_D6_expired_events_inside_a_batch_are_skipped(void **state)
 {
     (void)state;
@@ -827,6 +850,7 @@ static void test_Q10_enqueue_many_decides_each_and_stops_at_a_refusal(void **sta
     cmocka_unit_test(test_D6_ttl_boundary_age_equal_to_ttl_drops), \
     cmocka_unit_test(test_D6_retried_event_keeps_first_queued_time), \
     cmocka_unit_test(test_D6_astarte_ttl_10_event_still_queued_at_10s_is_dropped), \
+    cmocka_unit_test(test_D6_expiry_after_batches_settled_out_of_order), \
     cmocka_unit_test(test_D6_expired_events_inside_a_batch_are_skipped), \
     cmocka_unit_test(test_D9_accounting_balances_through_a_long_mixed_run), \
     cmocka_unit_test(test_D9_refusals_are_counted_apart), \
