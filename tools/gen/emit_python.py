@@ -6,6 +6,8 @@
   constructor the SWIG exception typemap calls.
 - tables.py: the names of every enumeration, Outcome as an enum, the settings
   table (with min_exclusive/max_exclusive) and the profiles.
+- settings.py: one TypedDict per component, so settings given as keyword
+  arguments are checked by mypy (a misspelt name is a type error).
 """
 from __future__ import annotations
 
@@ -264,5 +266,33 @@ def emit_init(tables: Tables) -> str:
     ])
 
 
+# The Python type a setting of each type accepts (_settings._set).
+_PY_TYPES = {"integer": "int", "number": "float", "boolean": "bool", "string": "str",
+             "list": "Union[str, Sequence[Union[str, int]]]"}
+
+
+def emit_settings(tables: Tables) -> str:
+    out: List[str] = [
+        f'"""{HEADER}.',
+        "",
+        "The settings of each component as keyword-argument types: Gate(**settings:",
+        "Unpack[GateSettings]) makes a misspelt or mistyped setting a type error.",
+        '"""',
+        "from __future__ import annotations",
+        "",
+        "from typing import Literal, Sequence, TypedDict, Union",
+    ]
+    for component in tables.components:
+        out += ["", "", f"class {pascal(component)}Settings(TypedDict, total=False):",
+                f'    """The {component} settings (spec section 8)."""', ""]
+        for setting in tables.settings_of(component):
+            kind = (f"Literal[{', '.join(repr(c) for c in setting.choices)}]" if setting.choices
+                    else _PY_TYPES[setting.type])
+            out += [f"    #: {setting.doc}", f"    {setting.name}: {kind}"]
+    out += ["", "", "__all__ = [" + ", ".join(f'"{pascal(c)}Settings"' for c in tables.components) + "]", ""]
+    return "\n".join(out)
+
+
 def emit(tables: Tables) -> Dict[str, str]:
-    return {"__init__.py": emit_init(tables), "errors.py": emit_errors(tables), "tables.py": emit_tables(tables)}
+    return {"__init__.py": emit_init(tables), "errors.py": emit_errors(tables), "tables.py": emit_tables(tables),
+            "settings.py": emit_settings(tables)}

@@ -8,8 +8,12 @@ API is ``respite.respite_swig``.
 """
 from __future__ import annotations
 
-from .generated.errors import *  # noqa: F401,F403  (RespiteError, InvalidSettingError, ..., ERRORS_BY_STATUS)
-from .generated.errors import __all__ as _errors_all
+from .generated.errors import (ERRORS_BY_CODE, ERRORS_BY_STATUS, ClosedError, InternalError, InvalidArgumentError,
+                               InvalidPolicyError, InvalidSettingError, InvalidTimeError, NoMemoryError, Problem,
+                               QueueFullError, RespiteError, TemporarilyUnavailableError, TooLargeError,
+                               TransportError, error_from_fields)
+from .generated.settings import BackoffSettings, ClientSettings, GateSettings, QueueSettings, SenderSettings
+from ._classify import FailureOn, StatusOf, is_service_failure
 from ._events import Event
 from ._outcome import Outcome, classify, failure_of, outcome_counts
 from ._settings import SettingInfo, Settings, settings_table
@@ -22,7 +26,15 @@ from .queue import Batch, Queue, QueueStats
 
 __version__ = "0.1.0"
 
-__all__ = [*_errors_all, "Attempt", "Backoff", "Batch", "Client", "Decision", "Engine", "EngineStats", "Event",
-           "Gate", "GateStats", "Outcome", "Policy", "Queue", "QueueStats", "Response", "ResponseHeaders", "Sender",
-           "SenderStats", "SettingInfo", "Settings", "classify", "failure_of", "outcome_counts", "refusal_message",
-           "retry", "retry_call", "settings_table"]
+# Written out (not computed) so type checkers see every re-export.
+__all__ = [
+    "ERRORS_BY_CODE", "ERRORS_BY_STATUS", "ClosedError", "InternalError", "InvalidArgumentError",
+    "InvalidPolicyError", "InvalidSettingError", "InvalidTimeError", "NoMemoryError", "Problem", "QueueFullError",
+    "RespiteError", "TemporarilyUnavailableError", "TooLargeError", "TransportError", "error_from_fields",
+    "BackoffSettings", "ClientSettings", "GateSettings", "QueueSettings", "SenderSettings",
+    "FailureOn", "StatusOf", "is_service_failure",
+    "Attempt", "Backoff", "Batch", "Client", "Decision", "Engine", "EngineStats", "Event", "Gate", "GateStats",
+    "Outcome", "Policy", "Queue", "QueueStats", "Response", "ResponseHeaders", "Sender", "SenderStats",
+    "SettingInfo", "Settings", "classify", "failure_of", "outcome_counts", "refusal_message", "retry", "retry_call",
+    "settings_table",
+]

@@ -5,7 +5,7 @@ the queue, which is thread-safe.
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
@@ -16,6 +16,10 @@ from ._structs import struct_tuple
 from .generated.tables import ACTIONS
 from .gate import Gate
 from .queue import Batch, Queue
+
+if TYPE_CHECKING:
+    from .generated.settings import SenderSettings
+    from ._typing import Unpack
 
 _now = _c.respite_now
 
@@ -35,7 +39,7 @@ class Engine(OwnsHandle):
 
     __slots__ = ("_own", "_gate", "queue", "gate", "_settings", "_log", "__weakref__")
 
-    def __init__(self, queue: Queue, gate: Gate, **settings: Any) -> None:
+    def __init__(self, queue: Queue, gate: Gate, **settings: Unpack[SenderSettings]) -> None:
         self._own = CLOSED
         self.queue, self.gate = queue, gate
         self._log = _events.Log(64)

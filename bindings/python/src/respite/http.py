@@ -9,7 +9,7 @@ from __future__ import annotations
 import json as _json
 import threading
 import weakref
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
@@ -24,6 +24,13 @@ from .engine import EngineStats
 from .gate import Gate, GateStats
 from .policy import Policy
 from .queue import QueueStats
+
+if TYPE_CHECKING:
+    from .generated.settings import ClientSettings, GateSettings, QueueSettings, SenderSettings
+    from ._typing import Unpack
+
+    class _SenderOptions(SenderSettings, QueueSettings, GateSettings, total=False):
+        """A Sender's keywords: its own settings, its queue's and its gate's."""
 
 Body = Union[bytes, bytearray, memoryview, str, None]
 Headers = Union[Mapping[str, str], Iterable[Tuple[str, str]], str, None]
@@ -126,7 +133,8 @@ class Client(OwnsHandle):
 
     __slots__ = ("_own", "_gate", "gate", "backoff", "_settings", "__weakref__")
 
-    def __init__(self, *, gate: Optional[Gate] = None, backoff: Optional[Backoff] = None, **settings: Any) -> None:
+    def __init__(self, *, gate: Optional[Gate] = None, backoff: Optional[Backoff] = None,
+                 **settings: Unpack[ClientSettings]) -> None:
         self._own = CLOSED
         self.gate, self.backoff = gate, backoff
         gate_own = gate._own if gate is not None else CLOSED  # alive for the call
@@ -205,8 +213,8 @@ class Sender(OwnsHandle):
     __slots__ = ("_own", "policy", "_settings", "_log", "_stop", "_poller", "_unsent", "final_stats", "__weakref__")
 
     def __init__(self, url: Optional[str] = None, *, policy: Optional[Policy] = None, headers: Headers = None,
-                 gate_profile: str = "usage_sharing", gate: Optional[Mapping[str, Any]] = None,
-                 **settings: Any) -> None:
+                 gate_profile: str = "usage_sharing", gate: Optional[GateSettings] = None,
+                 **settings: Unpack[_SenderOptions]) -> None:
         self._own = CLOSED
         self.policy = policy
         self._unsent: Optional[int] = None

@@ -6,7 +6,7 @@ may wait on the queue's lock release the GIL.
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional, Union
+from typing import TYPE_CHECKING, Any, List, Optional, Union
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
@@ -15,6 +15,10 @@ from ._settings import new_with_settings
 from ._structs import struct_tuple
 from .generated.tables import DISPOSITIONS, OVERFLOWS
 from .policy import Policy
+
+if TYPE_CHECKING:
+    from .generated.settings import QueueSettings
+    from ._typing import Unpack
 
 _now = _c.respite_now
 
@@ -33,7 +37,7 @@ class Queue(OwnsHandle):
 
     __slots__ = ("_own", "policy", "_settings", "__weakref__")
 
-    def __init__(self, policy: Optional[Policy] = None, **settings: Any) -> None:
+    def __init__(self, policy: Optional[Policy] = None, **settings: Unpack[QueueSettings]) -> None:
         self._own = CLOSED
         self.policy = policy
         policy_own = policy._handle() if policy is not None else CLOSED  # the queue takes its own reference
