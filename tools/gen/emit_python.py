@@ -6,6 +6,9 @@
   constructor the SWIG exception typemap calls.
 - tables.py: the names of every enumeration, Outcome as an enum, the settings
   table (with min_exclusive/max_exclusive) and the profiles.
+- structs.py: the core's result structs as typed named tuples (fields read
+  from the public headers, then the ones the binding adds); respite._structs
+  gives them their readers and checks the fields against SWIG's.
 - settings.py: one TypedDict per component, so settings given as keyword
   arguments are checked by mypy (a misspelt name is a type error).
 """
@@ -14,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, List
 
-from tables import HEADER, Setting, Tables, pascal, sentence, upper
+from tables import HEADER, Setting, Tables, pascal, read_struct, sentence, upper
 
 DIRECTORY = "bindings/python/src/respite/generated"
 
@@ -293,6 +296,57 @@ def emit_settings(tables: Tables) -> str:
     return "\n".join(out)
 
 
+# struct -> the class respite shows it as
+STRUCTS = {"respite_decision": "Decision", "respite_event": "Event", "respite_gate_stats": "GateStats",
+           "respite_queue_stats": "QueueStats", "respite_engine_stats": "EngineStats",
+           "respite_sender_stats": "SenderStats"}
+# Fields the binding reads as another type: a name from a core table, or a 0/1 flag.
+_CONVERTED = {"type": "str", "state": "str", "overflow": "str", "allowed": "bool", "probe": "bool",
+              "closing": "bool", "closed_while_paused": "bool", "closed": "bool", "paused": "bool"}
+# Fields the binding adds after the struct's: name, type, doc.
+_ADDED = {
+    "respite_event": [("message", "str", "the whole log line, as the core writes it (respite_event_message)"),
+                      ("is_warning", "bool", "logged as a warning (respite_event_is_warning)")],
+    "respite_queue_stats": [("balanced", "bool", "D9 holds for this snapshot (respite_queue_stats_balanced)")],
+    "respite_sender_stats": [("accepted", "int", "the queue's accepted, at the top"),
+                             ("delivered", "int", "the queue's delivered, at the top"),
+                             ("balanced", "bool", "D9 holds for the queue's snapshot")],
+}
+
+
+def _py_type(field: str, ctype: str) -> str:
+    if field in _CONVERTED:
+        return _CONVERTED[field]
+    if ctype in STRUCTS:
+        return STRUCTS[ctype]
+    return {"text": "str", "double": "float"}.get(ctype, "int")
+
+
+def emit_structs(_tables: Tables) -> str:
+    out: List[str] = [
+        f'"""{HEADER}.',
+        "",
+        "The core's result structs as named tuples with typed fields, in C order",
+        "(read from the public headers), then the fields the binding adds.",
+        '"""',
+        "from __future__ import annotations",
+        "",
+        "from typing import NamedTuple",
+    ]
+    for struct, cls in STRUCTS.items():
+        summary, fields = read_struct(struct)
+        out += ["", "", f"class {cls}(NamedTuple):", f'    """{sentence(summary) + " " if summary else ""}({struct})"""',
+                ""]
+        for field, ctype, comment in fields:
+            if comment:
+                out.append(f"    #: {comment}")
+            out.append(f"    {field}: {_py_type(field, ctype)}")
+        for field, kind, comment in _ADDED.get(struct, []):
+            out += [f"    #: {comment}", f"    {field}: {kind}"]
+    out += ["", "", "__all__ = [" + ", ".join(f'"{c}"' for c in STRUCTS.values()) + "]", ""]
+    return "\n".join(out)
+
+
 def emit(tables: Tables) -> Dict[str, str]:
     return {"__init__.py": emit_init(tables), "errors.py": emit_errors(tables), "tables.py": emit_tables(tables),
-            "settings.py": emit_settings(tables)}
+            "settings.py": emit_settings(tables), "structs.py": emit_structs(tables)}

@@ -14,15 +14,16 @@ from .generated.errors import (ERRORS_BY_CODE, ERRORS_BY_STATUS, ClosedError, In
                                TransportError, error_from_fields)
 from .generated.settings import BackoffSettings, ClientSettings, GateSettings, QueueSettings, SenderSettings
 from ._classify import FailureOn, StatusOf, is_service_failure
-from ._events import Event
-from ._outcome import Outcome, classify, failure_of, outcome_counts
-from ._settings import SettingInfo, Settings, settings_table
+from .generated.structs import Decision, EngineStats, Event, GateStats, QueueStats, SenderStats
+from .generated.tables import Outcome, SettingInfo
+from ._outcome import classify, failure_of, outcome_counts
+from ._settings import Settings, settings_table
 from .backoff import Backoff, retry, retry_call
-from .engine import Engine, EngineStats
-from .gate import Attempt, Decision, Gate, GateStats, refusal_message
-from .http import Client, Response, ResponseHeaders, Sender, SenderStats
+from .engine import Engine
+from .gate import Attempt, Gate, refusal_message
+from .http import Client, Response, ResponseHeaders, Sender
 from .policy import Policy
-from .queue import Batch, Queue, QueueStats
+from .queue import Batch, Queue
 
 __version__ = "0.1.0"
 

@@ -13,6 +13,7 @@ from . import _events
 from ._handle import CLOSED, Owned, OwnsHandle, reader
 from ._settings import new_with_settings
 from ._structs import struct_tuple
+from .generated.structs import EngineStats
 from .generated.tables import ACTIONS
 from .gate import Gate
 from .queue import Batch, Queue
@@ -24,10 +25,10 @@ if TYPE_CHECKING:
 _now = _c.respite_now
 
 
-EngineStats = struct_tuple("EngineStats", _raw.respite_engine_stats,
-                           "Figures since the engine was made (respite_engine_stats).",
-                           closing=lambda out: bool(out.closing),
-                           closed_while_paused=lambda out: bool(out.closed_while_paused))
+struct_tuple(EngineStats, _raw.respite_engine_stats,
+             "Figures since the engine was made (respite_engine_stats).",
+             closing=lambda out: bool(out.closing),
+             closed_while_paused=lambda out: bool(out.closed_while_paused))
 
 
 class Engine(OwnsHandle):

@@ -13,6 +13,7 @@ from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, OutcomeLike, classify, outcome_code, outcome_from_code
 from ._settings import new_with_settings
 from ._structs import struct_tuple
+from .generated.structs import Decision, GateStats
 from .generated.tables import GATE_STATES
 from ._typing import R
 
@@ -32,14 +33,14 @@ _SUCCESS = _c.RESPITE_OUTCOME_SUCCESS
 T = TypeVar("T")
 
 
-Decision = struct_tuple("Decision", _raw.respite_decision,
-                        """The result of Gate.check: allowed, probe (admitted as a probe, G7), permit
-                        (> 0 when admitted: report with it), retry_after (refused: seconds; inf under
-                        recover_never).""",
-                        allowed=lambda out: bool(out.allowed), probe=lambda out: bool(out.probe))
-GateStats = struct_tuple("GateStats", _raw.respite_gate_stats,
-                         "Statistics since the gate was made (respite_gate_stats); reset does not clear them.",
-                         state=lambda out: GATE_STATES[out.state])
+struct_tuple(Decision, _raw.respite_decision,
+             """The result of Gate.check: allowed, probe (admitted as a probe, G7), permit
+             (> 0 when admitted: report with it), retry_after (refused: seconds; inf under
+             recover_never).""",
+             allowed=lambda out: bool(out.allowed), probe=lambda out: bool(out.probe))
+struct_tuple(GateStats, _raw.respite_gate_stats,
+             "Statistics since the gate was made (respite_gate_stats); reset does not clear them.",
+             state=lambda out: GATE_STATES[out.state])
 
 
 def refusal_message(retry_after: float) -> str:

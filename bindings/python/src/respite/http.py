@@ -19,6 +19,7 @@ from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, outcome_from_code
 from ._settings import new_with_settings, settings_table
 from ._structs import struct_tuple
+from .generated.structs import SenderStats
 from .backoff import Backoff
 from .engine import EngineStats
 from .gate import Gate, GateStats
@@ -182,15 +183,15 @@ class Client(OwnsHandle):
             self.gate._poll(self._gate)
 
 
-SenderStats = struct_tuple("SenderStats", _raw.respite_sender_stats,
-                           """S13 (respite_sender_stats): the queue's D9 figures, the engine's and the
-                           gate's, the sender's own (requests, bytes_sent after gzip, paused, closed), and
-                           the queue's accepted, delivered and balanced (D9) at the top.""",
-                           queue=lambda out: QueueStats.of(out.queue), engine=lambda out: EngineStats.of(out.engine),
-                           gate=lambda out: GateStats.of(out.gate), paused=lambda out: bool(out.paused),
-                           closed=lambda out: bool(out.closed), accepted=lambda out: out.queue.accepted,
-                           delivered=lambda out: out.queue.delivered,
-                           balanced=lambda out: _c.respite_queue_stats_balanced(out.queue) == 1)
+struct_tuple(SenderStats, _raw.respite_sender_stats,
+             """S13 (respite_sender_stats): the queue's D9 figures, the engine's and the
+             gate's, the sender's own (requests, bytes_sent after gzip, paused, closed), and
+             the queue's accepted, delivered and balanced (D9) at the top.""",
+             queue=lambda out: QueueStats.of(out.queue), engine=lambda out: EngineStats.of(out.engine),
+             gate=lambda out: GateStats.of(out.gate), paused=lambda out: bool(out.paused),
+             closed=lambda out: bool(out.closed), accepted=lambda out: out.queue.accepted,
+             delivered=lambda out: out.queue.delivered,
+             balanced=lambda out: _c.respite_queue_stats_balanced(out.queue) == 1)
 
 
 # a name that several components have (``name``) goes to the sender, which names its events

@@ -13,6 +13,7 @@ from . import respite_swig as _raw
 from ._handle import CLOSED, Owned, OwnsHandle, reader
 from ._settings import new_with_settings
 from ._structs import struct_tuple
+from .generated.structs import QueueStats
 from .generated.tables import DISPOSITIONS, OVERFLOWS
 from .policy import Policy
 
@@ -24,11 +25,11 @@ _now = _c.respite_now
 
 Payload = Union[bytes, bytearray, memoryview, str]
 
-QueueStats = struct_tuple("QueueStats", _raw.respite_queue_stats,
-                          """D9 figures (respite_queue_stats): accepted = delivered + dropped_capacity
-                          + expired + retries_exhausted + discarded + pending + in_flight (``balanced``).""",
-                          overflow=lambda out: OVERFLOWS[out.overflow], closed=lambda out: bool(out.closed),
-                          balanced=lambda out: _c.respite_queue_stats_balanced(out) == 1)
+struct_tuple(QueueStats, _raw.respite_queue_stats,
+             """D9 figures (respite_queue_stats): accepted = delivered + dropped_capacity
+             + expired + retries_exhausted + discarded + pending + in_flight (``balanced``).""",
+             overflow=lambda out: OVERFLOWS[out.overflow], closed=lambda out: bool(out.closed),
+             balanced=lambda out: _c.respite_queue_stats_balanced(out) == 1)
 
 
 class Queue(OwnsHandle):

@@ -1,0 +1,42 @@
+"""Types (issue 20 item 5): `mypy --strict` is clean on an app using every
+public name, and rejects a misspelt or mistyped setting; __all__ is written
+out and names every public name."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import respite
+from respite.generated import errors, settings, structs
+
+HERE = Path(__file__).resolve().parent / "typing_app"
+
+
+def mypy(*files):
+    # outside the checkout, so the installed package (py.typed) is what is checked
+    return subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", os.devnull,
+                           *(str(HERE / f) for f in files)], capture_output=True, text=True, cwd=HERE)
+
+
+def test_all_is_explicit_and_complete():
+    assert len(set(respite.__all__)) == len(respite.__all__)
+    for name in respite.__all__:
+        assert hasattr(respite, name), name
+    for module in (errors, settings, structs):
+        assert set(module.__all__) <= set(respite.__all__), module.__name__
+    used = (HERE / "app.py").read_text()
+    assert [name for name in respite.__all__ if name not in used] == []
+
+
+def test_mypy_strict_is_clean_on_an_app_using_every_public_name():
+    result = mypy("app.py")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict_rejects_a_misspelt_or_mistyped_setting():
+    result = mypy("typo.py")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert 'Unexpected keyword argument "failure_to_enter_recovery"' in result.stdout
+    assert '"jitter"' in result.stdout and "typo.py:5" in result.stdout
