@@ -340,7 +340,9 @@ def emit_structs(_tables: Tables) -> str:
         for field, ctype, comment in fields:
             if comment:
                 out.append(f"    #: {comment}")
-            out.append(f"    {field}: {_py_type(field, ctype)}")
+            # a field named as a tuple method (count, index) shadows it, as namedtuple allows
+            shadows = "  # type: ignore[assignment]" if hasattr(tuple, field) else ""
+            out.append(f"    {field}: {_py_type(field, ctype)}{shadows}")
         for field, kind, comment in _ADDED.get(struct, []):
             out += [f"    #: {comment}", f"    {field}: {kind}"]
     out += ["", "", "__all__ = [" + ", ".join(f'"{c}"' for c in STRUCTS.values()) + "]", ""]

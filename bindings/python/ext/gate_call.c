@@ -20,6 +20,7 @@ static PyObject *str_poll;
 static PyObject *str_failed;
 static PyObject *str_status_of;
 static PyObject *str_returned;
+static PyObject *coroutine_type; /* types.CoroutineType */
 
 /* The one rule: after calls into the gate, log the events it has pending. */
 static int poll_events(PyObject *gate, PyObject *own, const respite_gate *handle)
@@ -60,6 +61,16 @@ static PyObject *gate_call(PyObject *gate, PyObject *const *args, Py_ssize_t nar
     }
 
     PyObject *result = PyObject_Vectorcall(args[0], args + 1, (size_t)(nargs - 1), kwnames);
+    if (result && (PyObject *)Py_TYPE(result) == coroutine_type) {
+        /* an async def: nothing has run yet, so no success to report; the
+         * caller's own mistake (reported as such), never awaited */
+        PyObject *closed = PyObject_CallMethod(result, "close", NULL);
+        Py_XDECREF(closed);
+        Py_DECREF(result);
+        result = NULL;
+        if (closed)
+            PyErr_SetString(PyExc_TypeError, "gate.call() got a coroutine function: use await gate.call_async(fn, ...)");
+    }
     if (!result) { /* fn raised: the Gate reports its kind, then it propagates */
         PyObject *type, *value, *tb;
         PyErr_Fetch(&type, &value, &tb);
@@ -124,6 +135,11 @@ int respite_py_gate_call_register(PyObject *module)
         !(str_failed = PyUnicode_InternFromString("_call_failed")) ||
         !(str_status_of = PyUnicode_InternFromString("_status_of")) ||
         !(str_returned = PyUnicode_InternFromString("_call_returned")))
+        return -1;
+    PyObject *types = PyImport_ImportModule("types");
+    coroutine_type = types ? PyObject_GetAttrString(types, "CoroutineType") : NULL;
+    Py_XDECREF(types);
+    if (!coroutine_type)
         return -1;
     PyObject *descr = PyDescr_NewMethod(&PyBaseObject_Type, &gate_call_def);
     if (!descr || PyModule_AddObject(module, "_gate_call", descr) != 0) {

@@ -1,7 +1,9 @@
 """asyncio: gate.call_async, async with gate.attempt(), @gate.protect and
 @retry on coroutine functions (issue 20: each of these was wrong before)."""
 import asyncio
+import gc
 import inspect
+import warnings
 
 import pytest
 
@@ -157,3 +159,31 @@ def test_sync_decorators_keep_signatures():
     assert str(inspect.signature(add)) == "(x: int, y: int = 1) -> int"
     assert str(inspect.signature(sub)) == "(x: int, y: int) -> int"
     assert not inspect.iscoroutinefunction(add)
+
+
+def test_call_with_a_coroutine_function_is_the_callers_mistake():
+    # gate.call(async_fn) would otherwise report the coroutine object as a success.
+    gate = respite.Gate(failures_to_enter_recovery=1)
+
+    async def down():
+        raise ConnectionError()
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(TypeError, match=r"use await gate.call_async"):
+            gate.call(down)
+        gc.collect()
+    assert not [w for w in caught if "never awaited" in str(w.message)]
+    stats = gate.stats()
+    assert stats.reported == 1 and stats.counted_failures == 0 and gate.state() == "closed"
+
+
+def test_sync_retry_of_a_coroutine_is_the_callers_mistake():
+    gate = respite.Gate()
+
+    async def down():
+        raise ConnectionError()
+
+    with pytest.raises(TypeError, match="Backoff.run_async"):
+        respite.retry_call(lambda: down(), gate=gate, sleep=lambda s: None)
+    assert gate.stats().reported == 1 and gate.stats().counted_failures == 0

@@ -90,6 +90,10 @@ class Backoff(OwnsHandle):
                 run.begin()
                 try:
                     result = fn()
+                    if inspect.iscoroutine(result):  # nothing ran yet: not a success
+                        result.close()
+                        raise TypeError("retry: the function returned a coroutine: retry the async def itself "
+                                        "(@retry on it, or Backoff.run_async)")
                 except Exception as exc:
                     if run.failed(exc) is None:
                         raise  # the caller's own error

@@ -13,7 +13,7 @@ from . import _events
 from ._handle import CLOSED, Owned, OwnsHandle, reader
 from ._settings import new_with_settings
 from ._structs import struct_tuple
-from .generated.structs import EngineStats
+from .generated.structs import EngineStats, Event
 from .generated.tables import ACTIONS
 from .gate import Gate
 from .queue import Batch, Queue
@@ -99,7 +99,7 @@ class Engine(OwnsHandle):
     def stats(self) -> EngineStats:
         return EngineStats.fill(_c.respite_engine_stats_get, (own := self._own).ptr)
 
-    def events(self) -> List[_events.Event]:
+    def events(self) -> List[Event]:
         """The engine's own events (unsent_at_close) since the last call;
         the gate's are on the gate."""
         self._poll(self._own, raise_closed=True)

@@ -13,7 +13,7 @@ from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, OutcomeLike, classify, outcome_code, outcome_from_code
 from ._settings import new_with_settings
 from ._structs import struct_tuple
-from .generated.structs import Decision, GateStats
+from .generated.structs import Decision, Event, GateStats
 from .generated.tables import GATE_STATES
 from ._typing import R
 
@@ -204,7 +204,7 @@ class Gate(OwnsHandle):
     def stats(self) -> GateStats:
         return GateStats.fill(_c.respite_gate_stats_get, self._own.ptr)
 
-    def events(self) -> List[_events.Event]:
+    def events(self) -> List[Event]:
         """The events (G18) seen since the last call of events(), oldest
         first (at most the last 64). They are also logged as they are seen."""
         self._log.take(_c.respite_gate_next_event, self._own.ptr)  # closed: the core's ClosedError

@@ -19,7 +19,7 @@ from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import Outcome, outcome_from_code
 from ._settings import new_with_settings, settings_table
 from ._structs import struct_tuple
-from .generated.structs import SenderStats
+from .generated.structs import Event, SenderStats
 from .backoff import Backoff
 from .engine import EngineStats
 from .gate import Gate, GateStats
@@ -294,7 +294,7 @@ class Sender(OwnsHandle):
         """S13 statistics (after close: ClosedError; see ``final_stats``)."""
         return SenderStats.fill(_c.respite_sender_stats_get, (own := self._own).ptr)
 
-    def events(self) -> List[_events.Event]:
+    def events(self) -> List[Event]:
         """The events seen since the last call (at most the last 256), oldest
         first. They are also logged as they are seen."""
         self._poll()

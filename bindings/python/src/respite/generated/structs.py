@@ -37,7 +37,7 @@ class Event(NamedTuple):
     #: send_failed: status, 0 for transport
     http_status: int
     #: unsent_at_close: events not sent
-    count: int
+    count: int  # type: ignore[assignment]
     #: send_failed: start of body or error
     detail: str
     #: the name of the handle it came from; "" if none
