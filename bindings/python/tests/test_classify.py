@@ -62,6 +62,14 @@ def test_failure_on_types_and_predicate_override():
     assert by_outcome.stats().counted_failures == 1
     with pytest.raises(TypeError):
         respite.Gate(failure_on="KeyError")
+    with pytest.raises(TypeError):
+        respite.Gate(failure_on=(KeyError, "ValueError"))
+    with pytest.raises(TypeError):
+        respite.Gate(failure_on=int)
+    nothing = respite.Gate(failures_to_enter_recovery=1, failure_on=())
+    with pytest.raises(ConnectionError):
+        nothing.call(lambda: (_ for _ in ()).throw(ConnectionError()))
+    assert nothing.stats().counted_failures == 0
 
 
 def test_status_of_counts_returned_5xx_on_the_gate():

@@ -44,8 +44,10 @@ class Classifier:
     __slots__ = ("failure_on", "status_of")
 
     def __init__(self, failure_on: Optional[FailureOn] = None, status_of: Optional[StatusOf] = None) -> None:
-        if failure_on is not None and not (callable(failure_on) or isinstance(failure_on, tuple)):
-            raise TypeError(f"failure_on must be exception types or a predicate (got {type(failure_on).__name__})")
+        types = failure_on if isinstance(failure_on, tuple) else (failure_on,) if isinstance(failure_on, type) else ()
+        usable = failure_on is None or callable(failure_on) or isinstance(failure_on, tuple)
+        if not usable or not all(isinstance(t, type) and issubclass(t, BaseException) for t in types):
+            raise TypeError(f"failure_on must be exception types or a predicate (got {failure_on!r})")
         self.failure_on = failure_on
         self.status_of = status_of
 
