@@ -6,6 +6,7 @@ import sys
 from typing import TYPE_CHECKING, TypeVar
 
 R = TypeVar("R")
+__all__ = ["R"]
 
 if TYPE_CHECKING:
     if sys.version_info >= (3, 11):
@@ -14,5 +15,4 @@ if TYPE_CHECKING:
         from typing_extensions import ParamSpec, Unpack
 
     P = ParamSpec("P")
-
-__all__ = ["R", "P", "Unpack"]
+    __all__ += ["P", "Unpack"]
