@@ -8,8 +8,8 @@ import concurrent.futures
 from typing import Any, Callable, Optional, Tuple, Type, Union
 
 from .generated.errors import TransportError
-from .generated.tables import OUTCOMES
-from ._outcome import Outcome, OutcomeLike, classify, failure_of, outcome_code
+from .generated.tables import OUTCOMES, Outcome
+from ._outcome import OutcomeLike, classify, failure_of, outcome_code
 
 #: exception types, or a predicate: True (a failure of the kind failure_of
 #: reads), an Outcome or its name (that outcome), False/None (the caller's own)

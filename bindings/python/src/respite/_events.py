@@ -12,7 +12,7 @@ from typing import Any, Callable, Deque, List
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
-from ._structs import struct_tuple
+from ._structs import read_struct, struct_tuple
 from .generated.structs import Event
 from .generated.tables import EVENT_TYPES, WARNING_EVENT_TYPES
 
@@ -48,10 +48,10 @@ class Log:
 
     def take(self, next_event: Callable[[Any, Any], int], handle: Any) -> None:
         """Takes every waiting event from a handle's ring and logs it."""
-        raw = _raw.respite_event()
+        raw = _raw.respite_event()  # type: ignore[no-untyped-call]  # SWIG's module is untyped
         with self.lock:
             while next_event(handle, raw) == 1:
-                event = Event.of(raw)
+                event = read_struct(Event, raw)
                 self.recent.append(event)
                 self._unlogged.append(event)
             if self._draining or not self._unlogged:

@@ -130,7 +130,8 @@ class _Run:
     def __init__(self, backoff: Backoff, gate: Optional[Gate], classifier: Classifier) -> None:
         self.backoff, self.gate, self.classifier = backoff, gate, classifier
         self.sequence = backoff.start()
-        self.attempt, self.permit, self.code, self.delay = 0, 0, None, 0.0
+        self.attempt, self.permit, self.delay = 0, 0, 0.0
+        self.code: Optional[int] = None  # the last attempt's outcome
 
     def begin(self) -> None:
         self.permit = self.gate.acquire() if self.gate is not None else 0  # refused: no attempt is made

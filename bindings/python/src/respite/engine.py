@@ -12,7 +12,7 @@ from . import respite_swig as _raw
 from . import _events
 from ._handle import CLOSED, Owned, OwnsHandle, reader
 from ._settings import new_with_settings
-from ._structs import struct_tuple
+from ._structs import fill_struct, struct_tuple
 from .generated.structs import EngineStats, Event
 from .generated.tables import ACTIONS
 from .gate import Gate
@@ -97,7 +97,7 @@ class Engine(OwnsHandle):
     max_entries = reader(_c.respite_engine_max_entries)
 
     def stats(self) -> EngineStats:
-        return EngineStats.fill(_c.respite_engine_stats_get, (own := self._own).ptr)
+        return fill_struct(EngineStats, _c.respite_engine_stats_get, (own := self._own).ptr)
 
     def events(self) -> List[Event]:
         """The engine's own events (unsent_at_close) since the last call;

@@ -10,11 +10,11 @@ from . import respite_swig as _raw
 from . import _events
 from ._classify import REQUEST_ERROR, Classifier, FailureOn, StatusOf
 from ._handle import CLOSED, Owned, OwnsHandle
-from ._outcome import Outcome, OutcomeLike, classify, outcome_code, outcome_from_code
+from ._outcome import OutcomeLike, classify, outcome_code, outcome_from_code
 from ._settings import new_with_settings
-from ._structs import struct_tuple
+from ._structs import fill_struct, struct_tuple
 from .generated.structs import Decision, Event, GateStats
-from .generated.tables import GATE_STATES
+from .generated.tables import GATE_STATES, Outcome
 from ._typing import R
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ class Gate(OwnsHandle):
     def check(self, now: Optional[float] = None) -> Decision:
         """Asks to make a call without raising on a refusal."""
         own = self._own
-        decision = Decision.fill(_c.respite_gate_check, own.ptr, _now() if now is None else now)
+        decision = fill_struct(Decision, _c.respite_gate_check, own.ptr, _now() if now is None else now)
         self._poll(own)
         return decision
 
@@ -202,7 +202,7 @@ class Gate(OwnsHandle):
         return GATE_STATES[_c.respite_gate_get_state(self._own.ptr, _now() if now is None else now)]
 
     def stats(self) -> GateStats:
-        return GateStats.fill(_c.respite_gate_stats_get, self._own.ptr)
+        return fill_struct(GateStats, _c.respite_gate_stats_get, self._own.ptr)
 
     def events(self) -> List[Event]:
         """The events (G18) seen since the last call of events(), oldest

@@ -16,15 +16,14 @@ from . import respite_swig as _raw
 from . import _events
 from .generated.errors import ClosedError
 from ._handle import CLOSED, Owned, OwnsHandle
-from ._outcome import Outcome, outcome_from_code
+from ._outcome import outcome_from_code
+from .generated.tables import Outcome
 from ._settings import new_with_settings, settings_table
-from ._structs import struct_tuple
-from .generated.structs import Event, SenderStats
+from ._structs import fill_struct, read_struct, struct_tuple
+from .generated.structs import EngineStats, Event, GateStats, QueueStats, SenderStats
 from .backoff import Backoff
-from .engine import EngineStats
-from .gate import Gate, GateStats
+from .gate import Gate
 from .policy import Policy
-from .queue import QueueStats
 
 if TYPE_CHECKING:
     from .generated.settings import ClientSettings, GateSettings, QueueSettings, SenderSettings
@@ -187,8 +186,9 @@ struct_tuple(SenderStats, _raw.respite_sender_stats,
              """S13 (respite_sender_stats): the queue's D9 figures, the engine's and the
              gate's, the sender's own (requests, bytes_sent after gzip, paused, closed), and
              the queue's accepted, delivered and balanced (D9) at the top.""",
-             queue=lambda out: QueueStats.of(out.queue), engine=lambda out: EngineStats.of(out.engine),
-             gate=lambda out: GateStats.of(out.gate), paused=lambda out: bool(out.paused),
+             queue=lambda out: read_struct(QueueStats, out.queue),
+             engine=lambda out: read_struct(EngineStats, out.engine),
+             gate=lambda out: read_struct(GateStats, out.gate), paused=lambda out: bool(out.paused),
              closed=lambda out: bool(out.closed), accepted=lambda out: out.queue.accepted,
              delivered=lambda out: out.queue.delivered,
              balanced=lambda out: _c.respite_queue_stats_balanced(out.queue) == 1)
@@ -213,7 +213,9 @@ class Sender(OwnsHandle):
 
     __slots__ = ("_own", "policy", "_settings", "_log", "_stop", "_poller", "_unsent", "final_stats", "__weakref__")
 
-    def __init__(self, url: Optional[str] = None, *, policy: Optional[Policy] = None, headers: Headers = None,
+    # url is also a sender setting (in _SenderOptions): either way gives it
+    def __init__(self, url: Optional[str] = None, *, policy: Optional[Policy] = None,  # type: ignore[misc]
+                 headers: Headers = None,
                  gate_profile: str = "usage_sharing", gate: Optional[GateSettings] = None,
                  **settings: Unpack[_SenderOptions]) -> None:
         self._own = CLOSED
@@ -275,7 +277,7 @@ class Sender(OwnsHandle):
         if own is CLOSED and self._unsent is not None:
             return self._unsent
         self._unsent = _c.respite_sender_close(own.ptr)
-        self.final_stats = SenderStats.fill(_c.respite_sender_stats_get, own.ptr)
+        self.final_stats = fill_struct(SenderStats, _c.respite_sender_stats_get, own.ptr)
         self._stop.set()
         self._poll()
         self._own = CLOSED  # freed once no other thread is inside a call
@@ -292,7 +294,7 @@ class Sender(OwnsHandle):
 
     def stats(self) -> SenderStats:
         """S13 statistics (after close: ClosedError; see ``final_stats``)."""
-        return SenderStats.fill(_c.respite_sender_stats_get, (own := self._own).ptr)
+        return fill_struct(SenderStats, _c.respite_sender_stats_get, (own := self._own).ptr)
 
     def events(self) -> List[Event]:
         """The events seen since the last call (at most the last 256), oldest

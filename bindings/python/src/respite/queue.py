@@ -12,7 +12,7 @@ from . import _respite_swig as _c
 from . import respite_swig as _raw
 from ._handle import CLOSED, Owned, OwnsHandle, reader
 from ._settings import new_with_settings
-from ._structs import struct_tuple
+from ._structs import fill_struct, struct_tuple
 from .generated.structs import QueueStats
 from .generated.tables import DISPOSITIONS, OVERFLOWS
 from .policy import Policy
@@ -76,7 +76,7 @@ class Queue(OwnsHandle):
         return _c.respite_queue_wait((own := self._own).ptr, min_pending, timeout) == 1
 
     def stats(self) -> QueueStats:
-        return QueueStats.fill(_c.respite_queue_stats_get, (own := self._own).ptr)
+        return fill_struct(QueueStats, _c.respite_queue_stats_get, (own := self._own).ptr)
 
     def close(self) -> None:
         """Shuts the queue down, which wakes a thread blocked in wait() at
