@@ -61,6 +61,8 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 %ignore RESPITE_STATUS_MAP;
 /* Called by each language's text typemap (E15), not by the language. */
 %ignore respite_text_check;
+/* A C array of payloads (Q10): no typemap yet; bindings enqueue one by one. */
+%ignore respite_queue_enqueue_many;
 
 /* Structs the bindings read; their strings are read-only. */
 %immutable respite_setting_info::component;

@@ -6,6 +6,7 @@
 #include "settings_table.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 #if defined(__GNUC__)
 #define RESPITE_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
@@ -115,6 +116,18 @@ static inline int respite_url_valid(const char *url)
         return 0;
     for (const unsigned char *c = (const unsigned char *)url; *c; c++)
         if (*c <= 0x20 || *c == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* An HTTP token (RFC 9110), what a header's name is made of: the sender's
+ * add_header and the ids_header setting. */
+static inline int respite_header_name_valid(const char *name)
+{
+    if (!name || !*name)
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        if (*p <= 32 || *p >= 127 || strchr("\"(),/:;<=>?@[\\]{}", *p))
             return 0;
     return 1;
 }

@@ -392,6 +392,8 @@ static int text_valid(int id, const char *value, int *position)
         return respite_retry_on_list_parse(value, NULL);
     case RESPITE_TEXT_HEADER: /* a line break would start another header (injection) */
         return !strpbrk(value, "\r\n");
+    case RESPITE_TEXT_HEADER_NAME:
+        return !*value || respite_header_name_valid(value);
     case RESPITE_TEXT_URL:
         return respite_url_valid(value);
     case RESPITE_TEXT_NAME:

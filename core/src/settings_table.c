@@ -29,6 +29,8 @@
     {c, name, RESPITE_SETTING_STRING, 0, def, 0, 0, 0, 0, NULL, accepted, doc}
 #define HEADER_ROW_(c, name, def, doc) \
     STRING_ROW_(c, name, def, "text without line breaks (CR or LF), as it goes into a header", doc)
+#define HEADER_NAME_ROW_(c, name, def, doc)                                                                  \
+    STRING_ROW_(c, name, def, "\"\" or a header name (an HTTP token)", doc)
 #define URL_ROW_(c, name, def, doc) STRING_ROW_(c, name, def, "an http:// or https:// URL", doc)
 #define LIST_ROW_(c, name, def, accepted, doc) \
     {c, name, RESPITE_SETTING_LIST, 0, def, 0, 0, 0, 0, NULL, accepted, doc}
@@ -52,6 +54,7 @@ const respite_setting_info respite_settings_table[] = {
 #define CHOICE_FORMAT_ RESPITE_TEXT_CHOICE
 #define STRING_FORMAT_ RESPITE_TEXT_ANY
 #define HEADER_FORMAT_ RESPITE_TEXT_HEADER
+#define HEADER_NAME_FORMAT_ RESPITE_TEXT_HEADER_NAME
 #define URL_FORMAT_ RESPITE_TEXT_URL
 #define LIST_FORMAT_ RESPITE_TEXT_LIST
 #define NAME_FORMAT_ RESPITE_TEXT_NAME
@@ -98,6 +101,7 @@ _Static_assert(sizeof respite_setting_formats == RESPITE_SETTING_COUNT_, "every 
 #define CHOICE_CHECK_(...)
 #define STRING_CHECK_(...)
 #define HEADER_CHECK_(...)
+#define HEADER_NAME_CHECK_(...)
 #define URL_CHECK_(...)
 #define LIST_CHECK_(...)
 #define NAME_CHECK_(c, name, bytes) \
@@ -119,3 +123,9 @@ enum { RESPITE_OVERFLOW_WORDS(OVERFLOW_AT_, OVERFLOW_AT_) };
     _Static_assert((int)RESPITE_OVERFLOW_##E == (int)OVERFLOW_AT_##E, \
                    "overflow word " #word " is not respite_overflow's value");
 RESPITE_OVERFLOW_WORDS(OVERFLOW_SAME_, OVERFLOW_SAME_)
+#define DURABILITY_AT_(E, word) DURABILITY_AT_##E,
+enum { RESPITE_DURABILITY_WORDS(DURABILITY_AT_, DURABILITY_AT_) };
+#define DURABILITY_SAME_(E, word)                                          \
+    _Static_assert((int)RESPITE_DURABILITY_##E == (int)DURABILITY_AT_##E, \
+                   "durability word " #word " is not respite_durability's value");
+RESPITE_DURABILITY_WORDS(DURABILITY_SAME_, DURABILITY_SAME_)

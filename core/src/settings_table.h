@@ -16,6 +16,7 @@
  *                  the value respite_setting_choice gives (the public enum's)
  *   STRING         default, accepted, doc            any text
  *   HEADER         default, doc                      text without line breaks (it goes into a header)
+ *   HEADER_NAME    default, doc                      "" or an HTTP token (a header's name)
  *   URL            default, doc                      "an http:// or https:// URL"
  *   LIST           default, accepted, doc            retry_on's list
  *   NAME           most bytes (RESPITE_NAME_MAX - 1)  the handle's name in its log lines
@@ -29,6 +30,7 @@
 #define RESPITE_JITTER_WORDS(FIRST, NEXT) \
     FIRST(NONE, none) NEXT(FULL, full) NEXT(EQUAL, equal) NEXT(DECORRELATED, decorrelated)
 #define RESPITE_OVERFLOW_WORDS(FIRST, NEXT) FIRST(DROP_OLDEST, drop_oldest) NEXT(DROP_NEWEST, drop_newest)
+#define RESPITE_DURABILITY_WORDS(FIRST, NEXT) FIRST(NORMAL, normal) NEXT(FULL, full)
 
 /* gate: behaviour section 2 */
 #define RESPITE_SETTINGS_GATE(X, C, c)                                                                               \
@@ -79,6 +81,12 @@
       "at capacity, evict the oldest queued event or refuse the new one")                                           \
     X(C, c, MAX_BYTES, max_bytes, INTEGER, 0, 0, 9007199254740991,                                                   \
       "the most payload bytes queued at once; 0 for no byte limit")                                                  \
+    X(C, c, QUEUE_PATH, queue_path, STRING, "", "a file path, or \"\" for a queue in memory",                       \
+      "the SQLite file that keeps the queue's events (section 10); \"\" keeps them in memory")                      \
+    X(C, c, DURABILITY, durability, CHOICE, normal, RESPITE_DURABILITY_WORDS,                                          \
+      "with queue_path: normal survives a process crash, full survives power loss too")                              \
+    X(C, c, LEASE_SECONDS, lease_seconds, NUMBER_ABOVE, 60, 0, 86400,                                                \
+      "with queue_path: how long a taken batch stays claimed before its events are pending again")                 \
     X(C, c, NAME, name, NAME, 63)
 
 /* sender: behaviour section 5 */
@@ -96,6 +104,8 @@
       "the most events in one batch; 0 for twice the minimum, or the policy's prefetch_count")                      \
     X(C, c, CLOSE_TIMEOUT_SECONDS, close_timeout_seconds, NUMBER, 5, 0, 86400,                                       \
       "how long close may spend draining the queue")                                                                 \
+    X(C, c, IDS_HEADER, ids_header, HEADER_NAME, "",                                                                 \
+      "a header carrying the batch's event ids, comma-separated in batch order; \"\" for none")                     \
     X(C, c, NAME, name, NAME, 63)
 
 /* client: behaviour section 6 */
@@ -145,6 +155,7 @@ typedef enum respite_text_format {
     RESPITE_TEXT_NONE = 0, /* a number or boolean */
     RESPITE_TEXT_ANY,
     RESPITE_TEXT_HEADER, /* no CR or LF: a header line's value */
+    RESPITE_TEXT_HEADER_NAME, /* "" or an HTTP token */
     RESPITE_TEXT_URL,
     RESPITE_TEXT_NAME,
     RESPITE_TEXT_CHOICE,

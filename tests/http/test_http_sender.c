@@ -270,6 +270,54 @@ static void test_gzip_framing_and_headers(void **state)
     respite_fault_server_stop(server);
 }
 
+/* S16: the batch's event ids on the request, in batch order; on a durable
+ * queue (L3) they carry on in a second sender on the same file. */
+static void test_ids_header_carries_the_batch_ids(void **state)
+{
+    (void)state;
+    respite_error err;
+    respite_error_clear(&err);
+    respite_settings *bad = respite_settings_new("sender", NULL);
+    assert_int_equal(respite_settings_set_text(bad, "ids_header", "Event Ids", &err), RESPITE_E_INVALID_SETTING);
+    assert_string_equal(err.message, "ids_header must be \"\" or a header name (an HTTP token) (got 'Event Ids')");
+    respite_settings_free(bad);
+
+    char dir[] = "/tmp/respite-ids-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/q.db", dir);
+    respite_settings *qs = settings_of("queue", NULL);
+    assert_int_equal(respite_settings_set_text(qs, "queue_path", path, NULL), RESPITE_OK);
+    respite_fault_server *server = server_start("healthy");
+    char pairs[256];
+    snprintf(pairs, sizeof pairs, "url=%s,min_entries_per_message=2,max_entries_per_message=2,ids_header=X-Event-Ids",
+             respite_fault_server_url(server));
+    respite_settings *ss = settings_of("sender", pairs);
+    const char *expected[] = {"1,2", "3,4", "5", "6"};
+    int request = 0;
+    for (int round = 0; round < 2; round++) {
+        respite_sender *sender = respite_sender_new(ss, NULL, qs, NULL, &err);
+        if (!sender)
+            fail_msg("sender: %s", err.message);
+        for (int i = 0; i < (round == 0 ? 5 : 1); i++)
+            enqueue_text(sender, "e");
+        assert_int_equal(respite_sender_flush(sender, 5.0, &err), RESPITE_OK);
+        respite_sender_free(sender);
+        for (; request < (round == 0 ? 3 : 4); request++) {
+            respite_fault_record rec;
+            assert_int_equal(respite_fault_server_record(server, request, &rec), 0);
+            expect_header(&rec, "X-Event-Ids", expected[request]);
+            respite_fault_record_clear(&rec);
+        }
+    }
+    assert_int_equal(respite_fault_server_requests(server), 4);
+    respite_settings_free(ss);
+    respite_settings_free(qs);
+    respite_fault_server_stop(server);
+    char command[96];
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    assert_int_equal(system(command), 0);
+}
+
 /* Item 3: a body that is not all UTF-8 reaches the event as text every
  * binding decodes, its line cut by characters (E3). */
 static void test_answers_come_back_as_text(void **state)
@@ -531,6 +579,7 @@ int main(void)
         cmocka_unit_test(test_close_while_paused),
         cmocka_unit_test(test_close_while_healthy_delivers_everything),
         cmocka_unit_test(test_gzip_framing_and_headers),
+        cmocka_unit_test(test_ids_header_carries_the_batch_ids),
         cmocka_unit_test(test_retry_after_lengthens_the_pause),
         cmocka_unit_test(test_answers_come_back_as_text),
         cmocka_unit_test(test_a_long_content_type_is_sent_whole),

@@ -1,6 +1,7 @@
 /* Queue under load: several producers and one consumer for about 2 s, a
  * reader checking D9 on live snapshots. At the end D9 holds and every
- * delivered event (unique id) was delivered exactly once. */
+ * delivered event (unique id) was delivered exactly once.
+ * stress_durable_queue.c runs it again on a durable queue (section 10). */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -75,7 +76,18 @@ int main(void)
         fprintf(stderr, "stress_queue: policy: %s\n", err.message);
         return 1;
     }
-    queue = respite_queue_new(policy, NULL, &err);
+    respite_settings *settings = NULL;
+#ifdef STRESS_QUEUE_ON_FILE
+    char dir[] = "/tmp/respite-stress-XXXXXX", path[64], remove_dir[96];
+    if (!mkdtemp(dir))
+        return 1;
+    snprintf(path, sizeof path, "%s/queue.db", dir);
+    snprintf(remove_dir, sizeof remove_dir, "rm -rf '%s'", dir);
+    settings = respite_settings_new("queue", NULL);
+    respite_settings_set_text(settings, "queue_path", path, NULL);
+#endif
+    queue = respite_queue_new(policy, settings, &err);
+    respite_settings_free(settings);
     respite_policy_free(policy);
     delivered_ids = calloc((size_t)PRODUCERS * PER_PRODUCER_MAX, 1);
     if (!queue || !delivered_ids)
@@ -152,5 +164,8 @@ int main(void)
            (long long)(intptr_t)checks);
     respite_queue_free(queue);
     free(delivered_ids);
+#ifdef STRESS_QUEUE_ON_FILE
+    CHECK(system(remove_dir) == 0, "could not remove %s", dir);
+#endif
     return failures ? 1 : 0;
 }

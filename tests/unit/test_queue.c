@@ -1,4 +1,7 @@
-/* The delivery queue (spec section 4: D3-D6, D9 and the Q rules). */
+/* The delivery queue (spec section 4: D3-D6, D9 and the Q rules).
+ * tests/unit/test_durable_queue.c includes this file with
+ * QUEUE_TESTS_ON_FILE defined: every queue_of() queue is then durable, on a
+ * new file in queue_dir (L1: the same checks hold on a file). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -46,6 +49,11 @@ static respite_policy *policy_of(int capacity, int retry_times, int ttl)
     return policy_from(json);
 }
 
+#ifdef QUEUE_TESTS_ON_FILE
+static char queue_dir[256]; /* made by the durable test's setup */
+static int queue_files;
+#endif
+
 /* A queue with capacity/retry/ttl and optional overflow ("drop_newest") and max_bytes. */
 static respite_queue *queue_of(int capacity, int retry_times, int ttl, const char *overflow, int64_t max_bytes)
 {
@@ -57,6 +65,11 @@ static respite_queue *queue_of(int capacity, int retry_times, int ttl, const cha
     if (overflow)
         assert_int_equal(respite_settings_set_text(s, "overflow", overflow, &err), RESPITE_OK);
     assert_int_equal(respite_settings_set_integer(s, "max_bytes", max_bytes, &err), RESPITE_OK);
+#ifdef QUEUE_TESTS_ON_FILE
+    char path[320];
+    snprintf(path, sizeof path, "%s/queue-%d.db", queue_dir, ++queue_files);
+    assert_int_equal(respite_settings_set_text(s, "queue_path", path, &err), RESPITE_OK);
+#endif
     respite_queue *q = respite_queue_new(p, s, &err);
     if (!q)
         fail_msg("queue: %s", err.message);
@@ -508,6 +521,7 @@ static void test_D9_refusals_are_counted_apart(void **state)
     respite_queue_free(q);
 }
 
+#ifndef QUEUE_TESTS_ON_FILE
 /* D9 + Q7: a million events through a capacity-1000 queue keep memory flat. */
 static void test_D9_memory_stays_flat_for_a_million_events(void **state)
 {
@@ -539,6 +553,7 @@ static void test_D9_memory_stays_flat_for_a_million_events(void **state)
     assert_true(growth < 64 * 1024);
     respite_queue_free(q);
 }
+#endif
 
 /* ------------------------------------------------------- Q: bad input */
 
@@ -760,35 +775,82 @@ static void test_Q9_wait_returns_when_enough_are_pending_or_on_timeout(void **st
     respite_queue_free(q);
 }
 
+/* Q10: many events in one call, decided one by one; the first refusal stops it. */
+static void test_Q10_enqueue_many_decides_each_and_stops_at_a_refusal(void **state)
+{
+    (void)state;
+    respite_queue *q = queue_of(3, 0, 0, "drop_newest", 0);
+    const size_t sizes[] = {1, 2, 3, 4, 5};
+    int accepted = -1;
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_queue_enqueue_many(q, "abbcccddddeeeee", sizes, 5, 1, &accepted, &err),
+                     RESPITE_E_QUEUE_FULL);
+    assert_int_equal(accepted, 3);
+    assert_string_equal(err.message,
+                        "the queue is full (3 events, maximum_capacity 3); overflow drop_newest refuses new events");
+    respite_queue_stats s = stats_of(q);
+    assert_int_equal(s.accepted, 3);
+    assert_int_equal(s.refused_full, 1);
+    assert_int_equal(s.pending_bytes, 6);
+    respite_batch *b = respite_queue_take(q, 5, 1, NULL);
+    assert_int_equal(respite_batch_count(b), 3);
+    assert_string_equal(respite_batch_event_text(b, 2, NULL), "ccc");
+    assert_int_equal(respite_batch_event_id(b, 2, NULL), 3);
+    respite_batch_settle_all(b, RESPITE_DISPOSITION_DELIVERED, NULL);
+    respite_batch_free(b);
+    /* Arguments first: an empty event refuses the call, nothing counted. */
+    const size_t with_empty[] = {1, 0};
+    respite_error_clear(&err);
+    assert_int_equal(respite_queue_enqueue_many(q, "a", with_empty, 2, 2, &accepted, &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "an event must have at least 1 byte (got 0 bytes for event 1)");
+    assert_int_equal(accepted, 0);
+    assert_int_equal(respite_queue_enqueue_many(q, NULL, NULL, 0, 2, &accepted, NULL), RESPITE_OK);
+    assert_int_equal(respite_queue_enqueue_many(q, "xy", sizes, 2, 2, NULL, NULL), RESPITE_OK);
+    assert_int_equal(stats_of(q).accepted, 5);
+    assert_balanced(q);
+    respite_queue_free(q);
+}
+
+/* Every check above; on a file all but the memory one (Q7 is about memory). */
+#define QUEUE_TESTS \
+    cmocka_unit_test(test_D4_retried_batch_goes_back_to_head_in_order), \
+    cmocka_unit_test(test_D4_only_retried_events_return_keeping_order), \
+    cmocka_unit_test(test_D4_freed_batch_returns_unsettled_events_without_an_attempt), \
+    cmocka_unit_test(test_D3_retry_times_3_gives_4_attempts_then_retries_exhausted), \
+    cmocka_unit_test(test_D3_no_retry_policy_exhausts_on_first_retry), \
+    cmocka_unit_test(test_D5_drop_oldest_evicts_head), \
+    cmocka_unit_test(test_D5_drop_newest_refuses_with_queue_full), \
+    cmocka_unit_test(test_D5_in_flight_events_do_not_count), \
+    cmocka_unit_test(test_D5_astarte_capacity_100_with_150_events_drops_oldest_50), \
+    cmocka_unit_test(test_D5_byte_limit_refuses_too_large_and_evicts_or_refuses), \
+    cmocka_unit_test(test_D6_ttl_boundary_age_equal_to_ttl_drops), \
+    cmocka_unit_test(test_D6_retried_event_keeps_first_queued_time), \
+    cmocka_unit_test(test_D6_astarte_ttl_10_event_still_queued_at_10s_is_dropped), \
+    cmocka_unit_test(test_D6_expired_events_inside_a_batch_are_skipped), \
+    cmocka_unit_test(test_D9_accounting_balances_through_a_long_mixed_run), \
+    cmocka_unit_test(test_D9_refusals_are_counted_apart), \
+    QUEUE_MEMORY_TESTS \
+    cmocka_unit_test(test_Q1_null_queue_is_closed), \
+    cmocka_unit_test(test_Q1_closed_queue_refuses_but_drains), \
+    cmocka_unit_test(test_Q2_empty_and_null_payloads_are_refused), \
+    cmocka_unit_test(test_Q3_bad_times_are_refused), \
+    cmocka_unit_test(test_Q5_batch_misuse_is_reported), \
+    cmocka_unit_test(test_Q5_batch_outlives_its_queue), \
+    cmocka_unit_test(test_Q6_binary_payload_keeps_its_size_and_a_terminator), \
+    cmocka_unit_test(test_Q8_settings_and_policy_defaults), \
+    cmocka_unit_test(test_Q9_wait_returns_when_enough_are_pending_or_on_timeout), \
+    cmocka_unit_test(test_Q10_enqueue_many_decides_each_and_stops_at_a_refusal),
+#ifdef QUEUE_TESTS_ON_FILE
+#define QUEUE_MEMORY_TESTS
+#else
+#define QUEUE_MEMORY_TESTS cmocka_unit_test(test_D9_memory_stays_flat_for_a_million_events),
+#endif
+
+#ifndef QUEUE_TESTS_ON_FILE
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_D4_retried_batch_goes_back_to_head_in_order),
-        cmocka_unit_test(test_D4_only_retried_events_return_keeping_order),
-        cmocka_unit_test(test_D4_freed_batch_returns_unsettled_events_without_an_attempt),
-        cmocka_unit_test(test_D3_retry_times_3_gives_4_attempts_then_retries_exhausted),
-        cmocka_unit_test(test_D3_no_retry_policy_exhausts_on_first_retry),
-        cmocka_unit_test(test_D5_drop_oldest_evicts_head),
-        cmocka_unit_test(test_D5_drop_newest_refuses_with_queue_full),
-        cmocka_unit_test(test_D5_in_flight_events_do_not_count),
-        cmocka_unit_test(test_D5_astarte_capacity_100_with_150_events_drops_oldest_50),
-        cmocka_unit_test(test_D5_byte_limit_refuses_too_large_and_evicts_or_refuses),
-        cmocka_unit_test(test_D6_ttl_boundary_age_equal_to_ttl_drops),
-        cmocka_unit_test(test_D6_retried_event_keeps_first_queued_time),
-        cmocka_unit_test(test_D6_astarte_ttl_10_event_still_queued_at_10s_is_dropped),
-        cmocka_unit_test(test_D6_expired_events_inside_a_batch_are_skipped),
-        cmocka_unit_test(test_D9_accounting_balances_through_a_long_mixed_run),
-        cmocka_unit_test(test_D9_refusals_are_counted_apart),
-        cmocka_unit_test(test_D9_memory_stays_flat_for_a_million_events),
-        cmocka_unit_test(test_Q1_null_queue_is_closed),
-        cmocka_unit_test(test_Q1_closed_queue_refuses_but_drains),
-        cmocka_unit_test(test_Q2_empty_and_null_payloads_are_refused),
-        cmocka_unit_test(test_Q3_bad_times_are_refused),
-        cmocka_unit_test(test_Q5_batch_misuse_is_reported),
-        cmocka_unit_test(test_Q5_batch_outlives_its_queue),
-        cmocka_unit_test(test_Q6_binary_payload_keeps_its_size_and_a_terminator),
-        cmocka_unit_test(test_Q8_settings_and_policy_defaults),
-        cmocka_unit_test(test_Q9_wait_returns_when_enough_are_pending_or_on_timeout),
-    };
+    const struct CMUnitTest tests[] = {QUEUE_TESTS};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
+#endif

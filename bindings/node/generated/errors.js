@@ -98,6 +98,13 @@ class InternalError extends RespiteError {
   }
 }
 
+/** The queue's file could not be opened, read or written. */
+class StorageError extends RespiteError {
+  constructor(message) {
+    super(message, 'storage');
+  }
+}
+
 // status name -> class, for every status of the core but 'ok'
 const ERRORS_BY_STATUS = Object.freeze({
   invalid_argument: InvalidArgumentError,
@@ -111,9 +118,10 @@ const ERRORS_BY_STATUS = Object.freeze({
   no_memory: NoMemoryError,
   transport: TransportError,
   internal: InternalError,
+  storage: StorageError,
 });
 // status code -> class
-const ERRORS_BY_CODE = Object.freeze([undefined, InvalidArgumentError, InvalidSettingError, InvalidTimeError, TemporarilyUnavailableError, InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError]);
+const ERRORS_BY_CODE = Object.freeze([undefined, InvalidArgumentError, InvalidSettingError, InvalidTimeError, TemporarilyUnavailableError, InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError, StorageError]);
 
 // The error for a respite_error's fields (status code, message, setting,
 // retry_after) and a policy's problems; each class takes the fields it carries.

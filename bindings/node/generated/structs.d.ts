@@ -73,7 +73,7 @@ export interface GateStats {
   probesOutstanding: number;
 }
 
-/** D9 figures, a consistent snapshot taken under the queue's lock. (respite_queue_stats) */
+/** D9 figures, a consistent snapshot taken under the queue's lock (durable: the file's figures, read in one transaction, L7). (respite_queue_stats) */
 export interface QueueStats {
   /** enqueues that succeeded */
   accepted: number;
@@ -103,7 +103,7 @@ export interface QueueStats {
   pendingBytes: number;
   /** payload bytes of events in flight */
   inFlightBytes: number;
-  /** memory held for events (payloads + headers) */
+  /** memory held for events (payloads + headers); durable: this handle's taken ones */
   liveBytes: number;
   /** maximum_capacity */
   capacity: number;
@@ -117,6 +117,12 @@ export interface QueueStats {
   eventTtl: number;
   /** true after respite_queue_close */
   closed: boolean;
+  /** 1 when the events live in a file (queue_path) */
+  durable: number;
+  /** 1 when opening found the file corrupt and moved it aside (L8) */
+  corruptSetAside: number;
+  /** events lost with that file; -1 when it could not be read */
+  corruptLost: number;
   /** D9 holds for this snapshot (respite_queue_stats_balanced) */
   balanced: boolean;
 }

@@ -54,7 +54,7 @@ function gateStatsOf(raw) {
   };
 }
 
-/** D9 figures, a consistent snapshot taken under the queue's lock. (respite_queue_stats) */
+/** D9 figures, a consistent snapshot taken under the queue's lock (durable: the file's figures, read in one transaction, L7). (respite_queue_stats) */
 function queueStatsOf(raw) {
   return {
     accepted: Number(raw.accepted),
@@ -78,6 +78,9 @@ function queueStatsOf(raw) {
     retryTimes: Number(raw.retry_times),
     eventTtl: Number(raw.event_ttl),
     closed: raw.closed === 1,
+    durable: Number(raw.durable),
+    corruptSetAside: Number(raw.corrupt_set_aside),
+    corruptLost: Number(raw.corrupt_lost),
     balanced: native.respite_queue_stats_balanced(raw) === 1,
   };
 }

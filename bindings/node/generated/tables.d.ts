@@ -103,6 +103,12 @@ export interface QueueSettings {
   overflow?: 'drop_oldest' | 'drop_newest';
   /** The most payload bytes queued at once; 0 for no byte limit. Accepted: an integer from 0 to 9007199254740991. Default: 0. */
   maxBytes?: number | bigint;
+  /** The SQLite file that keeps the queue's events (section 10); "" keeps them in memory. Accepted: a file path, or "" for a queue in memory. Default: "". */
+  queuePath?: string;
+  /** With queue_path: normal survives a process crash, full survives power loss too. Accepted: one of normal, full. Default: normal. */
+  durability?: 'normal' | 'full';
+  /** With queue_path: how long a taken batch stays claimed before its events are pending again. Accepted: a number greater than 0 and at most 86400. Default: 60. */
+  leaseSeconds?: number;
   /** Name of this queue in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control characters. Default: "". */
   name?: string;
 }
@@ -129,6 +135,8 @@ export interface SenderSettings {
   maxEntriesPerMessage?: number;
   /** How long close may spend draining the queue. Accepted: a number from 0 to 86400. Default: 5. */
   closeTimeoutSeconds?: number;
+  /** A header carrying the batch's event ids, comma-separated in batch order; "" for none. Accepted: "" or a header name (an HTTP token). Default: "". */
+  idsHeader?: string;
   /** Name of this sender in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control characters. Default: "". */
   name?: string;
 }

@@ -3,7 +3,7 @@ dnl install`, what PIE runs). It builds from the source tarball that
 dnl bindings/php/package.sh makes: the SWIG wrapper respite_wrap.c (made
 dnl with the pinned SWIG, so no SWIG is needed here) and the C core's
 dnl include/ and src/ under lib/ (not core/: configure and make delete files
-dnl named core). libcurl, jansson and zlib come from the system.
+dnl named core). libcurl, jansson, SQLite and zlib come from the system.
 
 PHP_ARG_ENABLE([respite],
   [whether to build the respite extension],
@@ -36,6 +36,7 @@ AC_DEFUN([RESPITE_REQUIRE], [
 if test "$PHP_RESPITE" != "no"; then
   AC_PATH_PROG([PKG_CONFIG], [pkg-config], [no])
   RESPITE_REQUIRE([jansson], [jansson], [json_loadb], [jansson.h], [libjansson-dev])
+  RESPITE_REQUIRE([sqlite3], [sqlite3], [sqlite3_open_v2], [sqlite3.h], [libsqlite3-dev])
   RESPITE_REQUIRE([libcurl], [curl], [curl_easy_init], [curl/curl.h], [libcurl4-openssl-dev])
   RESPITE_REQUIRE([zlib], [z], [deflateInit2_], [zlib.h], [zlib1g-dev])
   PHP_ADD_LIBRARY([pthread], [1], [RESPITE_SHARED_LIBADD])

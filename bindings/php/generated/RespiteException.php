@@ -52,6 +52,7 @@ class RespiteException extends \RuntimeException
             9 => new NoMemoryException($message),
             10 => new TransportException($message),
             11 => new InternalException($message),
+            12 => new StorageException($message),
             default => new self($message, 'unknown'),
         };
     }

@@ -8,7 +8,7 @@ namespace Respite;
 final class Tables
 {
     /** Status names in code order (0 is "ok"). */
-    public const STATUS_NAMES = ['ok', 'invalid_argument', 'invalid_setting', 'invalid_time', 'temporarily_unavailable', 'invalid_policy', 'queue_full', 'too_large', 'closed', 'no_memory', 'transport', 'internal'];
+    public const STATUS_NAMES = ['ok', 'invalid_argument', 'invalid_setting', 'invalid_time', 'temporarily_unavailable', 'invalid_policy', 'queue_full', 'too_large', 'closed', 'no_memory', 'transport', 'internal', 'storage'];
 
     /** Status name => code. */
     public const STATUS_CODES = [
@@ -24,6 +24,7 @@ final class Tables
         'no_memory' => 9,
         'transport' => 10,
         'internal' => 11,
+        'storage' => 12,
     ];
 
     /** What happened to one call (spec section 1). Names in code order. */
@@ -85,6 +86,9 @@ final class Tables
         ['component' => 'backoff', 'name' => 'name', 'type' => 'string', 'default' => '', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'UTF-8 text of at most 63 bytes, without control characters', 'doc' => 'name of this backoff in log lines and errors'],
         ['component' => 'queue', 'name' => 'overflow', 'type' => 'choice', 'default' => 'drop_oldest', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => ['drop_oldest', 'drop_newest'], 'accepted' => 'one of drop_oldest, drop_newest', 'doc' => 'at capacity, evict the oldest queued event or refuse the new one'],
         ['component' => 'queue', 'name' => 'max_bytes', 'type' => 'integer', 'default' => 0, 'min' => 0, 'max' => 9007199254740991, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'an integer from 0 to 9007199254740991', 'doc' => 'the most payload bytes queued at once; 0 for no byte limit'],
+        ['component' => 'queue', 'name' => 'queue_path', 'type' => 'string', 'default' => '', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'a file path, or "" for a queue in memory', 'doc' => 'the SQLite file that keeps the queue\'s events (section 10); "" keeps them in memory'],
+        ['component' => 'queue', 'name' => 'durability', 'type' => 'choice', 'default' => 'normal', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => ['normal', 'full'], 'accepted' => 'one of normal, full', 'doc' => 'with queue_path: normal survives a process crash, full survives power loss too'],
+        ['component' => 'queue', 'name' => 'lease_seconds', 'type' => 'number', 'default' => 60.0, 'min' => 0.0, 'max' => 86400.0, 'min_exclusive' => true, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'a number greater than 0 and at most 86400', 'doc' => 'with queue_path: how long a taken batch stays claimed before its events are pending again'],
         ['component' => 'queue', 'name' => 'name', 'type' => 'string', 'default' => '', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'UTF-8 text of at most 63 bytes, without control characters', 'doc' => 'name of this queue in log lines and errors'],
         ['component' => 'sender', 'name' => 'url', 'type' => 'string', 'default' => '', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'an http:// or https:// URL', 'doc' => 'where batches are sent'],
         ['component' => 'sender', 'name' => 'timeout_seconds', 'type' => 'number', 'default' => 5.0, 'min' => 0.0, 'max' => 86400.0, 'min_exclusive' => true, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'a number greater than 0 and at most 86400', 'doc' => 'the most one send may take'],
@@ -96,6 +100,7 @@ final class Tables
         ['component' => 'sender', 'name' => 'min_entries_per_message', 'type' => 'integer', 'default' => 50, 'min' => 1, 'max' => 1000000, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'an integer from 1 to 1000000', 'doc' => 'events queued before a batch is sent'],
         ['component' => 'sender', 'name' => 'max_entries_per_message', 'type' => 'integer', 'default' => 0, 'min' => 0, 'max' => 1000000, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'an integer from 0 to 1000000', 'doc' => 'the most events in one batch; 0 for twice the minimum, or the policy\'s prefetch_count'],
         ['component' => 'sender', 'name' => 'close_timeout_seconds', 'type' => 'number', 'default' => 5.0, 'min' => 0.0, 'max' => 86400.0, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'a number from 0 to 86400', 'doc' => 'how long close may spend draining the queue'],
+        ['component' => 'sender', 'name' => 'ids_header', 'type' => 'string', 'default' => '', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => '"" or a header name (an HTTP token)', 'doc' => 'a header carrying the batch\'s event ids, comma-separated in batch order; "" for none'],
         ['component' => 'sender', 'name' => 'name', 'type' => 'string', 'default' => '', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'UTF-8 text of at most 63 bytes, without control characters', 'doc' => 'name of this sender in log lines and errors'],
         ['component' => 'client', 'name' => 'timeout_seconds', 'type' => 'number', 'default' => 2.0, 'min' => 0.0, 'max' => 86400.0, 'min_exclusive' => true, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'a number greater than 0 and at most 86400', 'doc' => 'the most one request may take'],
         ['component' => 'client', 'name' => 'user_agent', 'type' => 'string', 'default' => 'respite', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'text without line breaks (CR or LF), as it goes into a header', 'doc' => 'User-Agent of every request'],

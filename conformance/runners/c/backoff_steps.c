@@ -243,4 +243,4 @@ static respite_gate *gate_of_backoff(void *state)
     return ((backoff_state *)state)->gate;
 }
 
-const component backoff_component = {"backoff", backoff_open, backoff_step, backoff_close, gate_of_backoff};
+const component backoff_component = {"backoff", backoff_open, backoff_step, backoff_close, gate_of_backoff, NULL};

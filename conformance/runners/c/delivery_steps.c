@@ -355,4 +355,4 @@ static respite_gate *gate_of_delivery(void *state)
     return ((delivery_state *)state)->gate;
 }
 
-const component delivery_component = {"delivery", delivery_open, delivery_step, delivery_close, gate_of_delivery};
+const component delivery_component = {"delivery", delivery_open, delivery_step, delivery_close, gate_of_delivery, NULL};

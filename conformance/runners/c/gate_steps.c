@@ -1,5 +1,7 @@
 /* Component "gate": one gate made from the scenario's "profile" (default
- * "gate", i.e. cloud_request) and "settings", driven on the injected clock.
+ * "gate", i.e. cloud_request) and "settings", driven on the injected clock;
+ * "handles": n opens it n times (the shared mode: one shared gate, twice); each
+ * step's "handle" says which one it uses; permits are the scenario's.
  *   check {"as": "p1"}?          -> {"allowed", "probe", "retry_after", "message"?}
  *   acquire                      -> {} or the refusal's error
  *   record outcome (+ "permit": "p1" or a forged number, "retry_after": hint) -> {"outcome": name}
@@ -17,28 +19,55 @@
 #include <string.h>
 
 #define PERMIT_NAMES_MAX 64
+#define GATE_HANDLES_MAX 8
 
 typedef struct gate_state {
-    respite_gate *gate;
+    respite_gate *gate; /* the handle the current step uses: one of gates */
+    respite_gate *gates[GATE_HANDLES_MAX];
+    int handles;
+    int current;
     int permit_count;
     char *permit_names[PERMIT_NAMES_MAX];
     int64_t permits[PERMIT_NAMES_MAX];
 } gate_state;
 
+static void gate_close(void *state);
+
 static void *gate_open(json_t *scenario, json_t **failure)
 {
+    json_t *handles = json_object_get(scenario, "handles");
+    json_int_t count = handles ? (json_is_integer(handles) ? json_integer_value(handles) : 0) : 1;
+    if (count < 1 || count > GATE_HANDLES_MAX) {
+        *failure = observe_runner_error("\"handles\" must be an integer from 1 to %d", GATE_HANDLES_MAX);
+        return NULL;
+    }
     const char *profile = json_string_value(json_object_get(scenario, "profile"));
     respite_error err = {0};
     respite_settings *settings = settings_from_json(profile ? profile : "gate", json_object_get(scenario, "settings"), &err);
-    respite_gate *gate = settings ? respite_gate_new(settings, &err) : NULL;
+    gate_state *s = calloc(1, sizeof *s);
+    for (s->handles = 0; settings && s->handles < count; s->handles++) {
+        s->gates[s->handles] = respite_gate_new(settings, &err);
+        if (!s->gates[s->handles])
+            break;
+    }
     respite_settings_free(settings);
-    if (!gate) {
+    if (s->handles < count) {
+        gate_close(s);
         *failure = observe_error(&err);
         return NULL;
     }
-    gate_state *s = calloc(1, sizeof *s);
-    s->gate = gate;
+    s->gate = s->gates[0];
     return s;
+}
+
+static int gate_use(void *state, json_int_t handle)
+{
+    gate_state *s = state;
+    if (handle < 0 || handle >= s->handles)
+        return -1;
+    s->current = (int)handle;
+    s->gate = s->gates[s->current];
+    return 0;
 }
 
 static void remember_permit(gate_state *s, const char *name, int64_t permit)
@@ -207,7 +236,7 @@ static json_t *gate_step(void *state, const char *action, json_t *arg, double no
         return respite_gate_reset(s->gate, now, &err) ? observe_error(&err) : observe_ok();
     if (strcmp(action, "close") == 0) {
         respite_gate_free(s->gate);
-        s->gate = NULL; /* later actions get "gate is closed" */
+        s->gate = s->gates[s->current] = NULL; /* later actions get "gate is closed" */
         return observe_ok();
     }
     if (strcmp(action, "refusal_message") == 0) {
@@ -221,7 +250,8 @@ static json_t *gate_step(void *state, const char *action, json_t *arg, double no
 static void gate_close(void *state)
 {
     gate_state *s = state;
-    respite_gate_free(s->gate);
+    for (int i = 0; i < s->handles; i++)
+        respite_gate_free(s->gates[i]);
     for (int i = 0; i < s->permit_count; i++)
         free(s->permit_names[i]);
     free(s);
@@ -232,4 +262,4 @@ static respite_gate *gate_of_gate(void *state)
     return ((gate_state *)state)->gate;
 }
 
-const component gate_component = {"gate", gate_open, gate_step, gate_close, gate_of_gate};
+const component gate_component = {"gate", gate_open, gate_step, gate_close, gate_of_gate, gate_use};

@@ -53,4 +53,4 @@ static void outcome_close(void *state)
     (void)state;
 }
 
-const component outcome_component = {"outcome", outcome_open, outcome_step, outcome_close, NULL};
+const component outcome_component = {"outcome", outcome_open, outcome_step, outcome_close, NULL, NULL};

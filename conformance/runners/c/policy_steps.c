@@ -184,4 +184,4 @@ static void policy_close(void *state)
     free(s);
 }
 
-const component policy_component = {"policy", policy_open, policy_step, policy_close, NULL};
+const component policy_component = {"policy", policy_open, policy_step, policy_close, NULL, NULL};

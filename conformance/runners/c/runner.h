@@ -20,6 +20,10 @@ typedef struct component {
      * for components without one): lets `respite simulate` read the gate's
      * state without driving it. */
     respite_gate *(*gate)(void *state);
+    /* Selects which of its handles the next steps use (a step's "handle",
+     * for a component opened with "handles" > 1): 0, or -1 when there is no
+     * such handle. NULL for components with one handle. */
+    int (*use_handle)(void *state, json_int_t handle);
 } component;
 
 extern const component settings_component;

@@ -22,7 +22,7 @@ const component *component_named(const char *name)
 static int is_step_modifier(const char *key)
 {
     return strcmp(key, "at") == 0 || strcmp(key, "repeat") == 0 || strcmp(key, "expect") == 0 ||
-           strcmp(key, "comment") == 0;
+           strcmp(key, "comment") == 0 || strcmp(key, "handle") == 0;
 }
 
 /* A step's "at": a number, or a string naming a double JSON cannot write
@@ -63,6 +63,14 @@ json_t *run_step(const component *c, void *state, json_t *step, double *now, ste
     if (at && !step_time(at, now)) {
         observed = observe_runner_error("\"at\" must be a number, \"nan\", \"inf\" or \"-inf\"");
         goto done;
+    }
+    json_t *handle = json_object_get(step, "handle");
+    if (handle) {
+        json_int_t h = json_is_integer(handle) ? json_integer_value(handle) : -1;
+        if (h < 0 || (c->use_handle ? c->use_handle(state, h) : h) != 0) {
+            observed = observe_runner_error("\"handle\" must be the index of one of the %s's handles", c->name);
+            goto done;
+        }
     }
     for (json_int_t i = 0; i < repeat; i++) {
         json_decref(observed);

@@ -75,4 +75,4 @@ static void settings_close(void *state)
     free(s);
 }
 
-const component settings_component = {"settings", settings_open, settings_step, settings_close, NULL};
+const component settings_component = {"settings", settings_open, settings_step, settings_close, NULL, NULL};

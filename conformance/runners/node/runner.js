@@ -95,18 +95,33 @@ const STATS_KEYS = {
   generation: 'generation', window_failures: 'windowFailures', state: 'state', delay: 'delay', until: 'until',
 };
 
+// One gate, or `handles` gates from the same settings (a shared gate opened
+// twice), each with the events it emitted; a step's "handle" picks one.
 const gateComponent = {
   open(scenario) {
     const options = settingValues(scenario.settings);
     if (scenario.profile !== undefined) options.profile = scenario.profile;
-    const gate = new respite.Gate(options);
-    const state = { gate, permits: new Map(), events: [] };
-    // The binding emits every event as it happens; they wait here for "events".
-    gate.on('event', (event) => state.events.push(eventJson(event)));
+    const state = { handles: [], permits: new Map() };
+    try {
+      for (let i = 0; i < (scenario.handles ?? 1); i++) {
+        const handle = { gate: new respite.Gate(options), events: [] };
+        // The binding emits every event as it happens; they wait here for "events".
+        handle.gate.on('event', (event) => handle.events.push(eventJson(event)));
+        state.handles.push(handle);
+      }
+    } catch (error) {
+      gateComponent.close(state);
+      throw error;
+    }
+    gateComponent.useHandle(state, 0);
     return state;
   },
+  useHandle(state, index) {
+    if (!(index >= 0 && index < state.handles.length)) throw new RunnerError(`there is no gate handle ${index}`);
+    state.handle = state.handles[index];
+  },
   step(state, action, arg, now) {
-    const { gate } = state;
+    const { gate } = state.handle;
     switch (action) {
       case 'check': {
         const decision = gate.check(now);
@@ -139,8 +154,11 @@ const gateComponent = {
         return { stats: Object.fromEntries(Object.entries(STATS_KEYS).map(([key, field]) => [key, stats[field]])) };
       }
       case 'events': {
-        const events = state.events;
-        state.events = [];
+        // Events another handle's calls made wait until this handle's next
+        // call; pollEvents takes them now (no call of its own).
+        gate.pollEvents();
+        const { events } = state.handle;
+        state.handle.events = [];
         return { events };
       }
       case 'reset':
@@ -156,7 +174,7 @@ const gateComponent = {
     }
   },
   close(state) {
-    state.gate.close();
+    for (const { gate } of state.handles) gate.close();
   },
 };
 
@@ -278,8 +296,16 @@ components.delivery = { ...delivery, open: (scenario) => delivery.open(scenario,
 // ---------------------------------------------------------------- main
 
 async function runStep(component, state, step) {
-  const action = Object.keys(step).find((key) => key !== 'at' && key !== 'repeat');
+  const action = Object.keys(step).find((key) => key !== 'at' && key !== 'repeat' && key !== 'handle');
   let observed = null;
+  if (step.handle !== undefined) {
+    try {
+      if (!component.useHandle) throw new RunnerError('this component has one handle');
+      component.useHandle(state, step.handle);
+    } catch (error) {
+      return observeError(error);
+    }
+  }
   for (let i = 0; i < step.repeat; i++) {
     try {
       observed = await component.step(state, action, step[action], Number(step.at));

@@ -234,16 +234,31 @@ final class OutcomeComponent
 
 final class GateComponent
 {
-    private Gate $gate;
+    /** @var list<Gate> one gate, or "handles" gates from the same settings (a shared gate opened twice) */
+    private array $gates = [];
+    private Gate $gate; // the one a step's "handle" picked
     /** @var array<string, int> */
     private array $permits = [];
 
     public function __construct(array $scenario)
     {
         $profile = $scenario['profile'] ?? null;
-        $this->gate = new Gate(scalar_settings($scenario['settings'] ?? null), is_string($profile) ? $profile : null,
-            static function (): void {
-            });
+        try {
+            for ($i = 0; $i < ($scenario['handles'] ?? 1); $i++) {
+                $this->gates[] = new Gate(scalar_settings($scenario['settings'] ?? null),
+                    is_string($profile) ? $profile : null, static function (): void {
+                    });
+            }
+        } catch (\Throwable $e) {
+            $this->close();
+            throw $e;
+        }
+        $this->gate = $this->gates[0];
+    }
+
+    public function useHandle(int $handle): void
+    {
+        $this->gate = $this->gates[$handle] ?? throw new OpenFailure("there is no gate handle $handle");
     }
 
     public function step(string $action, $arg, float $now)
@@ -303,7 +318,9 @@ final class GateComponent
 
     public function close(): void
     {
-        $this->gate->close();
+        foreach ($this->gates as $gate) {
+            $gate->close();
+        }
     }
 }
 

@@ -17,8 +17,18 @@ use Respite\RespiteException;
 
 function run_step(object $component, array $step)
 {
-    $action = array_values(array_diff(array_keys($step), ['at', 'repeat']))[0];
+    $action = array_values(array_diff(array_keys($step), ['at', 'repeat', 'handle']))[0];
     $observed = null;
+    if (array_key_exists('handle', $step)) {
+        if (!method_exists($component, 'useHandle')) {
+            return Observe::runnerError('the ' . get_class($component) . ' has one handle');
+        }
+        try {
+            $component->useHandle($step['handle']);
+        } catch (\Throwable $e) {
+            return Observe::error($e);
+        }
+    }
     for ($i = 0; $i < $step['repeat']; $i++) {
         try {
             $observed = $component->step($action, $step[$action], \Respite\Conformance\number_of($step['at']));

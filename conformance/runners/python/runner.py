@@ -134,10 +134,24 @@ class GateComponent:
     name = "gate"
 
     def __init__(self, scenario):
+        """One gate, or "handles" gates from the same settings (a shared
+        gate opened twice); a step's "handle" picks the one it uses."""
         profile = scenario.get("profile")
-        self.gate = respite.Gate(profile=profile if isinstance(profile, str) else None,
-                                 **scalar_settings(scenario.get("settings")))
+        self.gates = []
+        try:
+            for _ in range(scenario.get("handles", 1)):
+                self.gates.append(respite.Gate(profile=profile if isinstance(profile, str) else None,
+                                               **scalar_settings(scenario.get("settings"))))
+        except BaseException:
+            self.close()
+            raise
+        self.gate = self.gates[0]
         self.permits = {}
+
+    def use_handle(self, handle):
+        if not 0 <= handle < len(self.gates):
+            raise OpenFailure(f"there is no gate handle {handle}")
+        self.gate = self.gates[handle]
 
     def step(self, action, arg, now):
         g = self.gate
@@ -188,7 +202,8 @@ class GateComponent:
         return unknown_action("gate", action)
 
     def close(self):
-        self.gate.close()
+        for gate in self.gates:
+            gate.close()
 
 
 class BackoffComponent:
@@ -512,8 +527,15 @@ def error_of(exc):
 
 
 def run_step(component, step):
-    action = next(k for k in step if k not in ("at", "repeat"))
+    action = next(k for k in step if k not in ("at", "repeat", "handle"))
     observed = None
+    if "handle" in step:
+        if not hasattr(component, "use_handle"):
+            return runner_error(f"the {component.name} component has one handle")
+        try:
+            component.use_handle(step["handle"])
+        except Exception as exc:
+            return {"error": error_of(exc)}
     for _ in range(step["repeat"]):
         try:
             observed = component.step(action, step[action], float(step["at"]))

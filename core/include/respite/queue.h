@@ -13,6 +13,12 @@
  * one consumer takes and settles. A batch belongs to the thread that took it.
  * A batch may outlive its queue (bindings free in any order): settling it
  * then fails with "queue is closed".
+ *
+ * Durable queues (docs/spec.md section 10, rules L1-L9): with the setting
+ * queue_path the events live in an SQLite file (WAL mode) that several
+ * processes may open at once; every function below works unchanged, with
+ * the same results and the same D9 figures, which are kept in the file.
+ * Failures of the file itself are RESPITE_E_STORAGE.
  */
 #ifndef RESPITE_QUEUE_H
 #define RESPITE_QUEUE_H
@@ -32,6 +38,12 @@ typedef enum respite_overflow {
     RESPITE_OVERFLOW_DROP_OLDEST = 0, /* evict from the head (counted dropped_capacity) */
     RESPITE_OVERFLOW_DROP_NEWEST = 1  /* refuse the new event: queue_full (refused_full) */
 } respite_overflow;
+
+/* Setting "durability" of a durable queue (L2). */
+typedef enum respite_durability {
+    RESPITE_DURABILITY_NORMAL = 0, /* WAL, synchronous NORMAL: survives a process crash */
+    RESPITE_DURABILITY_FULL = 1    /* WAL, synchronous FULL: survives power loss too */
+} respite_durability;
 
 /* How a taken event is settled. */
 typedef enum respite_disposition {
@@ -73,6 +85,16 @@ RESPITE_API const respite_policy *respite_queue_policy(const respite_queue *queu
  * (counted dropped_capacity) and the enqueue succeeds. */
 RESPITE_API int respite_queue_enqueue(respite_queue *queue, const char *data, size_t size, double now, respite_error *err);
 
+/* Q10: `count` events at once, as `count` enqueues at `now` would be, but
+ * in one transaction on a durable queue (so one commit, not `count`).
+ * `data` holds the payloads one after another, `sizes[i]` bytes each.
+ * Stops at the first event refused (its status and message, counted as
+ * enqueue counts it); *accepted (may be NULL) is how many went in before
+ * it. Arguments are checked first: a NULL or empty event refuses them all,
+ * with nothing counted. */
+RESPITE_API int respite_queue_enqueue_many(respite_queue *queue, const char *data, const size_t *sizes, int count,
+                                           double now, int *accepted, respite_error *err);
+
 /* Refuses every later enqueue (closed). Taking and settling still work, so
  * the consumer can drain. Idempotent. */
 RESPITE_API int respite_queue_close(respite_queue *queue, respite_error *err);
@@ -98,7 +120,8 @@ RESPITE_API respite_batch *respite_queue_take(respite_queue *queue, int max_even
  * (0). -1 on error. For a sender thread; the engine itself never blocks. */
 RESPITE_API int respite_queue_wait(respite_queue *queue, int64_t min_pending, double timeout_seconds, respite_error *err);
 
-/* D9 figures, a consistent snapshot taken under the queue's lock. */
+/* D9 figures, a consistent snapshot taken under the queue's lock (durable:
+ * the file's figures, read in one transaction, L7). */
 typedef struct respite_queue_stats {
     int64_t accepted;          /* enqueues that succeeded */
     int64_t delivered;         /* settled delivered (D1) */
@@ -114,13 +137,16 @@ typedef struct respite_queue_stats {
     int64_t retried;           /* times an event went back to the head (D4) */
     int64_t pending_bytes;     /* payload bytes of pending events */
     int64_t in_flight_bytes;   /* payload bytes of events in flight */
-    int64_t live_bytes;        /* memory held for events (payloads + headers) */
+    int64_t live_bytes;        /* memory held for events (payloads + headers); durable: this handle's taken ones */
     int64_t capacity;          /* maximum_capacity */
     int64_t max_bytes;         /* 0: no byte limit */
     int overflow;              /* a respite_overflow */
     int retry_times;           /* the policy's: at most retry_times + 1 attempts (D3) */
     double event_ttl;          /* the policy's, seconds; 0: none */
     int closed;                /* 1 after respite_queue_close */
+    int durable;               /* 1 when the events live in a file (queue_path) */
+    int corrupt_set_aside;     /* 1 when opening found the file corrupt and moved it aside (L8) */
+    int64_t corrupt_lost;      /* events lost with that file; -1 when it could not be read */
 } respite_queue_stats;
 
 RESPITE_API int respite_queue_stats_get(respite_queue *queue, respite_queue_stats *out, respite_error *err);
@@ -153,6 +179,9 @@ RESPITE_API int64_t respite_batch_event_size(const respite_batch *batch, int ind
 /* Payload as NUL-terminated text (valid while the batch lives), or NULL.
  * Binary payloads: read event_size bytes from it. */
 RESPITE_API const char *respite_batch_event_text(const respite_batch *batch, int index, respite_error *err);
+/* The event's id (L3): >= 1, increasing in enqueue order, never reused
+ * within a queue (or its file); -1 on error. A receiver deduplicates on it. */
+RESPITE_API int64_t respite_batch_event_id(const respite_batch *batch, int index, respite_error *err);
 /* Attempts including this one (1 on the first take), or -1. */
 RESPITE_API int respite_batch_event_attempts(const respite_batch *batch, int index, respite_error *err);
 /* Seconds since the event was first queued, at `now`, or -1. */

@@ -1,6 +1,8 @@
-/* A batch's request body: prefix, events joined by separator, suffix. */
+/* What a batch puts on its request: the body (prefix, events joined by
+ * separator, suffix) and the header of its event ids (S16). */
 #include "http_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +69,21 @@ int respite_batch_body(const respite_batch *batch, const char *prefix, const cha
     memcpy(p, suffix, suffix_len);
     p += suffix_len;
     *p = '\0';
+    out->size = (size_t)(p - out->data);
+    return RESPITE_OK;
+}
+
+int respite_batch_ids_header(const respite_batch *batch, const char *name, respite_buffer *out, respite_error *err)
+{
+    out->size = 0;
+    int count = respite_batch_count(batch);
+    /* 20 digits and a comma per id. */
+    if (respite_buffer_reserve(out, strlen(name) + 2 + (size_t)count * 21) != 0)
+        return respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory listing %d event ids", count);
+    char *p = out->data;
+    p += sprintf(p, "%s:", name);
+    for (int i = 0; i < count; i++)
+        p += sprintf(p, "%s%lld", i ? "," : " ", (long long)respite_batch_event_id(batch, i, NULL));
     out->size = (size_t)(p - out->data);
     return RESPITE_OK;
 }

@@ -108,6 +108,8 @@ void respite_buffer_free(respite_buffer *b);
  * out (emptied first). RESPITE_OK or no_memory. */
 int respite_batch_body(const respite_batch *batch, const char *prefix, const char *separator, const char *suffix,
                        respite_buffer *out, respite_error *err);
+/* S16: "<name>: <id>,<id>,..." of the batch's events, in batch order. */
+int respite_batch_ids_header(const respite_batch *batch, const char *name, respite_buffer *out, respite_error *err);
 
 /* gzip (RFC 1952) of in into out (emptied first). RESPITE_OK, no_memory or
  * internal. */

@@ -32,6 +32,7 @@ struct respite_sender {
     char *prefix;
     char *separator;
     char *suffix;
+    char *ids_header; /* S16: "" for none */
     double timeout;
     int gzip;
     int min_entries;
@@ -69,6 +70,7 @@ struct respite_sender {
     unsigned request_headers_version;
     respite_buffer body;
     respite_buffer gzipped;
+    respite_buffer ids;         /* S16's header line */
     respite_response *response; /* reused for every send */
     int options_set;            /* the easy handle holds the request's options */
 };
@@ -198,6 +200,7 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
     s->prefix = copy_setting(sender_settings, RESPITE_SETTING_SENDER_PREFIX, &failed);
     s->separator = copy_setting(sender_settings, RESPITE_SETTING_SENDER_SEPARATOR, &failed);
     s->suffix = copy_setting(sender_settings, RESPITE_SETTING_SENDER_SUFFIX, &failed);
+    s->ids_header = copy_setting(sender_settings, RESPITE_SETTING_SENDER_IDS_HEADER, &failed);
     if (failed) {
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a sender");
         goto fail;
@@ -265,6 +268,7 @@ void respite_sender_free(respite_sender *sender)
     respite_response_free(sender->response);
     respite_buffer_free(&sender->body);
     respite_buffer_free(&sender->gzipped);
+    respite_buffer_free(&sender->ids);
     for (size_t i = 0; i < sender->extra_count; i++)
         free(sender->extra_headers[i]);
     free(sender->extra_headers);
@@ -273,6 +277,7 @@ void respite_sender_free(respite_sender *sender)
     free(sender->prefix);
     free(sender->separator);
     free(sender->suffix);
+    free(sender->ids_header);
     pthread_cond_destroy(&sender->changed);
     pthread_mutex_destroy(&sender->lock);
     free(sender);
@@ -280,23 +285,13 @@ void respite_sender_free(respite_sender *sender)
 
 /* -------------------------------------------------------------- headers */
 
-static int header_name_valid(const char *name)
-{
-    if (!name || !*name)
-        return 0;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-        if (*p <= 32 || *p >= 127 || strchr("\"(),/:;<=>?@[\\]{}", *p))
-            return 0;
-    return 1;
-}
-
 int respite_sender_add_header(respite_sender *sender, const char *name, const char *value, respite_error *err)
 {
     int rc = unusable(sender, err);
     if (rc != RESPITE_OK)
         return rc;
     char got[RESPITE_QUOTED_MAX];
-    if (!header_name_valid(name))
+    if (!respite_header_name_valid(name))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
                             "name must be a header name: letters, digits and !#$%%&'*+-.^_`|~ (got %s)",
                             respite_quoted(got, name ? name : "(null)"));
@@ -381,6 +376,28 @@ static void push_send_failed(respite_sender *s, double now, const respite_respon
     push_as_sender(s, &ev);
 }
 
+/* S16: the request's headers and the batch's ids; NULL and err when out of
+ * memory. Without the lock: the list is the thread's own. */
+static struct curl_slist *headers_with_ids(respite_sender *s, respite_batch *batch, respite_error *err)
+{
+    if (respite_batch_ids_header(batch, s->ids_header, &s->ids, err) != RESPITE_OK)
+        return NULL;
+    struct curl_slist *list = NULL;
+    for (const struct curl_slist *h = s->request_headers; h; h = h->next) {
+        struct curl_slist *grown = curl_slist_append(list, h->data);
+        if (!grown)
+            goto fail;
+        list = grown;
+    }
+    struct curl_slist *grown = curl_slist_append(list, s->ids.data);
+    if (grown)
+        return grown;
+fail:
+    curl_slist_free_all(list);
+    respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory adding the ids header");
+    return NULL;
+}
+
 /* Takes a batch and sends it; called and returns with the lock held. */
 static void send_batch(respite_sender *s)
 {
@@ -397,22 +414,27 @@ static void send_batch(respite_sender *s)
         respite_response_reset(r);
     const char *why = NULL;
     respite_buffer *payload = &s->body;
+    struct curl_slist *with_ids = NULL;
     int rc = RESPITE_E_NO_MEMORY;
     if (!r || headers_failed) {
         why = "out of memory preparing the request";
     } else if (respite_batch_body(batch, s->prefix, s->separator, s->suffix, &s->body, &e) != RESPITE_OK ||
                (s->gzip && respite_gzip(s->body.data, s->body.size, &s->gzipped, &e) != RESPITE_OK)) {
         why = e.message;
+    } else if (*s->ids_header && !(with_ids = headers_with_ids(s, batch, &e))) {
+        why = e.message;
     } else {
         if (s->gzip)
             payload = &s->gzipped;
-        respite_transfer t = {"POST", s->url, s->request_headers, payload->data, payload->size, s->timeout,
-                              "respite", NULL, &s->abort_at_us, s->options_set};
+        respite_transfer t = {"POST", s->url, with_ids ? with_ids : s->request_headers, payload->data, payload->size,
+                              s->timeout, "respite", NULL, &s->abort_at_us, s->options_set && !with_ids};
         rc = respite_http_perform(s->easy, s->multi, &t, r);
-        s->options_set = 1;
+        /* A batch's own header list is freed below: the next send sets its own. */
+        s->options_set = !with_ids;
         if (rc != RESPITE_OK)
             why = "out of memory reading the answer";
     }
+    curl_slist_free_all(with_ids);
 
     pthread_mutex_lock(&s->lock);
     double now = respite_now();

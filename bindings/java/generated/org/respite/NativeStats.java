@@ -24,7 +24,8 @@ final class NativeStats {
                 s.getRefused_full(), s.getRefused_too_large(), s.getRefused_closed(), s.getRetried(),
                 s.getPending_bytes(), s.getIn_flight_bytes(), s.getLive_bytes(), s.getCapacity(),
                 s.getMax_bytes(), Overflow.ofCode(s.getOverflow()), s.getRetry_times(), s.getEvent_ttl(),
-                s.getClosed() != 0, RespiteNative.respite_queue_stats_balanced(s) == 1);
+                s.getClosed() != 0, s.getDurable(), s.getCorrupt_set_aside(), s.getCorrupt_lost(),
+                RespiteNative.respite_queue_stats_balanced(s) == 1);
     }
 
     static EngineStats engine(respite_engine_stats s) {

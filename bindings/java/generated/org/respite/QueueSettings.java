@@ -34,6 +34,30 @@ public interface QueueSettings<B> {
     }
 
     /**
+     * The SQLite file that keeps the queue's events (section 10); "" keeps them in memory. Accepted: a file
+     * path, or "" for a queue in memory. Default: "".
+     */
+    default B queuePath(String value) {
+        return queueSetting("queue_path", value);
+    }
+
+    /**
+     * With queue_path: normal survives a process crash, full survives power loss too. Accepted: one of
+     * normal, full. Default: normal.
+     */
+    default B durability(String value) {
+        return queueSetting("durability", value);
+    }
+
+    /**
+     * With queue_path: how long a taken batch stays claimed before its events are pending again. Accepted: a
+     * number greater than 0 and at most 86400. Default: 60.
+     */
+    default B leaseSeconds(double value) {
+        return queueSetting("lease_seconds", value);
+    }
+
+    /**
      * Name of this queue in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control
      * characters. Default: "".
      */

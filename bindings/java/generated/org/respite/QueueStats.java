@@ -2,7 +2,8 @@
 package org.respite;
 
 /**
- * D9 figures, a consistent snapshot taken under the queue's lock. (respite_queue_stats)
+ * D9 figures, a consistent snapshot taken under the queue's lock (durable: the file's figures, read in
+ * one transaction, L7). (respite_queue_stats)
  *
  * @param accepted         enqueues that succeeded
  * @param delivered        settled delivered (D1)
@@ -18,17 +19,20 @@ package org.respite;
  * @param retried          times an event went back to the head (D4)
  * @param pendingBytes     payload bytes of pending events
  * @param inFlightBytes    payload bytes of events in flight
- * @param liveBytes        memory held for events (payloads + headers)
+ * @param liveBytes        memory held for events (payloads + headers); durable: this handle's taken ones
  * @param capacity         maximum_capacity
  * @param maxBytes         0: no byte limit
  * @param overflow         a respite_overflow
  * @param retryTimes       the policy's: at most retry_times + 1 attempts (D3)
  * @param eventTtl         the policy's, seconds; 0: none
  * @param closed           true after respite_queue_close
+ * @param durable          1 when the events live in a file (queue_path)
+ * @param corruptSetAside  1 when opening found the file corrupt and moved it aside (L8)
+ * @param corruptLost      events lost with that file; -1 when it could not be read
  * @param balanced         whether the snapshot satisfies D9 (respite_queue_stats_balanced)
  */
 public record QueueStats(long accepted, long delivered, long droppedCapacity, long expired, long retriesExhausted,
                          long discarded, long pending, long inFlight, long refusedFull, long refusedTooLarge,
                          long refusedClosed, long retried, long pendingBytes, long inFlightBytes, long liveBytes,
                          long capacity, long maxBytes, Overflow overflow, int retryTimes, double eventTtl,
-                         boolean closed, boolean balanced) {}
+                         boolean closed, int durable, int corruptSetAside, long corruptLost, boolean balanced) {}

@@ -48,6 +48,7 @@ public class RespiteException extends RuntimeException {
             case 9 -> new NoMemoryException(message);
             case 10 -> new TransportException(message);
             case 11 -> new InternalException(message);
+            case 12 -> new StorageException(message);
             default -> new RespiteException("unknown", message);
         };
     }

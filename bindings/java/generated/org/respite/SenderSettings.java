@@ -74,6 +74,14 @@ public interface SenderSettings<B> {
     }
 
     /**
+     * A header carrying the batch's event ids, comma-separated in batch order; "" for none. Accepted: "" or
+     * a header name (an HTTP token). Default: "".
+     */
+    default B idsHeader(String value) {
+        return senderSetting("ids_header", value);
+    }
+
+    /**
      * Name of this sender in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control
      * characters. Default: "".
      */

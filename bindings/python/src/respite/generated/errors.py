@@ -124,6 +124,13 @@ class InternalError(RespiteError):
     code = 11
 
 
+class StorageError(RespiteError):
+    """The queue's file could not be opened, read or written."""
+
+    status = 'storage'
+    code = 12
+
+
 #: status name -> exception class, for every status of the core but "ok"
 ERRORS_BY_STATUS: Dict[str, Type[RespiteError]] = {
     'invalid_argument': InvalidArgumentError,
@@ -137,6 +144,7 @@ ERRORS_BY_STATUS: Dict[str, Type[RespiteError]] = {
     'no_memory': NoMemoryError,
     'transport': TransportError,
     'internal': InternalError,
+    'storage': StorageError,
 }
 #: status code -> exception class
 ERRORS_BY_CODE: Dict[int, Type[RespiteError]] = {cls.code: cls for cls in ERRORS_BY_STATUS.values()}

@@ -9,7 +9,7 @@ import enum
 from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 #: status names in code order (0 is "ok")
-STATUS_NAMES: Tuple[str, ...] = ('ok', 'invalid_argument', 'invalid_setting', 'invalid_time', 'temporarily_unavailable', 'invalid_policy', 'queue_full', 'too_large', 'closed', 'no_memory', 'transport', 'internal',)
+STATUS_NAMES: Tuple[str, ...] = ('ok', 'invalid_argument', 'invalid_setting', 'invalid_time', 'temporarily_unavailable', 'invalid_policy', 'queue_full', 'too_large', 'closed', 'no_memory', 'transport', 'internal', 'storage',)
 #: what happened to one call (spec section 1): names in code order
 OUTCOMES: Tuple[str, ...] = ('success', 'request_error', 'throttled', 'server_error', 'unusable', 'transport',)
 #: the kind of an event a gate or sender reports (G18): names in code order
@@ -102,6 +102,9 @@ SETTINGS: Tuple[SettingInfo, ...] = (
     SettingInfo('backoff', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this backoff in log lines and errors'),
     SettingInfo('queue', 'overflow', 'choice', 'drop_oldest', None, None, False, False, ('drop_oldest', 'drop_newest',), 'one of drop_oldest, drop_newest', 'at capacity, evict the oldest queued event or refuse the new one'),
     SettingInfo('queue', 'max_bytes', 'integer', 0, 0, 9007199254740991, False, False, None, 'an integer from 0 to 9007199254740991', 'the most payload bytes queued at once; 0 for no byte limit'),
+    SettingInfo('queue', 'queue_path', 'string', '', None, None, False, False, None, 'a file path, or "" for a queue in memory', 'the SQLite file that keeps the queue\'s events (section 10); "" keeps them in memory'),
+    SettingInfo('queue', 'durability', 'choice', 'normal', None, None, False, False, ('normal', 'full',), 'one of normal, full', 'with queue_path: normal survives a process crash, full survives power loss too'),
+    SettingInfo('queue', 'lease_seconds', 'number', 60.0, 0.0, 86400.0, True, False, None, 'a number greater than 0 and at most 86400', 'with queue_path: how long a taken batch stays claimed before its events are pending again'),
     SettingInfo('queue', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this queue in log lines and errors'),
     SettingInfo('sender', 'url', 'string', '', None, None, False, False, None, 'an http:// or https:// URL', 'where batches are sent'),
     SettingInfo('sender', 'timeout_seconds', 'number', 5.0, 0.0, 86400.0, True, False, None, 'a number greater than 0 and at most 86400', 'the most one send may take'),
@@ -113,6 +116,7 @@ SETTINGS: Tuple[SettingInfo, ...] = (
     SettingInfo('sender', 'min_entries_per_message', 'integer', 50, 1, 1000000, False, False, None, 'an integer from 1 to 1000000', 'events queued before a batch is sent'),
     SettingInfo('sender', 'max_entries_per_message', 'integer', 0, 0, 1000000, False, False, None, 'an integer from 0 to 1000000', "the most events in one batch; 0 for twice the minimum, or the policy's prefetch_count"),
     SettingInfo('sender', 'close_timeout_seconds', 'number', 5.0, 0.0, 86400.0, False, False, None, 'a number from 0 to 86400', 'how long close may spend draining the queue'),
+    SettingInfo('sender', 'ids_header', 'string', '', None, None, False, False, None, '"" or a header name (an HTTP token)', 'a header carrying the batch\'s event ids, comma-separated in batch order; "" for none'),
     SettingInfo('sender', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this sender in log lines and errors'),
     SettingInfo('client', 'timeout_seconds', 'number', 2.0, 0.0, 86400.0, True, False, None, 'a number greater than 0 and at most 86400', 'the most one request may take'),
     SettingInfo('client', 'user_agent', 'string', 'respite', None, None, False, False, None, 'text without line breaks (CR or LF), as it goes into a header', 'User-Agent of every request'),

@@ -50,6 +50,13 @@ public final class Runner {
     interface Component extends AutoCloseable {
         Map<String, Object> step(String action, Object arg, double now);
 
+        /** Picks the handle the next steps use (a step's "handle"); most components have one. */
+        default void useHandle(long handle) {
+            if (handle != 0) {
+                throw new RunnerError("this component has one handle");
+            }
+        }
+
         @Override
         default void close() {}
     }
@@ -108,10 +115,18 @@ public final class Runner {
     }
 
     private static Map<String, Object> runStep(Component component, Map<String, Object> step) {
-        String action = step.keySet().stream().filter(k -> !k.equals("at") && !k.equals("repeat")).findFirst().get();
+        String action = step.keySet().stream()
+                .filter(k -> !k.equals("at") && !k.equals("repeat") && !k.equals("handle")).findFirst().get();
         double now = number(step.get("at"));
         long repeat = (Long) step.get("repeat");
         Map<String, Object> observed = null;
+        if (step.containsKey("handle")) {
+            try {
+                component.useHandle((Long) step.get("handle"));
+            } catch (Throwable e) {
+                return observe(e);
+            }
+        }
         for (long i = 0; i < repeat; i++) {
             try {
                 observed = component.step(action, step.get(action), now);
@@ -305,13 +320,39 @@ public final class Runner {
     }
 
     static final class GateSteps implements Component {
-        private final Gate gate;
-        private final List<Event> events = new ArrayList<>();
+        // One gate, or "handles" gates from the same settings (a shared gate
+        // opened twice), each with the events it delivered; a step's
+        // "handle" picks the one it uses.
+        private final List<Gate> gates = new ArrayList<>();
+        private final List<List<Event>> eventsOf = new ArrayList<>();
+        private Gate gate;
+        private List<Event> events;
         private final Map<String, Long> permits = new HashMap<>();
 
         GateSteps(Map<String, Object> scenario) {
             String profile = scenario.get("profile") instanceof String p ? p : "gate";
-            gate = Gate.builder(profile).setAll(settings(scenario.get("settings"))).onEvent(events::add).build();
+            long handles = scenario.get("handles") instanceof Long n ? n : 1;
+            try {
+                for (long i = 0; i < handles; i++) {
+                    List<Event> delivered = new ArrayList<>();
+                    gates.add(Gate.builder(profile).setAll(settings(scenario.get("settings"))).onEvent(delivered::add)
+                            .build());
+                    eventsOf.add(delivered);
+                }
+            } catch (RuntimeException e) {
+                close();
+                throw e;
+            }
+            useHandle(0);
+        }
+
+        @Override
+        public void useHandle(long handle) {
+            if (handle < 0 || handle >= gates.size()) {
+                throw new RunnerError("there is no gate handle " + handle);
+            }
+            gate = gates.get((int) handle);
+            events = eventsOf.get((int) handle);
         }
 
         @Override
@@ -390,7 +431,7 @@ public final class Runner {
 
         @Override
         public void close() {
-            gate.close();
+            gates.forEach(Gate::close);
         }
     }
 
