@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import Any, Dict, List
 
 from tables import HEADER, Setting, Tables, pascal, read_struct, sentence, upper
@@ -156,8 +157,10 @@ def emit_errors(tables: Tables) -> str:
         "    _cls.__module__ = \"respite\"",
         "del _cls",
         "",
+        "# written out, so type checkers see every re-export of respite/__init__.py",
         "__all__ = [\"Problem\", \"RespiteError\", \"ERRORS_BY_STATUS\", \"ERRORS_BY_CODE\", \"error_from_fields\",",
-        "           *(cls.__name__ for cls in ERRORS_BY_STATUS.values())]",
+        *textwrap.wrap(", ".join(f'"{class_name(s.name)}"' for s in tables.errors) + "]", 108,
+                       initial_indent=" " * 11, subsequent_indent=" " * 11),
     ]
     return "\n".join(out) + "\n"
 

@@ -8,10 +8,8 @@ API is ``respite.respite_swig``.
 """
 from __future__ import annotations
 
-from .generated.errors import (ERRORS_BY_CODE, ERRORS_BY_STATUS, ClosedError, InternalError, InvalidArgumentError,
-                               InvalidPolicyError, InvalidSettingError, InvalidTimeError, NoMemoryError, Problem,
-                               QueueFullError, RespiteError, TemporarilyUnavailableError, TooLargeError,
-                               TransportError, error_from_fields)
+from .generated import errors as _errors
+from .generated.errors import *  # noqa: F401,F403  (RespiteError, every status's class, ERRORS_BY_STATUS, ...)
 from .generated.settings import BackoffSettings, ClientSettings, GateSettings, QueueSettings, SenderSettings
 from ._classify import FailureOn, StatusOf, is_service_failure
 from .generated.structs import Decision, EngineStats, Event, GateStats, QueueStats, SenderStats
@@ -27,11 +25,9 @@ from .queue import Batch, Queue
 
 __version__ = "0.1.0"
 
-# Written out (not computed) so type checkers see every re-export.
+# Written out (not computed) so type checkers see every re-export; the
+# errors' list is generated (literal too) from the core's status table.
 __all__ = [
-    "ERRORS_BY_CODE", "ERRORS_BY_STATUS", "ClosedError", "InternalError", "InvalidArgumentError",
-    "InvalidPolicyError", "InvalidSettingError", "InvalidTimeError", "NoMemoryError", "Problem", "QueueFullError",
-    "RespiteError", "TemporarilyUnavailableError", "TooLargeError", "TransportError", "error_from_fields",
     "BackoffSettings", "ClientSettings", "GateSettings", "QueueSettings", "SenderSettings",
     "FailureOn", "StatusOf", "is_service_failure",
     "Attempt", "Backoff", "Batch", "Client", "Decision", "Engine", "EngineStats", "Event", "Gate", "GateStats",
@@ -39,3 +35,4 @@ __all__ = [
     "SettingInfo", "Settings", "classify", "failure_of", "outcome_counts", "refusal_message", "retry", "retry_call",
     "settings_table",
 ]
+__all__ += _errors.__all__

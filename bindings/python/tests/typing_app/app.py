@@ -12,9 +12,9 @@ from respite import (ERRORS_BY_CODE, ERRORS_BY_STATUS, Attempt, Backoff, Backoff
                      GateStats, InternalError, InvalidArgumentError, InvalidPolicyError, InvalidSettingError,
                      InvalidTimeError, NoMemoryError, Outcome, Policy, Problem, Queue, QueueFullError, QueueSettings,
                      QueueStats, RespiteError, Response, ResponseHeaders, Sender, SenderSettings, SenderStats,
-                     SettingInfo, Settings, StatusOf, TemporarilyUnavailableError, TooLargeError, TransportError,
-                     classify, error_from_fields, failure_of, is_service_failure, outcome_counts, refusal_message,
-                     retry, retry_call, settings_table)
+                     SettingInfo, Settings, StatusOf, StorageError, TemporarilyUnavailableError, TooLargeError,
+                     TransportError, classify, error_from_fields, failure_of, is_service_failure, outcome_counts,
+                     refusal_message, retry, retry_call, settings_table)
 
 
 class ServiceDown(Exception):
@@ -105,7 +105,7 @@ def queues_and_senders() -> None:
 def errors_and_settings() -> None:
     classes: List[Type[RespiteError]] = [ClosedError, InternalError, InvalidArgumentError, InvalidPolicyError,
                                          InvalidSettingError, InvalidTimeError, NoMemoryError, QueueFullError,
-                                         TemporarilyUnavailableError, TooLargeError, TransportError]
+                                         StorageError, TemporarilyUnavailableError, TooLargeError, TransportError]
     by_status: Dict[str, Type[RespiteError]] = ERRORS_BY_STATUS
     assert set(classes) == set(by_status.values()) == set(ERRORS_BY_CODE.values())
     problem = Problem("/handlers", "missing")

@@ -175,5 +175,8 @@ for _cls in (Problem, RespiteError, *ERRORS_BY_STATUS.values()):
     _cls.__module__ = "respite"
 del _cls
 
+# written out, so type checkers see every re-export of respite/__init__.py
 __all__ = ["Problem", "RespiteError", "ERRORS_BY_STATUS", "ERRORS_BY_CODE", "error_from_fields",
-           *(cls.__name__ for cls in ERRORS_BY_STATUS.values())]
+           "InvalidArgumentError", "InvalidSettingError", "InvalidTimeError", "TemporarilyUnavailableError",
+           "InvalidPolicyError", "QueueFullError", "TooLargeError", "ClosedError", "NoMemoryError",
+           "TransportError", "InternalError", "StorageError"]

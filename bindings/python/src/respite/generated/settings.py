@@ -69,6 +69,12 @@ class QueueSettings(TypedDict, total=False):
     overflow: Literal['drop_oldest', 'drop_newest']
     #: the most payload bytes queued at once; 0 for no byte limit
     max_bytes: int
+    #: the SQLite file that keeps the queue's events (section 10); "" keeps them in memory
+    queue_path: str
+    #: with queue_path: normal survives a process crash, full survives power loss too
+    durability: Literal['normal', 'full']
+    #: with queue_path: how long a taken batch stays claimed before its events are pending again
+    lease_seconds: float
     #: name of this queue in log lines and errors
     name: str
 
@@ -96,6 +102,8 @@ class SenderSettings(TypedDict, total=False):
     max_entries_per_message: int
     #: how long close may spend draining the queue
     close_timeout_seconds: float
+    #: a header carrying the batch's event ids, comma-separated in batch order; "" for none
+    ids_header: str
     #: name of this sender in log lines and errors
     name: str
 

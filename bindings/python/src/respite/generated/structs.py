@@ -84,7 +84,7 @@ class GateStats(NamedTuple):
 
 
 class QueueStats(NamedTuple):
-    """D9 figures, a consistent snapshot taken under the queue's lock. (respite_queue_stats)"""
+    """D9 figures, a consistent snapshot taken under the queue's lock (durable: the file's figures, read in one transaction, L7). (respite_queue_stats)"""
 
     #: enqueues that succeeded
     accepted: int
@@ -114,7 +114,7 @@ class QueueStats(NamedTuple):
     pending_bytes: int
     #: payload bytes of events in flight
     in_flight_bytes: int
-    #: memory held for events (payloads + headers)
+    #: memory held for events (payloads + headers); durable: this handle's taken ones
     live_bytes: int
     #: maximum_capacity
     capacity: int
@@ -128,6 +128,12 @@ class QueueStats(NamedTuple):
     event_ttl: float
     #: 1 after respite_queue_close
     closed: bool
+    #: 1 when the events live in a file (queue_path)
+    durable: int
+    #: 1 when opening found the file corrupt and moved it aside (L8)
+    corrupt_set_aside: int
+    #: events lost with that file; -1 when it could not be read
+    corrupt_lost: int
     #: D9 holds for this snapshot (respite_queue_stats_balanced)
     balanced: bool
 
