@@ -118,3 +118,18 @@ def test_retry_failure_on():
     with pytest.raises(Flaky):
         respite.retry_call(fn, failure_on=lambda e: False, sleep=lambda s: None)
     assert len(calls) == 4
+
+
+def test_http_libraries_transport_errors_count_without_importing_them():
+    # httpx.ConnectError and aiohttp.ClientConnectorError are not OSErrors
+    def library_class(module, name, base=Exception):
+        return type(name, (base,), {"__module__": module})
+
+    httpx_transport = library_class("httpx._exceptions", "TransportError")
+    httpx_connect = library_class("httpx._exceptions", "ConnectError", httpx_transport)
+    aiohttp_connection = library_class("aiohttp.client_exceptions", "ClientConnectionError")
+    elsewhere = library_class("mylib", "TransportError")
+    assert respite.is_service_failure(httpx_connect())
+    assert respite.is_service_failure(aiohttp_connection())
+    assert not respite.is_service_failure(elsewhere())
+    assert not respite.is_service_failure(library_class("httpx._exceptions", "InvalidURL")())

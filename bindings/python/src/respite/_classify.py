@@ -20,6 +20,9 @@ StatusOf = Callable[[Any], Union[int, OutcomeLike, None]]
 
 # Errors the binding can tell are the transport's or the service's.
 _SERVICE_ERRORS = (OSError, TimeoutError, asyncio.TimeoutError, concurrent.futures.TimeoutError, TransportError)
+# The same for HTTP libraries whose transport errors are not OSErrors, by
+# (top-level package, class name) so that none of them is imported.
+_LIBRARY_TRANSPORT_ERRORS = frozenset({("httpx", "TransportError"), ("aiohttp", "ClientConnectionError")})
 _SUCCESS = Outcome.SUCCESS.code
 REQUEST_ERROR = Outcome.REQUEST_ERROR.code
 
@@ -28,10 +31,12 @@ def is_service_failure(exc: BaseException) -> bool:
     """The default rule: True for errors the binding can tell are the
     transport's or the service's (OSError, which covers ConnectionError,
     socket errors and requests' errors; TimeoutError; respite's
-    TransportError) and for an exception that carries an ``outcome`` or an
+    TransportError; httpx's TransportError and aiohttp's
+    ClientConnectionError) and for an exception that carries an ``outcome`` or an
     HTTP status (on itself or its ``.response``, as httpx's and requests'
     HTTP errors do). Anything else is the caller's own: not counted."""
-    if isinstance(exc, _SERVICE_ERRORS):
+    if isinstance(exc, _SERVICE_ERRORS) or any(
+            (cls.__module__.partition(".")[0], cls.__name__) in _LIBRARY_TRANSPORT_ERRORS for cls in type(exc).__mro__):
         return True
     outcome = getattr(exc, "outcome", None)
     return failure_of(exc)[1] != 0 or (isinstance(outcome, str) and outcome in OUTCOMES)
