@@ -143,7 +143,7 @@ def emit_errors(tables: Tables) -> str:
     for status in tables.errors:
         if status.fields:
             args = ", ".join(f"{f}={f}" for f in status.fields)
-            out += [f"    if cls is {class_name(status.name)}:", f"        return cls(message, {args})"]
+            out += [f"    if cls is {class_name(status.name)}:", f"        return {class_name(status.name)}(message, {args})"]
     out += [
         "    if cls is None:",
         "        err = RespiteError(message)",
@@ -277,6 +277,12 @@ _PY_TYPES = {"integer": "int", "number": "float", "boolean": "bool", "string": "
              "list": "Union[str, Sequence[Union[str, int]]]"}
 
 
+def _setting_type(setting: Setting) -> str:
+    if setting.choices:
+        return f"Literal[{', '.join(repr(c) for c in setting.choices)}]"
+    return _PY_TYPES[setting.type]
+
+
 def emit_settings(tables: Tables) -> str:
     out: List[str] = [
         f'"""{HEADER}.',
@@ -292,10 +298,20 @@ def emit_settings(tables: Tables) -> str:
         out += ["", "", f"class {pascal(component)}Settings(TypedDict, total=False):",
                 f'    """The {component} settings (spec section 8)."""', ""]
         for setting in tables.settings_of(component):
-            kind = (f"Literal[{', '.join(repr(c) for c in setting.choices)}]" if setting.choices
-                    else _PY_TYPES[setting.type])
-            out += [f"    #: {setting.doc}", f"    {setting.name}: {kind}"]
-    out += ["", "", "__all__ = [" + ", ".join(f'"{pascal(c)}Settings"' for c in tables.components) + "]", ""]
+            out += [f"    #: {setting.doc}", f"    {setting.name}: {_setting_type(setting)}"]
+    # A Sender takes its own settings, its queue's and its gate's as keywords
+    # (a name several have, such as name, once), but url as its first parameter.
+    combined = {}
+    for component in ("sender", "queue", "gate"):
+        for setting in tables.settings_of(component):
+            if setting.name != "url":
+                combined.setdefault(setting.name, setting)
+    out += ["", "", "class SenderOptions(TypedDict, total=False):",
+            '    """The keywords of respite.Sender: the sender\'s settings but url, the queue\'s and the gate\'s."""',
+            ""]
+    out += [f"    {setting.name}: {_setting_type(setting)}" for setting in combined.values()]
+    names = [f'"{pascal(c)}Settings"' for c in tables.components] + ['"SenderOptions"']
+    out += ["", "", "__all__ = [" + ", ".join(names) + "]", ""]
     return "\n".join(out)
 
 

@@ -130,6 +130,18 @@ def test_retry_on_async_def_sleeps_with_asyncio_and_gives_up():
     assert isinstance(info.value.__cause__, TimeoutError)
 
 
+def test_retry_on_async_def_with_a_plain_sleep_function():
+    slept = []
+
+    @respite.retry(max_attempts=3, initial_delay_seconds=2, sleep=slept.append)  # immediate, as in tests
+    async def down():
+        raise ConnectionError()
+
+    with pytest.raises(respite.TransportError):
+        run(down())
+    assert slept == [2, 4]
+
+
 def test_retry_async_through_a_gate_and_status_of():
     gate = respite.Gate(failures_to_enter_recovery=10)
     answers = iter([503, 200])

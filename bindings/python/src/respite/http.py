@@ -26,11 +26,8 @@ from .gate import Gate
 from .policy import Policy
 
 if TYPE_CHECKING:
-    from .generated.settings import ClientSettings, GateSettings, QueueSettings, SenderSettings
+    from .generated.settings import ClientSettings, GateSettings, SenderOptions
     from ._typing import Unpack
-
-    class _SenderOptions(SenderSettings, QueueSettings, GateSettings, total=False):
-        """A Sender's keywords: its own settings, its queue's and its gate's."""
 
 Body = Union[bytes, bytearray, memoryview, str, None]
 Headers = Union[Mapping[str, str], Iterable[Tuple[str, str]], str, None]
@@ -213,20 +210,17 @@ class Sender(OwnsHandle):
 
     __slots__ = ("_own", "policy", "_settings", "_log", "_stop", "_poller", "_unsent", "final_stats", "__weakref__")
 
-    # url is also a sender setting (in _SenderOptions): either way gives it
-    def __init__(self, url: Optional[str] = None, *, policy: Optional[Policy] = None,  # type: ignore[misc]
-                 headers: Headers = None,
+    def __init__(self, url: Optional[str] = None, *, policy: Optional[Policy] = None, headers: Headers = None,
                  gate_profile: str = "usage_sharing", gate: Optional[GateSettings] = None,
-                 **settings: Unpack[_SenderOptions]) -> None:
+                 **settings: Unpack[SenderOptions]) -> None:
         self._own = CLOSED
         self.policy = policy
         self._unsent: Optional[int] = None
         self.final_stats: Optional[SenderStats] = None  #: the statistics when close() finished
         self._log = _events.Log(256)
-        if url is not None:
-            settings["url"] = url
+        values: Dict[str, Any] = dict(settings) if url is None else {**settings, "url": url}
         parts: Dict[str, Dict[str, Any]] = {"sender": {}, "gate": {}, "queue": {}}
-        for key, value in settings.items():
+        for key, value in values.items():
             # an unknown name goes to the sender, whose settings name it in the core's error
             parts[_COMPONENT_OF.get(key, "sender")][key] = value
         parts["gate"].update(gate or {})

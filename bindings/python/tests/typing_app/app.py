@@ -11,10 +11,10 @@ from respite import (ERRORS_BY_CODE, ERRORS_BY_STATUS, Attempt, Backoff, Backoff
                      ClientSettings, ClosedError, Decision, Engine, EngineStats, Event, FailureOn, Gate, GateSettings,
                      GateStats, InternalError, InvalidArgumentError, InvalidPolicyError, InvalidSettingError,
                      InvalidTimeError, NoMemoryError, Outcome, Policy, Problem, Queue, QueueFullError, QueueSettings,
-                     QueueStats, RespiteError, Response, ResponseHeaders, Sender, SenderSettings, SenderStats,
-                     SettingInfo, Settings, StatusOf, StorageError, TemporarilyUnavailableError, TooLargeError,
-                     TransportError, classify, error_from_fields, failure_of, is_service_failure, outcome_counts,
-                     refusal_message, retry, retry_call, settings_table)
+                     QueueStats, RespiteError, Response, ResponseHeaders, Sender, SenderOptions, SenderSettings,
+                     SenderStats, SettingInfo, Settings, StatusOf, StorageError, TemporarilyUnavailableError,
+                     TooLargeError, TransportError, classify, error_from_fields, failure_of, is_service_failure,
+                     outcome_counts, refusal_message, retry, retry_call, settings_table)
 
 
 class ServiceDown(Exception):
@@ -91,8 +91,8 @@ def queues_and_senders() -> None:
     sender_settings: SenderSettings = {"min_entries_per_message": 10, "gzip": True}
     engine = Engine(queue, gate, **sender_settings)
     engine_stats: EngineStats = engine.stats()
-    sender = Sender("http://127.0.0.1:1/", policy=policy, gate={"recovery_seconds": 2.0}, max_bytes=1000,
-                    min_entries_per_message=1)
+    sender_options: SenderOptions = {"max_bytes": 1000, "min_entries_per_message": 1, "probes": 2}
+    sender = Sender("http://127.0.0.1:1/", policy=policy, gate={"recovery_seconds": 2.0}, **sender_options)
     sender_stats: SenderStats = sender.stats()
     print(queue_stats.balanced, engine_stats.closing, sender_stats.gate.state, sender.close())
     client_settings: ClientSettings = {"timeout_seconds": 1.5, "user_agent": "app"}

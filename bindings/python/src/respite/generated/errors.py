@@ -158,11 +158,11 @@ def error_from_fields(code: int, message: str, setting: str = "", retry_after: f
     with that code."""
     cls = ERRORS_BY_CODE.get(code)
     if cls is InvalidSettingError:
-        return cls(message, setting=setting)
+        return InvalidSettingError(message, setting=setting)
     if cls is TemporarilyUnavailableError:
-        return cls(message, retry_after=retry_after)
+        return TemporarilyUnavailableError(message, retry_after=retry_after)
     if cls is InvalidPolicyError:
-        return cls(message, problems=problems)
+        return InvalidPolicyError(message, problems=problems)
     if cls is None:
         err = RespiteError(message)
         err.code = code

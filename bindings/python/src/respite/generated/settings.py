@@ -121,4 +121,38 @@ class ClientSettings(TypedDict, total=False):
     name: str
 
 
-__all__ = ["GateSettings", "BackoffSettings", "QueueSettings", "SenderSettings", "ClientSettings"]
+class SenderOptions(TypedDict, total=False):
+    """The keywords of respite.Sender: the sender's settings but url, the queue's and the gate's."""
+
+    timeout_seconds: float
+    content_type: str
+    prefix: str
+    separator: str
+    suffix: str
+    gzip: bool
+    min_entries_per_message: int
+    max_entries_per_message: int
+    close_timeout_seconds: float
+    ids_header: str
+    name: str
+    overflow: Literal['drop_oldest', 'drop_newest']
+    max_bytes: int
+    queue_path: str
+    durability: Literal['normal', 'full']
+    lease_seconds: float
+    failures_to_enter_recovery: int
+    failures_window_seconds: float
+    recovery_seconds: float
+    recovery_multiplier: float
+    max_recovery_seconds: float
+    probes: int
+    probe_timeout_seconds: float
+    recover_never: bool
+    count_all_failures: bool
+    honour_retry_after: bool
+    jitter: float
+    seed: int
+    shared_path: str
+
+
+__all__ = ["GateSettings", "BackoffSettings", "QueueSettings", "SenderSettings", "ClientSettings", "SenderOptions"]
