@@ -18,6 +18,60 @@ export type OutcomeSpec =
   | { status?: number; statusCode?: number; bodyUsable?: boolean; transport?: boolean; outcome?: OutcomeName; retryAfter?: number };
 export type GateState = GateStateName;
 
+/**
+ * Options of type O that are a Shape and have no other key: an unknown key (a typo) is a type
+ * error also when the options are a variable, not only an object literal.
+ */
+export type Exact<O, Shape> = O & Shape & { [K in Exclude<keyof O, keyof Shape>]: never };
+
+/** What a protected function is called with (Gate#run, Retry, wrap). */
+export interface CallContext {
+  /** Always an AbortSignal (one that never aborts when the caller gave none): pass it on, e.g. fetch(url, { signal }). */
+  readonly signal: AbortSignal;
+  /** 1 for the first attempt; counts up under a Retry. */
+  readonly attempt: number;
+}
+
+/** Options of a protected call. */
+export interface RunOptions {
+  /** Aborted: the call rejects with its reason (before the gate is asked, or between retries). */
+  signal?: AbortSignal;
+}
+
+/**
+ * A classifier's answer: true counts against the service, false does not (an error is the
+ * caller's own: told to the gate as request_error and re-raised), an outcome name, status or
+ * description says which outcome, undefined (or null) keeps the default.
+ */
+export type Verdict = boolean | OutcomeSpec | null | undefined;
+/** A class of errors. */
+export type ErrorClass = abstract new (...args: any[]) => unknown;
+
+/** Which results and errors of a protected function count (default: see Classifier). */
+export interface ClassifySpec {
+  /** An error fn threw; or the error classes that count (other errors: the default). */
+  error?: ((error: unknown) => Verdict) | ReadonlyArray<ErrorClass>;
+  /** A value fn returned (default: its HTTP status, `status` or `statusCode`, else success). */
+  result?: (value: unknown) => Verdict;
+}
+
+/**
+ * By default an error counts only when it is the transport's or the service's: an `outcome`
+ * name, an HTTP status (its own or its `response`'s), a Node/undici network code (also as its
+ * `cause`), a TimeoutError; any other error is the caller's own.
+ */
+export class Classifier {
+  constructor(spec?: ClassifySpec);
+  /** The core's outcome number, or -1: the caller's own error. */
+  error(error: unknown): number;
+  value(value: unknown): number;
+}
+
+/** Something wrap() composes: runs fn(context) inside itself. */
+export interface Layer {
+  run(fn: (context: CallContext) => unknown, context?: RunOptions | CallContext): Promise<unknown>;
+}
+
 export interface Logger {
   warn?(message: string, event: GateEvent): void;
   info?(message: string, event: GateEvent): void;
@@ -29,13 +83,34 @@ export interface GateOptions extends GateSettings {
   profile?: ProfileName | 'cloudRequest' | 'usageSharing';
   /** Receives every event's line: warn when sending pauses or a pause grows, info otherwise. */
   logger?: Logger;
+  /** Which results and errors of run() count (also for a Retry wrapping this gate). */
+  classify?: ClassifySpec | Classifier;
 }
 
 export type BackoffOptions = BackoffSettings;
 
+/** The events a gate emits (G18); 'event' carries every one. */
+export type GateEventType = 'recovery_started' | 'recovery_extended' | 'probing' | 'recovered' | 'reset';
+/** The events a sender or engine emits besides its gate's. */
+export type SenderEventType = GateEventType | 'send_failed' | 'unsent_at_close';
+/** The event object for a listener of `K` ('event': any of Names). */
+export type EventFor<K, Names extends string> = GateEvent & { type: K extends 'event' ? Names : K };
+
+/** An EventEmitter whose listeners are typed by event name. Not a runtime class. */
+declare class TypedEmitter<Names extends string> extends EventEmitter {
+  on<K extends Names | 'event'>(event: K, listener: (event: EventFor<K, Names>) => void): this;
+  once<K extends Names | 'event'>(event: K, listener: (event: EventFor<K, Names>) => void): this;
+  off<K extends Names | 'event'>(event: K, listener: (event: EventFor<K, Names>) => void): this;
+  addListener<K extends Names | 'event'>(event: K, listener: (event: EventFor<K, Names>) => void): this;
+  removeListener<K extends Names | 'event'>(event: K, listener: (event: EventFor<K, Names>) => void): this;
+  prependListener<K extends Names | 'event'>(event: K, listener: (event: EventFor<K, Names>) => void): this;
+  prependOnceListener<K extends Names | 'event'>(event: K, listener: (event: EventFor<K, Names>) => void): this;
+}
+
 /** The recovery gate. Emits 'event' and each event's type. */
-export class Gate extends EventEmitter {
-  constructor(options?: GateOptions);
+export interface Gate extends TypedEmitter<GateEventType>, Layer {
+  /** Judges run()'s results and errors. */
+  readonly classifier: Classifier;
   readonly closed: boolean;
   /** The `name` setting ('' when unset), which starts the gate's log lines; null once closed. */
   readonly name: string | null;
@@ -49,15 +124,17 @@ export class Gate extends EventEmitter {
   state(now?: number): GateState;
   reset(now?: number): void;
   stats(): GateStats;
-  /** Runs fn through the gate; refused → rejects with TemporarilyUnavailableError, fn not called. */
-  run<T>(fn: () => T | PromiseLike<T>): Promise<T>;
-  on(event: 'event' | GateEvent['type'], listener: (event: GateEvent) => void): this;
+  /**
+   * Runs fn(context) through the gate; refused → rejects with TemporarilyUnavailableError, fn
+   * not called; the result or error is classified (classifier), reported and passed through.
+   */
+  run<T>(fn: (context: CallContext) => T | PromiseLike<T>, options?: RunOptions | CallContext): Promise<T>;
   /** Emits the events waiting for this handle now: on a shared gate, transitions other handles or processes made. */
   pollEvents(): void;
 }
+export const Gate: { new <O extends GateOptions = {}>(options?: Exact<O, GateOptions>): Gate; readonly prototype: Gate };
 
-export class Backoff {
-  constructor(options?: BackoffOptions);
+export interface Backoff {
   readonly closed: boolean;
   readonly maxAttempts: number;
   close(): void;
@@ -69,6 +146,7 @@ export class Backoff {
   /** The core's give-up error (B14) for a retry loop of one's own: returned, not thrown. */
   gaveUp(attempts: number, outcome: OutcomeSpec): TransportError;
 }
+export const Backoff: { new <O extends BackoffOptions = {}>(options?: Exact<O, BackoffOptions>): Backoff; readonly prototype: Backoff };
 
 export interface PolicyProblem {
   pointer: string;
@@ -112,8 +190,7 @@ export interface QueueOptions extends QueueSettings {
 }
 
 /** The bounded delivery queue (spec section 4). close() frees it (closing engines that use it first). */
-export class Queue {
-  constructor(options?: QueueOptions);
+export interface Queue {
   readonly policy: Policy | null;
   readonly closed: boolean;
   close(): void;
@@ -131,6 +208,7 @@ export class Queue {
   /** Throws InternalError with every figure when D9 does not hold. */
   checkAccounting(): void;
 }
+export const Queue: { new <O extends QueueOptions = {}>(options?: Exact<O, QueueOptions>): Queue; readonly prototype: Queue };
 
 /** Events taken together, read by index (0 is the oldest). */
 export class Batch {
@@ -168,8 +246,7 @@ export interface DeliveryEngineOptions extends Pick<SenderSettings, 'name' | 'mi
 }
 
 /** The sender's decisions (spec section 5) over a queue, its policy and a gate; no I/O. Emits 'unsent_at_close' and 'event'. */
-export class DeliveryEngine extends EventEmitter {
-  constructor(options: DeliveryEngineOptions);
+export interface DeliveryEngine extends TypedEmitter<'unsent_at_close'> {
   readonly closed: boolean;
   readonly queue: Queue;
   readonly gate: Gate;
@@ -190,8 +267,8 @@ export class DeliveryEngine extends EventEmitter {
   readonly minEntries: number;
   readonly maxEntries: number;
   stats(): EngineStats;
-  on(event: 'event' | 'unsent_at_close', listener: (event: GateEvent) => void): this;
 }
+export const DeliveryEngine: { new <O extends DeliveryEngineOptions>(options: Exact<O, DeliveryEngineOptions>): DeliveryEngine; readonly prototype: DeliveryEngine };
 
 /** Request headers: an object, a Map, [name, value] pairs, or "Name: value" lines. */
 export type HeadersInit = Record<string, string | number> | Map<string, string | number> | Array<[string, string | number]> | string;
@@ -208,6 +285,8 @@ export interface RequestOptions {
   url: string;
   headers?: HeadersInit;
   body?: Payload;
+  /** Aborted: rejects at once with its reason (no request when already aborted; a transfer under way runs to its end on the addon's thread, unseen). */
+  signal?: AbortSignal;
 }
 
 /** One call's result (spec C8). */
@@ -232,18 +311,18 @@ export class Response {
 }
 
 /** HTTP calls through a gate (spec section 6); the blocking call runs off the event loop. */
-export class Client {
-  constructor(options?: ClientOptions);
+export interface Client {
   readonly closed: boolean;
   readonly gate: Gate | null;
   /** Rejects with TemporarilyUnavailableError (no I/O) when the gate refuses. */
-  request(options: RequestOptions): Promise<Response>;
-  get(url: string, options?: { headers?: HeadersInit }): Promise<Response>;
-  post(url: string, body?: Payload, options?: { headers?: HeadersInit }): Promise<Response>;
+  request<O extends RequestOptions>(options: Exact<O, RequestOptions>): Promise<Response>;
+  get(url: string, options?: { headers?: HeadersInit; signal?: AbortSignal }): Promise<Response>;
+  post(url: string, body?: Payload, options?: { headers?: HeadersInit; signal?: AbortSignal }): Promise<Response>;
   /** C4: the caller could not use a 2xx/3xx answer. */
   reportUnusable(response: Response): void;
   close(): void;
 }
+export const Client: { new <O extends ClientOptions = {}>(options?: Exact<O, ClientOptions>): Client; readonly prototype: Client };
 
 export interface SenderOptions extends GateSettings, QueueSettings, SenderSettings {
   url: string;
@@ -259,8 +338,7 @@ export interface SenderOptions extends GateSettings, QueueSettings, SenderSettin
 }
 
 /** The background sender (spec section 5). Emits 'event' and each event's type (GateEvent). */
-export class Sender extends EventEmitter {
-  constructor(options: SenderOptions);
+export interface Sender extends TypedEmitter<SenderEventType> {
   readonly closed: boolean;
   addHeader(name: string, value: string): void;
   /** Never waits for the network. */
@@ -272,26 +350,80 @@ export class Sender extends EventEmitter {
   /** After close: the figures at close. */
   stats(): SenderStats;
 }
+export const Sender: { new <O extends SenderOptions>(options: Exact<O, SenderOptions>): Sender; readonly prototype: Sender };
 
 export class Settings {
-  constructor(target: string, options?: Record<string, unknown>);
+  constructor(target: 'gate' | 'cloud_request' | 'usage_sharing' | 'cloudRequest' | 'usageSharing', options?: GateSettings);
+  constructor(target: 'backoff', options?: BackoffSettings);
+  constructor(target: 'queue', options?: QueueSettings);
+  constructor(target: 'sender', options?: SenderSettings);
+  constructor(target: 'client', options?: ClientSettings);
   readonly component: string;
   get(name: string): number | boolean | string;
   close(): void;
 }
 
-export interface RetryOptions {
+/** What onRetry is told before each wait. */
+export interface RetryInfo {
+  attempt: number;
+  /** Seconds until the next attempt. */
+  delay: number;
+  outcome: OutcomeName;
+  error?: unknown;
+}
+
+/** Options of a Retry. */
+export interface RetryPolicyOptions {
+  /** Which results and errors count, and so are retried (default: the gate's inside it). */
+  classify?: ClassifySpec | Classifier;
+  onRetry?(info: RetryInfo): void;
+}
+
+export interface RetryOptions extends RetryPolicyOptions {
+  /** Every attempt runs through it (a refusal rejects at once). */
   gate?: Gate;
   signal?: AbortSignal;
-  onRetry?(info: { attempt: number; delay: number; outcome: OutcomeName; error?: unknown }): void;
 }
 
 /**
- * Runs fn(attempt) until it succeeds or the back-off says stop, waiting with timers.
- * Gives up with a TransportError (the core's message, B14) carrying `attempts`,
- * `lastOutcome`, and the last error as `cause` or the last resolved value as `response`.
+ * Retries as a layer: run(fn) calls fn({signal, attempt}) until it succeeds or the back-off
+ * says stop; gives up with a TransportError (the core's message, B14) carrying `attempts`,
+ * `lastOutcome`, and the last error as `cause` or the last resolved value as `response`; the
+ * caller's own error is re-raised unchanged; a gate's refusal rejects at once.
  */
-export function retry<T>(fn: (attempt: number) => T | PromiseLike<T>, backoff?: Backoff | BackoffOptions, options?: RetryOptions): Promise<T>;
+export interface Retry extends Layer {
+  readonly backoff: Backoff;
+  /** Its own classifier, or null: the gate's inside it. */
+  readonly classifier: Classifier | null;
+  /** Frees a back-off made from options. */
+  close(): void;
+  run<T>(fn: (context: CallContext) => T | PromiseLike<T>, options?: RunOptions | CallContext): Promise<T>;
+}
+export const Retry: { new <O extends BackoffOptions = {}>(backoff?: Backoff | Exact<O, BackoffOptions>, options?: RetryPolicyOptions): Retry; readonly prototype: Retry };
+
+/** Answers for failures of what it wraps with a value, or with what a function makes of the error. */
+export class Fallback<F = unknown> implements Layer {
+  constructor(
+    fallback: F | ((error: unknown, context: CallContext) => F | PromiseLike<F>),
+    options?: { on?: ReadonlyArray<ErrorClass> | ((error: unknown) => boolean) },
+  );
+  run<T>(fn: (context: CallContext) => T | PromiseLike<T>, options?: RunOptions | CallContext): Promise<T | F>;
+}
+
+/** Layers composed, the first the outermost. */
+export interface Wrapped extends Layer {
+  run<T>(fn: (context: CallContext) => T | PromiseLike<T>, options?: RunOptions | CallContext): Promise<T>;
+}
+
+/** wrap(fallback, retry, gate).run(fn, { signal }): fn inside every layer; a Backoff stands for new Retry(backoff). */
+export function wrap(...layers: Array<Layer | Backoff>): Wrapped;
+
+/** Retry#run with fn(attempt, context), each attempt through options.gate. */
+export function retry<T, B extends BackoffOptions = {}, R extends RetryOptions = {}>(
+  fn: (attempt: number, context: CallContext) => T | PromiseLike<T>,
+  backoff?: Backoff | Exact<B, BackoffOptions>,
+  options?: Exact<R, RetryOptions>,
+): Promise<T>;
 export function now(): number;
 export function classify(httpStatus: number, options?: { transport?: boolean; bodyUsable?: boolean }): OutcomeName;
 export function outcome(spec: OutcomeSpec): OutcomeName;

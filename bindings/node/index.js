@@ -4,7 +4,9 @@ const native = require('./lib/native');
 const errors = require('./lib/errors');
 const { Gate } = require('./lib/gate');
 const { Backoff } = require('./lib/backoff');
-const { retry } = require('./lib/retry');
+const { Retry, retry } = require('./lib/retry');
+const { Fallback, wrap } = require('./lib/compose');
+const { Classifier } = require('./lib/classify');
 const { Policy } = require('./lib/policy');
 const { Queue, Batch, DISPOSITIONS } = require('./lib/queue');
 const { DeliveryEngine, ACTIONS } = require('./lib/engine');
@@ -54,6 +56,10 @@ module.exports = {
   DISPOSITIONS,
   ACTIONS,
   retry,
+  Retry,
+  Fallback,
+  wrap,
+  Classifier,
   now,
   classify,
   outcome,
@@ -63,6 +69,21 @@ module.exports = {
   settingsTable,
   OUTCOMES,
   STATUS_NAMES,
-  ...Object.fromEntries(Object.entries(errors).filter(([name]) => name.endsWith('Error'))),
   native,
 };
+// Each error by name (not spread) so that Node's ESM loader sees it
+// (`import { ClosedError } from 'respite'`: it reads the names from this
+// file's text); test/esm.test.js checks them against generated/errors.js.
+module.exports.RespiteError = errors.RespiteError;
+module.exports.InvalidArgumentError = errors.InvalidArgumentError;
+module.exports.InvalidSettingError = errors.InvalidSettingError;
+module.exports.InvalidTimeError = errors.InvalidTimeError;
+module.exports.TemporarilyUnavailableError = errors.TemporarilyUnavailableError;
+module.exports.InvalidPolicyError = errors.InvalidPolicyError;
+module.exports.QueueFullError = errors.QueueFullError;
+module.exports.TooLargeError = errors.TooLargeError;
+module.exports.ClosedError = errors.ClosedError;
+module.exports.NoMemoryError = errors.NoMemoryError;
+module.exports.TransportError = errors.TransportError;
+module.exports.InternalError = errors.InternalError;
+module.exports.StorageError = errors.StorageError;

@@ -81,6 +81,30 @@ class Response {
   }
 }
 
+// `call` (a promise of a Response), rejected with the signal's reason as
+// soon as it aborts. The core's transfer cannot be stopped from here: it
+// runs on to its end (timeoutSeconds at most) on the addon's thread, its
+// outcome reaches the gate as usual, and its Response is freed unseen.
+function abortable(call, signal) {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason);
+      call.then((response) => response.close(), () => {});
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    call.then(
+      (response) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(response);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 class Client {
   // options: the "client" settings in camelCase (timeoutSeconds, userAgent),
   // gate (a Gate: every attempt asks it first) and backoff (a Backoff: the
@@ -124,11 +148,16 @@ class Client {
     this._native.release();
   }
 
-  // One call: {method, url, headers, body}. Resolves with a Response, also
-  // for an error status or a failed transport (see response.outcome);
-  // rejects with TemporarilyUnavailableError when the gate refuses (no I/O),
-  // InvalidArgumentError for a bad method, URL or header, ClosedError.
-  request({ method = 'GET', url, headers, body } = {}) {
+  // One call: {method, url, headers, body, signal}. Resolves with a
+  // Response, also for an error status or a failed transport (see
+  // response.outcome); rejects with TemporarilyUnavailableError when the gate
+  // refuses (no I/O), InvalidArgumentError for a bad method, URL or header,
+  // ClosedError, and the signal's reason when it aborts (see abortable).
+  request({ method = 'GET', url, headers, body, signal } = {}) {
+    if (signal !== undefined && signal !== null) {
+      if (!(signal instanceof AbortSignal)) return Promise.reject(new TypeError('respite: signal must be an AbortSignal'));
+      if (signal.aborted) return Promise.reject(signal.reason); // before any I/O
+    }
     const gate = this.gate;
     // A throw here (a bad header, body or type) rejects the promise.
     const start = (done) =>
@@ -141,15 +170,16 @@ class Client {
         body ?? '',
         done,
       );
-    return this._native.job(start, () => gate && gate._drainEvents()).then((raw) => new Response(raw));
+    const call = this._native.job(start, () => gate && gate._drainEvents()).then((raw) => new Response(raw));
+    return signal ? abortable(call, signal) : call;
   }
 
-  get(url, { headers } = {}) {
-    return this.request({ method: 'GET', url, headers });
+  get(url, { headers, signal } = {}) {
+    return this.request({ method: 'GET', url, headers, signal });
   }
 
-  post(url, body, { headers } = {}) {
-    return this.request({ method: 'POST', url, headers, body });
+  post(url, body, { headers, signal } = {}) {
+    return this.request({ method: 'POST', url, headers, body, signal });
   }
 
   // The caller could not use a 2xx/3xx answer (C4): the gate counts one

@@ -4,7 +4,9 @@ const { EventEmitter } = require('node:events');
 const native = require('./native');
 const { decisionOf, gateStatsOf } = require('../generated/structs');
 const { buildSettings } = require('./settings');
-const { SUCCESS, parseOutcome, classifyValue, classifyError, hintOf } = require('./outcome');
+const { SUCCESS, parseOutcome, hintOf } = require('./outcome');
+const { DEFAULT_CLASSIFIER, classifierOf, reported } = require('./classify');
+const { contextOf } = require('./context');
 const { forwardEvents } = require('./events');
 const { own, release } = require('./handle');
 
@@ -22,10 +24,12 @@ function timeOf(now) {
 class Gate extends EventEmitter {
   // options: the gate's settings in camelCase ({failuresToEnterRecovery: 5}),
   // `profile` ('cloud_request' | 'usage_sharing'), and `logger` (an object
-  // with warn/info, e.g. console) that receives every event.
+  // with warn/info, e.g. console) that receives every event, and `classify`
+  // ({error, result}: which results and errors of run() count, classify.js).
   constructor(options = {}) {
     super();
-    const settings = buildSettings('gate', options, ['logger']);
+    const settings = buildSettings('gate', options, ['logger', 'classify']);
+    this.classifier = classifierOf(options.classify) || DEFAULT_CLASSIFIER;
     let probes;
     let shared;
     try {
@@ -149,11 +153,13 @@ class Gate extends EventEmitter {
     return stats;
   }
 
-  // Runs `fn` (sync or async) through the gate: refused → a rejected promise
-  // with TemporarilyUnavailableError and fn is not called; otherwise fn's
-  // result or error is reported (an error is a failure: its `outcome`, its
-  // HTTP `status`/`statusCode`, else transport) and passed through.
-  run(fn) {
+  // Runs `fn(context)` (sync or async) through the gate: refused → a
+  // rejected promise with TemporarilyUnavailableError and fn is not called;
+  // otherwise fn's result or error is classified (this.classifier),
+  // reported and passed through. context: {signal, attempt} (classify.js,
+  // context.js); an aborted signal rejects with its reason before admission.
+  run(fn, context) {
+    if (context !== undefined && context.signal?.aborted) return Promise.reject(context.signal.reason);
     let permit = this._leanPermit;
     let handlers = this._leanHandlers;
     if (permit !== 0) {
@@ -167,18 +173,19 @@ class Gate extends EventEmitter {
         this._leanHandlers = handlers;
       }
     }
+    const classifier = this.classifier;
     let result;
     try {
-      result = fn();
+      result = fn(contextOf(context));
     } catch (error) {
-      this._settle(permit, classifyError(error), error);
+      this._settle(permit, classifier.error(error), error);
       return Promise.reject(error);
     }
     if (result instanceof Promise) return result.then(handlers.value, handlers.error);
     if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
       return Promise.resolve(result).then(handlers.value, handlers.error);
     }
-    this._settle(permit, classifyValue(result), result);
+    this._settle(permit, classifier.value(result), result);
     return Promise.resolve(result);
   }
 
@@ -187,18 +194,20 @@ class Gate extends EventEmitter {
   _handlersFor(permit) {
     return {
       value: (value) => {
-        this._settle(permit, classifyValue(value), value);
+        this._settle(permit, this.classifier.value(value), value);
         return value;
       },
       error: (error) => {
-        this._settle(permit, classifyError(error), error);
+        this._settle(permit, this.classifier.error(error), error);
         throw error;
       },
     };
   }
 
-  // Reports a finished call; a gate closed meanwhile is no longer told.
-  _settle(permit, outcome, carrier) {
+  // Reports a finished call (the caller's own error as request_error); a
+  // gate closed meanwhile is no longer told.
+  _settle(permit, classified, carrier) {
+    const outcome = reported(classified);
     if (outcome === SUCCESS && permit === this._leanPermit) {
       this._leanReported++;
       return;

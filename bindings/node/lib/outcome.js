@@ -1,6 +1,7 @@
 'use strict';
-// What happened to one call, as the core's outcome names. Results and errors
-// of user code are classified here for Gate#run and retry().
+// What happened to one call, as the core's outcome names, from what callers
+// pass (names, statuses, {status, ...}); user code's results and errors are
+// classified in classify.js.
 const native = require('./native');
 
 const { OUTCOMES } = require('../generated/tables');
@@ -48,20 +49,4 @@ function parseOutcome(spec) {
   return [native.respite_outcome_from_name(String(spec)), 0, 0];
 }
 
-// A value user code resolved with: a success, unless it carries an HTTP
-// status (a fetch Response, {status: 503}) that says otherwise.
-function classifyValue(value) {
-  const status = httpStatusOf(value);
-  return status === 0 ? SUCCESS : classifyStatus(status);
-}
-
-// An error user code threw: its `outcome` name, else its HTTP status
-// (`status` or `statusCode`), else transport (the call did not complete).
-function classifyError(error) {
-  const named = OUTCOMES.indexOf(error?.outcome);
-  if (named >= 0) return named;
-  const status = httpStatusOf(error);
-  return status === 0 ? TRANSPORT : classifyStatus(status);
-}
-
-module.exports = { OUTCOMES, SUCCESS, parseOutcome, classifyValue, classifyError, httpStatusOf, hintOf };
+module.exports = { OUTCOMES, SUCCESS, parseOutcome, httpStatusOf, hintOf };

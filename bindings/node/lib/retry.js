@@ -1,59 +1,101 @@
 'use strict';
-// retry(fn, backoff, {gate}): runs fn until it succeeds or the core's retry
-// decision (respite_retry_decide) gives up, asking the gate before every
-// attempt; this loop only waits between decisions, with timers (the event
-// loop is never blocked).
+// Retry: runs fn until it succeeds or the core's retry decision
+// (respite_retry_decide) gives up, each attempt through the gate if there is
+// one; this loop only waits between decisions, with timers (the event loop
+// is never blocked), and stops when the caller's AbortSignal aborts.
 const { setTimeout: sleep } = require('node:timers/promises');
 const native = require('./native');
 const { Backoff } = require('./backoff');
-const { OUTCOMES, SUCCESS, classifyValue, classifyError, httpStatusOf, hintOf } = require('./outcome');
+const { TemporarilyUnavailableError } = require('./errors');
+const { OUTCOMES, httpStatusOf, hintOf } = require('./outcome');
+const { DEFAULT_CLASSIFIER, classifierOf, reported, OWN, SUCCESS } = require('./classify');
+const { contextOf } = require('./context');
 
-// fn(attempt) may be sync or async. A resolved value is a success unless it
-// carries an HTTP status that is not; a thrown error is classified as in
-// Gate#run. When the back-off stops (attempts used up, or an outcome
-// retry_on does not retry) retry() rejects with the core's TransportError
-// (B14: "the call failed after 3 attempts: last outcome server_error (status
-// 503)"), carrying `attempts`, `lastOutcome`, and the last error as `cause`
-// (or the last resolved value as `response`). options: {gate, signal,
-// onRetry(info)}.
-async function retry(fn, backoff = {}, options = {}) {
-  const owned = !(backoff instanceof Backoff);
-  const schedule = owned ? new Backoff(backoff) : backoff;
-  const { gate, signal, onRetry } = options;
-  try {
-    const sequence = schedule.start();
+class Retry {
+  // backoff: a Backoff, or its options (this Retry then owns one: close()).
+  // options: {classify ({error, result}; default: the gate's inside it),
+  // onRetry(info) (called before each wait)}.
+  constructor(backoff = {}, { classify, onRetry } = {}) {
+    this._owned = !(backoff instanceof Backoff);
+    this.backoff = this._owned ? new Backoff(backoff) : backoff;
+    this.classifier = classifierOf(classify);
+    if (onRetry !== undefined && typeof onRetry !== 'function') throw new TypeError('respite: onRetry must be a function');
+    this._onRetry = onRetry;
+  }
+
+  // Frees a back-off made from options (a Backoff given is the caller's).
+  close() {
+    if (this._owned) this.backoff.close();
+  }
+
+  // fn(context) with context {signal, attempt} (attempt 1 first). A refusal
+  // by a gate rejects at once with TemporarilyUnavailableError; an abort
+  // rejects with the signal's reason; when the back-off stops it rejects
+  // with the core's TransportError (B14: "the call failed after 3 attempts:
+  // last outcome server_error (status 503)") carrying `attempts`,
+  // `lastOutcome`, and the last error as `cause` (or the last resolved value
+  // as `response`) — except that the caller's own error (classify.js) is
+  // re-raised unchanged.
+  run(fn, context) {
+    return this._run(fn, contextOf(context), null, DEFAULT_CLASSIFIER);
+  }
+
+  // gate: each attempt runs through it (or null); fallback: the classifier
+  // when this Retry has none (the gate's it wraps).
+  async _run(fn, context, gate, fallback) {
+    const { signal } = context;
+    const classifier = this.classifier || (gate && gate.classifier) || fallback;
+    const sequence = this.backoff.start();
     for (let attempt = 1; ; attempt++) {
-      const permit = gate ? gate.acquire() : 0; // refused: TemporarilyUnavailableError
-      let outcome;
+      signal.throwIfAborted();
+      const attemptContext = { ...context, attempt };
       let carrier;
       let failed = false;
       try {
-        carrier = await fn(attempt);
-        outcome = classifyValue(carrier);
+        carrier = await (gate ? gate.run(fn, attemptContext) : fn(attemptContext));
       } catch (error) {
+        if (error instanceof TemporarilyUnavailableError) throw error; // refused: no attempt was made
         carrier = error;
         failed = true;
-        outcome = classifyError(error);
       }
-      const hint = outcome === SUCCESS ? 0 : hintOf(carrier);
-      if (gate && !gate.closed) gate.report(permit, { outcome: OUTCOMES[outcome] }, { retryAfter: hint });
-      if (outcome === SUCCESS) return carrier;
+      const outcome = failed ? classifier.error(carrier) : classifier.value(carrier);
+      if (outcome === SUCCESS) {
+        if (failed) throw carrier;
+        return carrier;
+      }
+      if (signal.aborted) throw failed ? carrier : signal.reason;
+      const hint = hintOf(carrier);
       let delay;
       try {
-        delay = native.respite_retry_decide(schedule._handle, sequence, attempt, outcome, httpStatusOf(carrier), hint);
+        delay = native.respite_retry_decide(this.backoff._handle, sequence, attempt, reported(outcome), httpStatusOf(carrier), hint);
       } catch (error) {
+        if (outcome === OWN) throw carrier;
         error.attempts = attempt;
         error.lastOutcome = OUTCOMES[outcome];
         if (failed) error.cause = carrier;
         else error.response = carrier;
         throw error;
       }
-      if (onRetry) onRetry({ attempt, delay, outcome: OUTCOMES[outcome], error: failed ? carrier : undefined });
-      await sleep(delay * 1000, undefined, signal ? { signal } : undefined);
+      if (this._onRetry) this._onRetry({ attempt, delay, outcome: OUTCOMES[reported(outcome)], error: failed ? carrier : undefined });
+      try {
+        await sleep(delay * 1000, undefined, { signal });
+      } catch (error) {
+        throw signal.aborted ? signal.reason : error;
+      }
     }
-  } finally {
-    if (owned) schedule.close();
   }
 }
 
-module.exports = { retry };
+// retry(fn, backoff, {gate, signal, classify, onRetry}): fn(attempt,
+// context) as Retry#run, each attempt through `gate` when given.
+async function retry(fn, backoff = {}, options = {}) {
+  const { gate, signal } = options;
+  const policy = new Retry(backoff, options);
+  try {
+    return await policy._run((context) => fn(context.attempt, context), contextOf({ signal }), gate || null, DEFAULT_CLASSIFIER);
+  } finally {
+    policy.close();
+  }
+}
+
+module.exports = { Retry, retry };

@@ -2,7 +2,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const respite = require('..');
-const { raises } = require('./helpers');
+const { raises, networkError } = require('./helpers');
 
 test('delays without jitter: initial x multiplier^(k-1), capped', () => {
   const backoff = new respite.Backoff({ initialDelaySeconds: 0.5, multiplier: 2, maxDelaySeconds: 3 });
@@ -62,7 +62,7 @@ test('retry: retries failures with timers and returns the first success', async 
     async (attempt) => {
       attempts++;
       assert.equal(attempt, attempts);
-      if (attempt < 3) throw new Error('reset');
+      if (attempt < 3) throw networkError('reset');
       return 'ok';
     },
     { initialDelaySeconds: 0.01, maxAttempts: 3 },
@@ -74,7 +74,7 @@ test('retry: retries failures with timers and returns the first success', async 
 test("retry gives up with the core's TransportError, the last error as its cause", async () => {
   let attempts = 0;
   const error = await respite.retry(
-    async () => { attempts++; throw new Error(`failure ${attempts}`); },
+    async () => { attempts++; throw networkError(`failure ${attempts}`); },
     { initialDelaySeconds: 0.001, maxAttempts: 4 },
   ).catch((caught) => caught);
   assert.ok(error instanceof respite.TransportError);
@@ -119,7 +119,7 @@ test('retry does not block the event loop while it waits', async () => {
   const timer = setInterval(() => ticks++, 5);
   try {
     let attempts = 0;
-    await respite.retry(async () => { if (++attempts === 1) throw new Error('once'); return attempts; }, backoff);
+    await respite.retry(async () => { if (++attempts === 1) throw networkError('once'); return attempts; }, backoff);
     assert.ok(ticks >= 3, `the event loop ran ${ticks} timer ticks during the wait`);
     assert.equal(backoff.closed, false, 'a Backoff passed in is not closed by retry');
   } finally {
@@ -133,7 +133,7 @@ test('retry asks the gate before every attempt; a refusal stops it without calli
   try {
     let attempts = 0;
     await assert.rejects(
-      respite.retry(async () => { attempts++; throw new Error('down'); }, { initialDelaySeconds: 0.001, maxAttempts: 5 }, { gate }),
+      respite.retry(async () => { attempts++; throw networkError('down'); }, { initialDelaySeconds: 0.001, maxAttempts: 5 }, { gate }),
       respite.TemporarilyUnavailableError,
     );
     assert.equal(attempts, 2, 'the gate opened after two failures and refused the third attempt');
@@ -145,7 +145,7 @@ test('retry asks the gate before every attempt; a refusal stops it without calli
 
 test('retry with an AbortSignal stops waiting', async () => {
   const controller = new AbortController();
-  const running = respite.retry(async () => { throw new Error('down'); }, { initialDelaySeconds: 10 }, { signal: controller.signal });
+  const running = respite.retry(async () => { throw networkError('down'); }, { initialDelaySeconds: 10 }, { signal: controller.signal });
   setTimeout(() => controller.abort(), 10);
   await assert.rejects(running, { name: 'AbortError' });
 });

@@ -53,6 +53,40 @@ test('the event loop keeps running while a call waits for the network', async ()
   }
 });
 
+test('request({signal}): an abort rejects at once with the reason; an aborted signal makes no request', async () => {
+  await server.script('hang');
+  const client = new respite.Client({ timeoutSeconds: 3 });
+  try {
+    const controller = new AbortController();
+    const started = performance.now();
+    const call = client.request({ url: server.url, signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await assert.rejects(call, { name: 'AbortError' });
+    const took = performance.now() - started;
+    assert.ok(took < 1000, `the aborted call took ${took.toFixed(0)} ms (timeoutSeconds 3)`);
+    const requests = await server.requests();
+    const reason = new Error('gave up');
+    await assert.rejects(client.get(server.url, { signal: AbortSignal.abort(reason) }), (error) => error === reason);
+    await assert.rejects(client.post(server.url, 'x', { signal: AbortSignal.abort() }), { name: 'AbortError' });
+    assert.equal(await server.requests(), requests, 'no request for an aborted signal');
+    await assert.rejects(client.request({ url: server.url, signal: 'stop' }), TypeError);
+  } finally {
+    client.close();
+  }
+});
+
+test('request({signal}): a signal that never aborts changes nothing', async () => {
+  await server.script('204');
+  const client = new respite.Client({ timeoutSeconds: 1 });
+  try {
+    const response = await client.get(server.url, { signal: new AbortController().signal });
+    assert.equal(response.status, 204);
+    response.close();
+  } finally {
+    client.close();
+  }
+});
+
 test('ten timeouts open a recovery period: no request reaches the server, a refusal takes under 1 ms', async () => {
   await server.script('hang');
   const gate = new respite.Gate({ failuresToEnterRecovery: 10, failuresWindowSeconds: 30, recoverySeconds: 2, jitter: 0 });

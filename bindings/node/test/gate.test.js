@@ -3,7 +3,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { EventEmitter } = require('node:events');
 const respite = require('..');
-const { raises } = require('./helpers');
+const { raises, networkError } = require('./helpers');
 
 function tripGate(options = {}) {
   return new respite.Gate({ failuresToEnterRecovery: 3, failuresWindowSeconds: 10, recoverySeconds: 60, ...options });
@@ -174,10 +174,10 @@ test('run: the value passes through and the call is admitted and reported', asyn
   }
 });
 
-test('run: a rejection is a transport failure by default and is re-thrown unchanged', async () => {
+test('run: a network error is a transport failure and is re-thrown unchanged', async () => {
   const gate = tripGate();
   try {
-    const boom = new Error('connection reset');
+    const boom = networkError('connection reset');
     await assert.rejects(gate.run(async () => { throw boom; }), (error) => error === boom);
     await assert.rejects(gate.run(() => { throw boom; }), (error) => error === boom);
     assert.equal(gate.stats().countedFailures, 2);
@@ -213,7 +213,7 @@ test('run: refused calls reject with TemporarilyUnavailableError and never call 
   const started = [];
   gate.on('recovery_started', (event) => started.push(event));
   try {
-    await assert.rejects(gate.run(async () => { throw new Error('down'); }));
+    await assert.rejects(gate.run(async () => { throw networkError('down'); }));
     assert.equal(started.length, 1, 'the event is emitted by run as well');
     let called = false;
     const refusal = gate.run(async () => { called = true; });
@@ -244,7 +244,7 @@ test('run: the lean path keeps the same statistics as the core would', async () 
   const gate = tripGate({ failuresToEnterRecovery: 100 });
   try {
     for (let i = 0; i < 1000; i++) await gate.run(async () => i);
-    await assert.rejects(gate.run(async () => { throw new Error('x'); }));
+    await assert.rejects(gate.run(async () => { throw networkError('x'); }));
     for (let i = 0; i < 10; i++) await gate.run(async () => i);
     const stats = gate.stats();
     assert.equal(stats.admitted, 1011);
@@ -266,10 +266,10 @@ test('run: the lean path keeps the same statistics as the core would', async () 
 test('probes = 0 (G11): every run reaches the core, so the first success after a pause resets the delay', async () => {
   const gate = new respite.Gate({ failuresToEnterRecovery: 1, probes: 0, recoverySeconds: 0.05, recoveryMultiplier: 2, maxRecoverySeconds: 1 });
   try {
-    await assert.rejects(gate.run(async () => { throw new Error('down'); }));
+    await assert.rejects(gate.run(async () => { throw networkError('down'); }));
     await new Promise((resolve) => setTimeout(resolve, 70));
     assert.equal(await gate.run(async () => 'up'), 'up');
-    await assert.rejects(gate.run(async () => { throw new Error('down'); }));
+    await assert.rejects(gate.run(async () => { throw networkError('down'); }));
     assert.ok(gate.retryAfter() <= 0.05, 'delay back to R after the first success');
   } finally {
     gate.close();

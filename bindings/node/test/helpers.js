@@ -15,4 +15,10 @@ function raises(fn, expected) {
   return caught;
 }
 
-module.exports = { raises };
+// An error as Node's network code throws it (a connection reset): a
+// transport failure by the default classification.
+function networkError(message = 'read ECONNRESET', code = 'ECONNRESET') {
+  return Object.assign(new Error(message), { code });
+}
+
+module.exports = { raises, networkError };

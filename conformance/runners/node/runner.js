@@ -191,7 +191,8 @@ function scriptedAnswer(answer) {
   const error = new Error(`scripted ${outcome}`);
   if (Number.isInteger(object.status)) error.status = object.status;
   if (typeof object.retry_after === 'number') error.retryAfter = object.retry_after;
-  if (object.transport !== true && !Number.isInteger(object.status)) error.outcome = outcome;
+  // An error with neither is the caller's own, which counts for nothing.
+  if (!Number.isInteger(object.status)) error.outcome = outcome;
   throw error;
 }
 

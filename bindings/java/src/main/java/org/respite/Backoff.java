@@ -1,5 +1,9 @@
 package org.respite;
 
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.respite.internal.NativeSettings;
@@ -15,8 +19,11 @@ public final class Backoff extends NativeObject {
     /** Returned by {@link #next} when no further attempt should be made. */
     public static final double STOP = -1.0;
 
-    private Backoff(long pointer) {
+    private final Classifier classifier; // null: the gate's
+
+    private Backoff(long pointer, Classifier classifier) {
         super(pointer, RespiteNative::respite_backoff_free);
+        this.classifier = classifier;
     }
 
     public static Builder builder() {
@@ -53,44 +60,120 @@ public final class Backoff extends NativeObject {
         return value;
     }
 
-    /** Runs {@code work} with retries and no gate; see {@link #call(Gate, Supplier)}. */
-    public <T> T call(Supplier<T> work) {
+    /** Runs {@code work} with retries and no gate; see {@link #call(Gate, CheckedSupplier)}. */
+    public <T, E extends Exception> T call(CheckedSupplier<T, E> work) throws E {
         return call(null, work);
     }
 
     /**
      * Runs {@code work} with retries, each attempt through the gate (may be null; a refusal
-     * is thrown at once). A thrown exception fails with its {@link CarriesOutcome} outcome,
-     * else transport; giving up throws the core's {@link TransportException}, caused by it.
+     * is thrown at once). Each attempt is classified by this back-off's {@link Classifier}
+     * (else the gate's, else {@link Classifier#DEFAULT}) and reported to the gate; after a
+     * failure the core decides (respite_retry_decide) and this thread sleeps. The caller's
+     * own exception is rethrown at once; giving up after exceptions throws the core's
+     * {@link TransportException}, caused by the last one; giving up after failed results
+     * (a 503 response) returns the last result.
      */
-    public <T> T call(Gate gate, Supplier<T> work) {
+    public <T, E extends Exception> T call(Gate gate, CheckedSupplier<T, E> work) throws E {
+        Classifier rules = classifierFor(gate);
         long sequence = start();
         for (int attempt = 1;; attempt++) {
             long permit = gate == null ? 0 : gate.acquire();
-            RuntimeException failure;
+            T result;
             try {
-                T result = work.get();
+                result = work.get();
+            } catch (Exception | Error e) {
+                Verdict verdict = rules.ofException(e);
                 if (gate != null) {
-                    gate.success(permit);
+                    gate.report(permit, verdict);
                 }
-                return result;
-            } catch (RuntimeException e) {
-                failure = e;
+                if (!verdict.retriable()) {
+                    throw e;
+                }
+                sleep(decide(sequence, attempt, verdict, e));
+                continue;
             }
-            CarriesOutcome carrier = Gate.outcomeOf(failure);
-            int httpStatus = failure instanceof OutcomeException withStatus ? withStatus.httpStatus() : 0;
+            Verdict verdict = rules.ofResult(result);
             if (gate != null) {
-                gate.reportThrown(permit, failure);
+                gate.report(permit, verdict);
             }
-            int tried = attempt;
-            try {
-                sleep(handle.apply(p -> RespiteNative.respite_retry_decide(p, sequence, tried,
-                        carrier.outcome().code(), httpStatus, carrier.retryAfterHint())));
-            } catch (TransportException gaveUp) {
-                gaveUp.initCause(failure);
-                throw gaveUp;
+            double delay = verdict.retriable() ? decide(sequence, attempt, verdict, null) : STOP;
+            if (delay == STOP) {
+                return result;
             }
+            sleep(delay);
         }
+    }
+
+    /**
+     * As {@link #call(Gate, CheckedSupplier)} for asynchronous work: no thread waits;
+     * the next attempt is scheduled after the core's delay
+     * ({@code CompletableFuture.delayedExecutor}). A refusal, the caller's own failure
+     * and the give-up error complete the returned stage exceptionally.
+     */
+    public <T> CompletableFuture<T> callAsync(Gate gate, Supplier<? extends CompletionStage<T>> work) {
+        CompletableFuture<T> done = new CompletableFuture<>();
+        attemptAsync(gate, work, classifierFor(gate), start(), 1, done);
+        return done;
+    }
+
+    private <T> void attemptAsync(Gate gate, Supplier<? extends CompletionStage<T>> work, Classifier rules,
+            long sequence, int attempt, CompletableFuture<T> done) {
+        long permit;
+        CompletionStage<T> stage;
+        try {
+            permit = gate == null ? 0 : gate.acquire();
+        } catch (RuntimeException refused) {
+            done.completeExceptionally(refused);
+            return;
+        }
+        try {
+            stage = Objects.requireNonNull(work.get(), "the work returned no stage");
+        } catch (RuntimeException | Error e) {
+            stage = CompletableFuture.failedFuture(e);
+        }
+        stage.whenComplete((result, failure) -> {
+            try {
+                Verdict verdict = failure != null ? rules.ofException(failure) : rules.ofResult(result);
+                if (gate != null) {
+                    gate.report(permit, verdict);
+                }
+                double delay = verdict.retriable() ? decide(sequence, attempt, verdict, failure) : STOP;
+                if (delay == STOP && failure == null) {
+                    done.complete(result);
+                } else if (delay == STOP) {
+                    done.completeExceptionally(failure);
+                } else {
+                    CompletableFuture.delayedExecutor((long) (delay * 1e9), TimeUnit.NANOSECONDS)
+                            .execute(() -> attemptAsync(gate, work, rules, sequence, attempt + 1, done));
+                }
+            } catch (RuntimeException | Error e) {
+                done.completeExceptionally(e);
+            }
+        });
+    }
+
+    /** {@code work} with retries through {@code gate} (may be null), as {@link #call(Gate, CheckedSupplier)}. */
+    public <T, E extends Exception> CheckedSupplier<T, E> decorate(Gate gate, CheckedSupplier<T, E> work) {
+        return () -> call(gate, work);
+    }
+
+    /** The core's delay before the next attempt; STOP when a failed result is given up on; throws the give-up error after an exception. */
+    private double decide(long sequence, int attempt, Verdict verdict, Throwable failure) {
+        try {
+            return handle.apply(p -> RespiteNative.respite_retry_decide(p, sequence, attempt,
+                    verdict.outcome().code(), verdict.httpStatus(), verdict.retryAfterHint()));
+        } catch (TransportException gaveUp) {
+            if (failure == null) {
+                return STOP;
+            }
+            gaveUp.initCause(failure);
+            throw gaveUp;
+        }
+    }
+
+    private Classifier classifierFor(Gate gate) {
+        return classifier != null ? classifier : gate != null ? gate.classifier() : Classifier.DEFAULT;
     }
 
     /**
@@ -118,10 +201,18 @@ public final class Backoff extends NativeObject {
 
     /** Builds a back-off: one method per "backoff" setting of the core's table ({@link BackoffSettings}). */
     public static final class Builder extends SettingsBuilder<Builder> implements BackoffSettings<Builder> {
+        private Classifier classifier;
+
         private Builder() {}
 
+        /** What counts as a failure and is retried (default: the gate's classifier, else {@link Classifier#DEFAULT}). */
+        public Builder classifier(Classifier value) {
+            this.classifier = Objects.requireNonNull(value, "classifier");
+            return this;
+        }
+
         public Backoff build() {
-            return NativeSettings.with("backoff", values, s -> new Backoff(RespiteNative.respite_backoff_new(s)));
+            return NativeSettings.with("backoff", values, s -> new Backoff(RespiteNative.respite_backoff_new(s), classifier));
         }
     }
 }

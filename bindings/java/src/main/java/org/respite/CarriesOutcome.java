@@ -2,7 +2,8 @@ package org.respite;
 
 /**
  * Implemented by an exception that knows what it means for the service, so
- * {@link Gate#call} reports that outcome instead of the default {@code transport}.
+ * {@link Gate#call} and the retry helper report that outcome ({@link Classifier#DEFAULT}
+ * treats an exception that neither carries one nor is an I/O failure as the caller's own).
  */
 public interface CarriesOutcome {
     /** The outcome to report for the failed call. */

@@ -1,6 +1,11 @@
 package org.respite;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import org.respite.internal.NativeHandle;
@@ -50,6 +55,33 @@ public final class Client extends NativeObject {
     /** As {@link #request(String, String, Map, byte[])} with a UTF-8 text body. */
     public Response request(String method, String url, Map<String, String> headers, String body) {
         return request(method, url, headers, Utf8.bytes(body));
+    }
+
+    /**
+     * {@link #request(String, String, Map, byte[])} on {@code executor}: the returned
+     * stage completes with the response, or fails with the refusal
+     * ({@link TemporarilyUnavailableException}) or the core's error. libcurl's transfer
+     * blocks the executor's thread; the sleeps between retries happen there too.
+     */
+    public CompletableFuture<Response> requestAsync(String method, String url, Map<String, String> headers,
+            byte[] body, Executor executor) {
+        return CompletableFuture.supplyAsync(() -> request(method, url, headers, body), executor);
+    }
+
+    /** As {@link #requestAsync(String, String, Map, byte[], Executor)} on a shared pool of daemon threads. */
+    public CompletableFuture<Response> requestAsync(String method, String url, Map<String, String> headers,
+            byte[] body) {
+        return requestAsync(method, url, headers, body, AsyncPool.EXECUTOR);
+    }
+
+    /** Threads for requestAsync without an executor, made when first needed; idle ones end after a minute. */
+    private static final class AsyncPool {
+        static final Executor EXECUTOR = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), work -> {
+                    Thread thread = new Thread(work, "respite-client-async");
+                    thread.setDaemon(true);
+                    return thread;
+                });
     }
 
     public Response get(String url) {

@@ -1,8 +1,11 @@
 package org.respite;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -21,11 +24,13 @@ import org.respite.swig.respite_gate_stats;
  */
 public final class Gate extends NativeObject {
     private final EventLog events;
+    private final Classifier classifier;
     private final ThreadLocal<respite_decision> decisions = ThreadLocal.withInitial(respite_decision::new);
 
-    private Gate(long pointer, Consumer<Event> listener) {
+    private Gate(long pointer, Consumer<Event> listener, Classifier classifier) {
         super(pointer, RespiteNative::respite_gate_free);
         this.events = new EventLog("org.respite.Gate", listener);
+        this.classifier = classifier;
     }
 
     /** A builder starting from the cloud_request defaults. */
@@ -105,6 +110,11 @@ public final class Gate extends NativeObject {
         return handle.apply(p -> RespiteNative.respite_gate_retry_after(p, now));
     }
 
+    /** {@link #retryAfter()} as a Duration (the longest Duration under recover_never). */
+    public Duration retryAfterDuration() {
+        return Respite.duration(retryAfter());
+    }
+
     /** Reports a success for an admitted call. */
     public void success(long permit) {
         report(permit, Outcome.SUCCESS);
@@ -153,62 +163,136 @@ public final class Gate extends NativeObject {
     }
 
     /**
-     * Runs {@code work} if the gate admits it and reports the outcome: success
-     * when it returns, and when it throws, the exception's {@link CarriesOutcome}
-     * outcome or else {@code transport}. Refused: throws
-     * {@link TemporarilyUnavailableException} and {@code work} is not run.
+     * Runs {@code work} if the gate admits it and reports what its {@link Classifier}
+     * makes of the result or exception (by default: an exception that is not an
+     * I/O, timeout or {@link CarriesOutcome} failure is the caller's own and does
+     * not count; a returned HTTP response counts by its status). The exception is
+     * rethrown unchanged. Refused: throws {@link TemporarilyUnavailableException}
+     * and {@code work} is not run.
      */
-    public <T> T call(Supplier<T> work) {
+    public <T, E extends Exception> T call(CheckedSupplier<T, E> work) throws E {
         return call(work, null);
     }
 
     /**
-     * As {@link #call(Supplier)}, with {@code classifier} telling the outcome of
-     * a returned value (e.g. an HTTP response's status); an exception it throws
-     * propagates after the outcome {@code unusable} is reported.
+     * As {@link #call(CheckedSupplier)}, with {@code classifier} telling the outcome of
+     * a returned value (e.g. an HTTP response's status; null: success); an exception
+     * it throws propagates after the outcome {@code unusable} is reported.
      */
-    public <T> T call(Supplier<T> work, Function<? super T, Outcome> classifier) {
-        return protect(work::get, classifier);
-    }
-
-    /** As {@link #call(Supplier)} for work that throws checked exceptions. */
-    public <T> T run(Callable<T> work) throws Exception {
-        return protect(work::call, null);
-    }
-
-    private interface Work<T, E extends Exception> {
-        T get() throws E;
-    }
-
-    private <T, E extends Exception> T protect(Work<T, E> work, Function<? super T, Outcome> classifier) throws E {
+    public <T, E extends Exception> T call(CheckedSupplier<T, E> work, Function<? super T, Outcome> classifier)
+            throws E {
         long permit = acquire();
         T result;
         try {
             result = work.get();
         } catch (Exception | Error e) {
-            reportThrown(permit, e);
+            report(permit, this.classifier.ofException(e));
             throw e;
         }
-        Outcome outcome;
+        return settle(permit, result, classifier);
+    }
+
+    /** As {@link #call(CheckedSupplier)} for a {@link Callable}. */
+    public <T> T run(Callable<T> work) throws Exception {
+        return call(work::call);
+    }
+
+    /**
+     * Runs asynchronous work if the gate admits it; the outcome is reported when its
+     * stage completes, by the gate's {@link Classifier} (a stage failed with a
+     * {@code CompletionException} is classified by its cause). Refused: a stage
+     * already failed with {@link TemporarilyUnavailableException}, and {@code work}
+     * is not run.
+     */
+    public <T> CompletableFuture<T> callAsync(Supplier<? extends CompletionStage<T>> work) {
+        long permit;
+        CompletionStage<T> stage;
         try {
-            outcome = classifier == null ? Outcome.SUCCESS : classifier.apply(result);
+            permit = acquire();
+        } catch (RuntimeException refused) {
+            return CompletableFuture.failedFuture(refused);
+        }
+        try {
+            stage = Objects.requireNonNull(work.get(), "the work returned no stage");
+        } catch (RuntimeException | Error e) {
+            report(permit, classifier.ofException(e));
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<T> done = new CompletableFuture<>();
+        stage.whenComplete((result, failure) -> {
+            try {
+                if (failure != null) {
+                    report(permit, classifier.ofException(failure));
+                    done.completeExceptionally(failure);
+                } else {
+                    done.complete(settle(permit, result, null));
+                }
+            } catch (RuntimeException | Error e) {
+                done.completeExceptionally(e);
+            }
+        });
+        return done;
+    }
+
+    /** {@code work} through this gate, as {@link #call(CheckedSupplier)}, each time it is called. */
+    public <T> Supplier<T> decorateSupplier(Supplier<T> work) {
+        return () -> call(work::get);
+    }
+
+    /** {@code work} through this gate, as {@link #call(CheckedSupplier)}, each time it is called. */
+    public <T> Callable<T> decorateCallable(Callable<T> work) {
+        return () -> call(work::call);
+    }
+
+    /** {@code work} through this gate, as {@link #call(CheckedSupplier)}, each time it is run. */
+    public Runnable decorateRunnable(Runnable work) {
+        return () -> call(() -> {
+            work.run();
+            return null;
+        });
+    }
+
+    /** {@code work} through this gate, as {@link #call(CheckedSupplier)}, each time it is called. */
+    public <T, E extends Exception> CheckedSupplier<T, E> decorateCheckedSupplier(CheckedSupplier<T, E> work) {
+        return () -> call(work);
+    }
+
+    /** {@code work} through this gate, as {@link #call(CheckedSupplier)}, each time it is run. */
+    public <E extends Exception> CheckedRunnable<E> decorateCheckedRunnable(CheckedRunnable<E> work) {
+        return () -> call(() -> {
+            work.run();
+            return null;
+        });
+    }
+
+    /** {@code work} through this gate, as {@link #callAsync}, each time it is called. */
+    public <T> Supplier<CompletionStage<T>> decorateCompletionStage(Supplier<? extends CompletionStage<T>> work) {
+        return () -> callAsync(work);
+    }
+
+    /** The classifier {@link #call} and the retry helper use for this gate. */
+    public Classifier classifier() {
+        return classifier;
+    }
+
+    /** Reports a returned value's outcome (by {@code byResult}, else the classifier) and returns it. */
+    private <T> T settle(long permit, T result, Function<? super T, Outcome> byResult) {
+        Verdict verdict;
+        try {
+            Outcome outcome = byResult == null ? null : byResult.apply(result);
+            verdict = byResult == null ? classifier.ofResult(result)
+                    : outcome == null ? Verdict.SUCCESS : Verdict.of(outcome);
         } catch (RuntimeException e) {
             report(permit, Outcome.UNUSABLE);
             throw e;
         }
-        report(permit, outcome == null ? Outcome.SUCCESS : outcome);
+        report(permit, verdict);
         return result;
     }
 
-    /** What a thrown exception means for the service: its own outcome, else {@code transport}. */
-    static CarriesOutcome outcomeOf(Throwable thrown) {
-        return thrown instanceof CarriesOutcome carrier ? carrier : () -> Outcome.TRANSPORT;
-    }
-
-    /** Reports the outcome of a call that threw, now. */
-    void reportThrown(long permit, Throwable thrown) {
-        CarriesOutcome carrier = outcomeOf(thrown);
-        report(permit, carrier.outcome(), carrier.retryAfterHint(), true, 0);
+    /** Reports a classified outcome now (the caller's own failure as request_error). */
+    void report(long permit, Verdict verdict) {
+        report(permit, verdict.outcome(), verdict.retryAfterHint(), true, 0);
     }
 
     /** The state now (a pause that has ended reads as probing, or closed when probes = 0). */
@@ -240,6 +324,7 @@ public final class Gate extends NativeObject {
     public static final class Builder extends SettingsBuilder<Builder> implements GateSettings<Builder> {
         private final String profile;
         private Consumer<Event> listener;
+        private Classifier classifier = Classifier.DEFAULT;
 
         private Builder(String profile) {
             this.profile = profile;
@@ -251,9 +336,15 @@ public final class Gate extends NativeObject {
             return this;
         }
 
+        /** What counts as the service's failure in {@link Gate#call} and the retry helper (default {@link Classifier#DEFAULT}). */
+        public Builder classifier(Classifier value) {
+            this.classifier = Objects.requireNonNull(value, "classifier");
+            return this;
+        }
+
         /** The gate; {@link InvalidSettingException} names a setting the core does not accept. */
         public Gate build() {
-            return NativeSettings.with(profile, values, s -> new Gate(RespiteNative.respite_gate_new(s), listener));
+            return NativeSettings.with(profile, values, s -> new Gate(RespiteNative.respite_gate_new(s), listener, classifier));
         }
     }
 }

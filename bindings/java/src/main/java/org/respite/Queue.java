@@ -1,5 +1,6 @@
 package org.respite;
 
+import java.time.Duration;
 import java.util.Objects;
 
 import org.respite.internal.NativeSettings;
@@ -83,6 +84,11 @@ public final class Queue extends NativeObject {
     /** Q9: true once {@code minPending} events are pending or the queue is shut down; false after the timeout. */
     public boolean awaitPending(long minPending, double timeoutSeconds) {
         return handle.apply(p -> RespiteNative.respite_queue_wait(p, minPending, timeoutSeconds)) == 1;
+    }
+
+    /** As {@link #awaitPending(long, double)} with a Duration. */
+    public boolean awaitPending(long minPending, Duration timeout) {
+        return awaitPending(minPending, Respite.seconds(timeout));
     }
 
     /** The D9 figures, one consistent snapshot. */

@@ -1,5 +1,7 @@
 package org.respite;
 
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 
 import org.respite.internal.NativeSettings;
@@ -20,6 +22,20 @@ public final class Respite {
     /** Seconds on the monotonic clock the core uses (respite_now); never the wall clock. */
     public static double now() {
         return NANO_TIME_IS_CORE_CLOCK ? System.nanoTime() * 1e-9 : RespiteNative.respite_now();
+    }
+
+    /** A Duration in seconds, as the core takes times (nanosecond precision). */
+    public static double seconds(Duration duration) {
+        return duration.getSeconds() + duration.getNano() * 1e-9;
+    }
+
+    /** Seconds as a Duration, rounded to the nanosecond; an infinite retry_after (recover_never) is the longest Duration. */
+    public static Duration duration(double seconds) {
+        if (seconds == Double.POSITIVE_INFINITY) {
+            return ChronoUnit.FOREVER.getDuration();
+        }
+        long whole = (long) Math.floor(seconds);
+        return Duration.ofSeconds(whole, Math.round((seconds - whole) * 1e9));
     }
 
     /** The number of status codes of the core (0 is "ok"). */

@@ -1,5 +1,6 @@
 package org.respite;
 
+import java.time.Duration;
 import java.util.function.LongFunction;
 
 import org.respite.internal.NativeHandle;
@@ -78,6 +79,16 @@ public final class Response extends NativeObject {
     /** Seconds the whole call took, sleeps between attempts included. */
     public double elapsedSeconds() {
         return elapsedSeconds;
+    }
+
+    /** {@link #retryAfter()} as a Duration (zero when none). */
+    public Duration retryAfterDuration() {
+        return Respite.duration(retryAfter);
+    }
+
+    /** {@link #elapsedSeconds()} as a Duration. */
+    public Duration elapsed() {
+        return Respite.duration(elapsedSeconds);
     }
 
     /** Runs call with the native response (reportUnusable); closed is refused. */

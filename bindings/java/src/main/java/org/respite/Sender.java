@@ -1,6 +1,7 @@
 package org.respite;
 
 import java.lang.ref.WeakReference;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,6 +92,11 @@ public final class Sender extends NativeObject {
      */
     public void flush(double timeoutSeconds) {
         apply(p -> RespiteNative.respite_sender_flush(p, timeoutSeconds), this::pollEvents);
+    }
+
+    /** As {@link #flush(double)} with a Duration. */
+    public void flush(Duration timeout) {
+        flush(Respite.seconds(timeout));
     }
 
     /** S13: one snapshot of the figures; also after close. */

@@ -1,5 +1,6 @@
 package org.respite;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -16,11 +17,12 @@ public abstract class SettingsBuilder<B extends SettingsBuilder<B>> {
     /**
      * Sets a setting by its spec name ({@code "failures_to_enter_recovery"}): a
      * Boolean, an integer, a floating-point number, a String, or a Collection
-     * (joined with commas, for list settings).
+     * (joined with commas, for list settings), or a {@code Duration} for a setting in
+     * seconds ({@code set("recovery_seconds", Duration.ofSeconds(30))}).
      */
     @SuppressWarnings("unchecked")
     public B set(String name, Object value) {
-        values.put(name, value);
+        values.put(name, value instanceof Duration d ? Respite.seconds(d) : value);
         return (B) this;
     }
 

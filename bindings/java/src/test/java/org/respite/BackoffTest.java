@@ -53,7 +53,7 @@ class BackoffTest {
             AtomicInteger attempts = new AtomicInteger();
             String result = backoff.call(gate, () -> {
                 if (attempts.incrementAndGet() < 2) {
-                    throw new RuntimeException("reset by peer");
+                    throw new java.io.UncheckedIOException(new java.net.SocketException("reset by peer"));
                 }
                 return "done";
             });

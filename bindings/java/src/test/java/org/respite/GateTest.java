@@ -115,8 +115,8 @@ class GateTest {
     void callReportsOutcomesAndDoesNotRunWhenRefused() {
         try (Gate gate = Gate.builder().failuresToEnterRecovery(2).recoverySeconds(30).build()) {
             assertEquals("ok", gate.call(() -> "ok"));
-            assertThrows(IllegalStateException.class, () -> gate.call(() -> {
-                throw new IllegalStateException("connection reset");
+            assertThrows(java.io.UncheckedIOException.class, () -> gate.call(() -> {
+                throw new java.io.UncheckedIOException(new java.net.SocketException("connection reset"));
             }));
             assertThrows(OutcomeException.class, () -> gate.call(() -> {
                 throw OutcomeException.ofStatus(503, "busy");

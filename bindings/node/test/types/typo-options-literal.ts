@@ -1,0 +1,2 @@
+import { Gate } from '../../index.js';
+new Gate({ failuresToEnterRecovry: 5 });

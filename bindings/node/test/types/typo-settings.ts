@@ -1,0 +1,2 @@
+import { Settings } from '../../index.js';
+new Settings('gate', { probs: 2 });
