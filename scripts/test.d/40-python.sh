@@ -12,8 +12,9 @@ venv="$build/python-venv"
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
-# gunicorn: test_shared_gate.py serves a shared gate from four gunicorn workers.
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check 'pytest>=7' 'gunicorn>=22'
+# gunicorn: test_shared_gate.py serves a shared gate from four gunicorn workers;
+# mypy: test_typing.py checks an app with `mypy --strict`.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check 'pytest>=7' 'gunicorn>=22' 'mypy>=1.10'
 # The CMake build directory lives under the build root, so a second run
 # only rebuilds what changed.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \

@@ -6,13 +6,19 @@
   constructor the SWIG exception typemap calls.
 - tables.py: the names of every enumeration, Outcome as an enum, the settings
   table (with min_exclusive/max_exclusive) and the profiles.
+- structs.py: the core's result structs as typed named tuples (fields read
+  from the public headers, then the ones the binding adds); respite._structs
+  gives them their readers and checks the fields against SWIG's.
+- settings.py: one TypedDict per component, so settings given as keyword
+  arguments are checked by mypy (a misspelt name is a type error).
 """
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import Any, Dict, List
 
-from tables import HEADER, Setting, Tables, pascal, sentence, upper
+from tables import HEADER, Setting, Tables, pascal, read_struct, sentence, upper
 
 DIRECTORY = "bindings/python/src/respite/generated"
 
@@ -137,7 +143,7 @@ def emit_errors(tables: Tables) -> str:
     for status in tables.errors:
         if status.fields:
             args = ", ".join(f"{f}={f}" for f in status.fields)
-            out += [f"    if cls is {class_name(status.name)}:", f"        return cls(message, {args})"]
+            out += [f"    if cls is {class_name(status.name)}:", f"        return {class_name(status.name)}(message, {args})"]
     out += [
         "    if cls is None:",
         "        err = RespiteError(message)",
@@ -151,8 +157,10 @@ def emit_errors(tables: Tables) -> str:
         "    _cls.__module__ = \"respite\"",
         "del _cls",
         "",
+        "# written out, so type checkers see every re-export of respite/__init__.py",
         "__all__ = [\"Problem\", \"RespiteError\", \"ERRORS_BY_STATUS\", \"ERRORS_BY_CODE\", \"error_from_fields\",",
-        "           *(cls.__name__ for cls in ERRORS_BY_STATUS.values())]",
+        *textwrap.wrap(", ".join(f'"{class_name(s.name)}"' for s in tables.errors) + "]", 108,
+                       initial_indent=" " * 11, subsequent_indent=" " * 11),
     ]
     return "\n".join(out) + "\n"
 
@@ -264,5 +272,102 @@ def emit_init(tables: Tables) -> str:
     ])
 
 
+# The Python type a setting of each type accepts (_settings._set).
+_PY_TYPES = {"integer": "int", "number": "float", "boolean": "bool", "string": "str",
+             "list": "Union[str, Sequence[Union[str, int]]]"}
+
+
+def _setting_type(setting: Setting) -> str:
+    if setting.choices:
+        return f"Literal[{', '.join(repr(c) for c in setting.choices)}]"
+    return _PY_TYPES[setting.type]
+
+
+def emit_settings(tables: Tables) -> str:
+    out: List[str] = [
+        f'"""{HEADER}.',
+        "",
+        "The settings of each component as keyword-argument types: Gate(**settings:",
+        "Unpack[GateSettings]) makes a misspelt or mistyped setting a type error.",
+        '"""',
+        "from __future__ import annotations",
+        "",
+        "from typing import Literal, Sequence, TypedDict, Union",
+    ]
+    for component in tables.components:
+        out += ["", "", f"class {pascal(component)}Settings(TypedDict, total=False):",
+                f'    """The {component} settings (spec section 8)."""', ""]
+        for setting in tables.settings_of(component):
+            out += [f"    #: {setting.doc}", f"    {setting.name}: {_setting_type(setting)}"]
+    # A Sender takes its own settings, its queue's and its gate's as keywords
+    # (a name several have, such as name, once), but url as its first parameter.
+    combined = {}
+    for component in ("sender", "queue", "gate"):
+        for setting in tables.settings_of(component):
+            if setting.name != "url":
+                combined.setdefault(setting.name, setting)
+    out += ["", "", "class SenderOptions(TypedDict, total=False):",
+            '    """The keywords of respite.Sender: the sender\'s settings but url, the queue\'s and the gate\'s."""',
+            ""]
+    out += [f"    {setting.name}: {_setting_type(setting)}" for setting in combined.values()]
+    names = [f'"{pascal(c)}Settings"' for c in tables.components] + ['"SenderOptions"']
+    out += ["", "", "__all__ = [" + ", ".join(names) + "]", ""]
+    return "\n".join(out)
+
+
+# struct -> the class respite shows it as
+STRUCTS = {"respite_decision": "Decision", "respite_event": "Event", "respite_gate_stats": "GateStats",
+           "respite_queue_stats": "QueueStats", "respite_engine_stats": "EngineStats",
+           "respite_sender_stats": "SenderStats"}
+# Fields the binding reads as another type: a name from a core table, or a 0/1 flag.
+_CONVERTED = {"type": "str", "state": "str", "overflow": "str", "allowed": "bool", "probe": "bool",
+              "closing": "bool", "closed_while_paused": "bool", "closed": "bool", "paused": "bool"}
+# Fields the binding adds after the struct's: name, type, doc.
+_ADDED = {
+    "respite_event": [("message", "str", "the whole log line, as the core writes it (respite_event_message)"),
+                      ("is_warning", "bool", "logged as a warning (respite_event_is_warning)")],
+    "respite_queue_stats": [("balanced", "bool", "D9 holds for this snapshot (respite_queue_stats_balanced)")],
+    "respite_sender_stats": [("accepted", "int", "the queue's accepted, at the top"),
+                             ("delivered", "int", "the queue's delivered, at the top"),
+                             ("balanced", "bool", "D9 holds for the queue's snapshot")],
+}
+
+
+def _py_type(field: str, ctype: str) -> str:
+    if field in _CONVERTED:
+        return _CONVERTED[field]
+    if ctype in STRUCTS:
+        return STRUCTS[ctype]
+    return {"text": "str", "double": "float"}.get(ctype, "int")
+
+
+def emit_structs(_tables: Tables) -> str:
+    out: List[str] = [
+        f'"""{HEADER}.',
+        "",
+        "The core's result structs as named tuples with typed fields, in C order",
+        "(read from the public headers), then the fields the binding adds.",
+        '"""',
+        "from __future__ import annotations",
+        "",
+        "from typing import NamedTuple",
+    ]
+    for struct, cls in STRUCTS.items():
+        summary, fields = read_struct(struct)
+        out += ["", "", f"class {cls}(NamedTuple):", f'    """{sentence(summary) + " " if summary else ""}({struct})"""',
+                ""]
+        for field, ctype, comment in fields:
+            if comment:
+                out.append(f"    #: {comment}")
+            # a field named as a tuple method (count, index) shadows it, as namedtuple allows
+            shadows = "  # type: ignore[assignment]" if hasattr(tuple, field) else ""
+            out.append(f"    {field}: {_py_type(field, ctype)}{shadows}")
+        for field, kind, comment in _ADDED.get(struct, []):
+            out += [f"    #: {comment}", f"    {field}: {kind}"]
+    out += ["", "", "__all__ = [" + ", ".join(f'"{c}"' for c in STRUCTS.values()) + "]", ""]
+    return "\n".join(out)
+
+
 def emit(tables: Tables) -> Dict[str, str]:
-    return {"__init__.py": emit_init(tables), "errors.py": emit_errors(tables), "tables.py": emit_tables(tables)}
+    return {"__init__.py": emit_init(tables), "errors.py": emit_errors(tables), "tables.py": emit_tables(tables),
+            "settings.py": emit_settings(tables), "structs.py": emit_structs(tables)}

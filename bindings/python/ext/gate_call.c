@@ -3,8 +3,9 @@
  * **kwargs) in C. One C function admits (a refusal comes back as the
  * core's error, with retry_after), calls fn with vectorcall, reports
  * success and, when the gate has events pending, has the Gate log them.
- * fn raising goes back to Gate._call_failed, so the failure's kind is read
- * in one place. Added to the SWIG module by python.i's %init.
+ * fn raising goes back to Gate._call_failed, and a result goes to
+ * Gate._call_returned when the gate has a status_of, so the gate's
+ * classifier is read in one place. Added to the SWIG module by python.i's %init.
  *
  * The gate's Python object keeps its handle in `_own` (an Owned with the
  * pointer as an int in `addr`); holding a reference to that Owned for the
@@ -17,6 +18,9 @@ static PyObject *str_own;
 static PyObject *str_addr;
 static PyObject *str_poll;
 static PyObject *str_failed;
+static PyObject *str_status_of;
+static PyObject *str_returned;
+static PyObject *coroutine_type; /* types.CoroutineType */
 
 /* The one rule: after calls into the gate, log the events it has pending. */
 static int poll_events(PyObject *gate, PyObject *own, const respite_gate *handle)
@@ -57,6 +61,16 @@ static PyObject *gate_call(PyObject *gate, PyObject *const *args, Py_ssize_t nar
     }
 
     PyObject *result = PyObject_Vectorcall(args[0], args + 1, (size_t)(nargs - 1), kwnames);
+    if (result && (PyObject *)Py_TYPE(result) == coroutine_type) {
+        /* an async def: nothing has run yet, so no success to report; the
+         * caller's own mistake (reported as such), never awaited */
+        PyObject *closed = PyObject_CallMethod(result, "close", NULL);
+        Py_XDECREF(closed);
+        Py_DECREF(result);
+        result = NULL;
+        if (closed)
+            PyErr_SetString(PyExc_TypeError, "gate.call() got a coroutine function: use await gate.call_async(fn, ...)");
+    }
     if (!result) { /* fn raised: the Gate reports its kind, then it propagates */
         PyObject *type, *value, *tb;
         PyErr_Fetch(&type, &value, &tb);
@@ -78,6 +92,24 @@ static PyObject *gate_call(PyObject *gate, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
 
+    PyObject *status_of = PyObject_GetAttr(gate, str_status_of);
+    if (!status_of) {
+        Py_DECREF(result);
+        Py_DECREF(own);
+        return NULL;
+    }
+    if (status_of != Py_None) { /* the result says how the call ended */
+        Py_DECREF(status_of);
+        PyObject *permit_obj = PyLong_FromLongLong(permit);
+        PyObject *res = permit_obj ? PyObject_CallMethodObjArgs(gate, str_returned, own, permit_obj, result, NULL) : NULL;
+        Py_XDECREF(permit_obj);
+        Py_DECREF(own);
+        if (!res)
+            Py_CLEAR(result);
+        Py_XDECREF(res);
+        return result;
+    }
+    Py_DECREF(status_of);
     if (respite_gate_report_now(handle, permit, RESPITE_OUTCOME_SUCCESS, 0.0, &err) != RESPITE_OK) {
         Py_DECREF(result);
         result = respite_py_raise(&err);
@@ -100,7 +132,14 @@ int respite_py_gate_call_register(PyObject *module)
 {
     if (!(str_own = PyUnicode_InternFromString("_own")) || !(str_addr = PyUnicode_InternFromString("addr")) ||
         !(str_poll = PyUnicode_InternFromString("_poll")) ||
-        !(str_failed = PyUnicode_InternFromString("_call_failed")))
+        !(str_failed = PyUnicode_InternFromString("_call_failed")) ||
+        !(str_status_of = PyUnicode_InternFromString("_status_of")) ||
+        !(str_returned = PyUnicode_InternFromString("_call_returned")))
+        return -1;
+    PyObject *types = PyImport_ImportModule("types");
+    coroutine_type = types ? PyObject_GetAttrString(types, "CoroutineType") : NULL;
+    Py_XDECREF(types);
+    if (!coroutine_type)
         return -1;
     PyObject *descr = PyDescr_NewMethod(&PyBaseObject_Type, &gate_call_def);
     if (!descr || PyModule_AddObject(module, "_gate_call", descr) != 0) {

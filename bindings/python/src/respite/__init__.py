@@ -8,21 +8,32 @@ API is ``respite.respite_swig``.
 """
 from __future__ import annotations
 
-from .generated.errors import *  # noqa: F401,F403  (RespiteError, InvalidSettingError, ..., ERRORS_BY_STATUS)
-from .generated.errors import __all__ as _errors_all
-from ._events import Event
-from ._outcome import Outcome, classify, failure_of, outcome_counts
-from ._settings import SettingInfo, Settings, settings_table
+from .generated import errors as _errors
+from .generated.errors import *  # noqa: F401,F403  (RespiteError, every status's class, ERRORS_BY_STATUS, ...)
+from .generated.settings import (BackoffSettings, ClientSettings, GateSettings, QueueSettings, SenderOptions,
+                                SenderSettings)
+from ._classify import FailureOn, StatusOf, is_service_failure
+from .generated.structs import Decision, EngineStats, Event, GateStats, QueueStats, SenderStats
+from .generated.tables import Outcome, SettingInfo
+from ._outcome import classify, failure_of, outcome_counts
+from ._settings import Settings, settings_table
 from .backoff import Backoff, retry, retry_call
-from .engine import Engine, EngineStats
-from .gate import Attempt, Decision, Gate, GateStats, refusal_message
-from .http import Client, Response, ResponseHeaders, Sender, SenderStats
+from .engine import Engine
+from .gate import Attempt, Gate, refusal_message
+from .http import Client, Response, ResponseHeaders, Sender
 from .policy import Policy
-from .queue import Batch, Queue, QueueStats
+from .queue import Batch, Queue
 
 __version__ = "0.1.0"
 
-__all__ = [*_errors_all, "Attempt", "Backoff", "Batch", "Client", "Decision", "Engine", "EngineStats", "Event",
-           "Gate", "GateStats", "Outcome", "Policy", "Queue", "QueueStats", "Response", "ResponseHeaders", "Sender",
-           "SenderStats", "SettingInfo", "Settings", "classify", "failure_of", "outcome_counts", "refusal_message",
-           "retry", "retry_call", "settings_table"]
+# Written out (not computed) so type checkers see every re-export; the
+# errors' list is generated (literal too) from the core's status table.
+__all__ = [
+    "BackoffSettings", "ClientSettings", "GateSettings", "QueueSettings", "SenderOptions", "SenderSettings",
+    "FailureOn", "StatusOf", "is_service_failure",
+    "Attempt", "Backoff", "Batch", "Client", "Decision", "Engine", "EngineStats", "Event", "Gate", "GateStats",
+    "Outcome", "Policy", "Queue", "QueueStats", "Response", "ResponseHeaders", "Sender", "SenderStats",
+    "SettingInfo", "Settings", "classify", "failure_of", "outcome_counts", "refusal_message", "retry", "retry_call",
+    "settings_table",
+]
+__all__ += _errors.__all__

@@ -12,19 +12,20 @@ from typing import Any, Callable, Deque, List
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
-from ._structs import struct_tuple
+from ._structs import read_struct, struct_tuple
+from .generated.structs import Event
 from .generated.tables import EVENT_TYPES, WARNING_EVENT_TYPES
 
 logger = logging.getLogger("respite")
 logger.addHandler(logging.NullHandler())  # a library leaves output to the application
 
 
-Event = struct_tuple("Event", _raw.respite_event,
-                     """One transition of a gate (or sender): respite_event's fields (type by name,
-                     at on the caller's clock, ...; source is the handle's name), message (the core's
-                     line, as logged) and is_warning (logged as a warning).""",
-                     type=lambda raw: EVENT_TYPES[raw.type], message=_c.respite_event_message,
-                     is_warning=lambda raw: EVENT_TYPES[raw.type] in WARNING_EVENT_TYPES)
+struct_tuple(Event, _raw.respite_event,
+             """One transition of a gate (or sender): respite_event's fields (type by name,
+             at on the caller's clock, ...; source is the handle's name), message (the core's
+             line, as logged) and is_warning (logged as a warning).""",
+             type=lambda raw: EVENT_TYPES[raw.type], message=_c.respite_event_message,
+             is_warning=lambda raw: EVENT_TYPES[raw.type] in WARNING_EVENT_TYPES)
 
 
 class Log:
@@ -47,10 +48,10 @@ class Log:
 
     def take(self, next_event: Callable[[Any, Any], int], handle: Any) -> None:
         """Takes every waiting event from a handle's ring and logs it."""
-        raw = _raw.respite_event()
+        raw = _raw.respite_event()  # type: ignore[no-untyped-call]  # SWIG's module is untyped
         with self.lock:
             while next_event(handle, raw) == 1:
-                event = Event.of(raw)
+                event = read_struct(Event, raw)
                 self.recent.append(event)
                 self._unlogged.append(event)
             if self._draining or not self._unlogged:

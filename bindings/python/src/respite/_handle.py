@@ -54,7 +54,7 @@ class OwnsHandle:
 
     def close(self) -> Any:
         """Frees the handle (once no call is running); later use raises ClosedError."""
-        self._own = CLOSED
+        self._own = CLOSED  # type: ignore[misc]  # every subclass has the slot
 
     def _handle(self) -> Owned:
         return self._own

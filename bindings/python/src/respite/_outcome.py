@@ -51,7 +51,9 @@ def _status_of(obj: object) -> Optional[int]:
 
 def failure_of(exc: BaseException) -> Tuple[int, int, float]:
     """(outcome code, HTTP status or 0, retry_after hint or 0) for an
-    exception raised by the user's code.
+    exception raised by the user's code that is a failure of the call
+    (whether it is one at all: :func:`respite.is_service_failure`, or the
+    gate's or retry's ``failure_on``).
 
     An exception may say what happened: an ``outcome`` attribute (an Outcome
     or its name), or an HTTP status as ``status_code``/``status``/

@@ -1,18 +1,26 @@
 """Back-off schedules for retries (spec section 3) and the retry helper."""
 from __future__ import annotations
 
+import asyncio
 import functools
+import inspect
 import time
-from typing import Any, Callable, List, Optional, TypeVar, Union, cast, overload
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, List, Optional, TypeVar, Union, cast, overload
 
 from . import _respite_swig as _c
 from .generated.errors import RespiteError, TransportError
-from ._handle import CLOSED, Owned, OwnsHandle
-from ._outcome import OutcomeLike, classify, failure_of, outcome_code, outcome_from_code
+from ._classify import REQUEST_ERROR, Classifier, FailureOn, StatusOf
+from ._handle import CLOSED, OwnsHandle
+from ._outcome import OutcomeLike, outcome_code, outcome_from_code
 from ._settings import new_with_settings
+from ._typing import R
+
+if TYPE_CHECKING:
+    from .gate import Gate
+    from .generated.settings import BackoffSettings
+    from ._typing import P, Unpack
 
 T = TypeVar("T")
-F = TypeVar("F", bound=Callable[..., Any])
 
 _SUCCESS = _c.RESPITE_OUTCOME_SUCCESS
 
@@ -24,7 +32,7 @@ class Backoff(OwnsHandle):
 
     __slots__ = ("_own", "_settings", "__weakref__")
 
-    def __init__(self, **settings: Any) -> None:
+    def __init__(self, **settings: Unpack[BackoffSettings]) -> None:
         self._own = CLOSED
         self._settings, self._own = new_with_settings(_c.respite_backoff_new, _c.respite_backoff_free,
                                                       ("backoff", settings, "backoff"))
@@ -72,75 +80,151 @@ class Backoff(OwnsHandle):
             return exc
         raise AssertionError("respite_retry_gave_up always fills its error")
 
-    def run(self, fn: Callable[[], T], *, gate: Any = None, sleep: Callable[[float], Any] = time.sleep,
-            status_of: Optional[Callable[[T], Optional[int]]] = None) -> T:
+    def run(self, fn: Callable[[], T], *, gate: Optional[Gate] = None, sleep: Callable[[float], Any] = time.sleep,
+            failure_on: Optional[FailureOn] = None, status_of: Optional[StatusOf] = None) -> T:
         """Calls ``fn()`` until it succeeds or the schedule ends (see :func:`retry`).
         The core decides each retry and its delay (respite_retry_decide) and
         words the give-up; this loop only sleeps."""
-        sequence = self.start()
-        attempt, code = 0, None
-        try:
+        with _Run(self, gate, Classifier(failure_on, status_of)) as run:
             while True:
-                permit = gate.acquire() if gate is not None else 0  # refused: no attempt is made
-                attempt += 1
-                failure: Optional[BaseException] = None
+                run.begin()
                 try:
                     result = fn()
+                    if inspect.iscoroutine(result):  # nothing ran yet: not a success
+                        result.close()
+                        raise TypeError("retry: the function returned a coroutine: retry the async def itself "
+                                        "(@retry on it, or Backoff.run_async)")
                 except Exception as exc:
-                    failure = exc
-                    code, status, hint = failure_of(exc)
+                    if run.failed(exc) is None:
+                        raise  # the caller's own error
                 else:
-                    status = (status_of(result) if status_of is not None else None) or 0
-                    code, hint = (classify(status).code if status else _SUCCESS), 0.0
-                if gate is not None:
-                    gate._report(gate._own, permit, code, hint, None)
-                if code == _SUCCESS:
-                    return result
+                    if run.returned(result) is None:
+                        return result
+                sleep(run.delay)
+
+    async def run_async(self, fn: Callable[[], Awaitable[T]], *, gate: Optional[Gate] = None,
+                        sleep: Callable[[float], Any] = asyncio.sleep,
+                        failure_on: Optional[FailureOn] = None, status_of: Optional[StatusOf] = None) -> T:
+        """:meth:`run` for a coroutine function, waiting with ``asyncio.sleep``
+        (``sleep``: another function, awaited when it returns an awaitable)."""
+        with _Run(self, gate, Classifier(failure_on, status_of)) as run:
+            while True:
+                run.begin()
                 try:
-                    delay = _c.respite_retry_decide(self._own.ptr, sequence, attempt, code, status, hint)
-                except TransportError as gave_up:
-                    raise gave_up from failure
-                sleep(delay)
-        except RespiteError as exc:
+                    result = await fn()
+                except Exception as exc:
+                    if run.failed(exc) is None:
+                        raise  # the caller's own error
+                else:
+                    if run.returned(result) is None:
+                        return result
+                waited = sleep(run.delay)
+                if inspect.isawaitable(waited):  # a plain function (a test's) needs no await
+                    await waited
+
+
+class _Run:
+    """One retried call, for the loops of Backoff.run and run_async: each
+    attempt's outcome by the classifier, reported to the gate, and the
+    core's decision; the loops only call and wait."""
+
+    __slots__ = ("backoff", "gate", "classifier", "sequence", "attempt", "permit", "code", "delay")
+
+    def __init__(self, backoff: Backoff, gate: Optional[Gate], classifier: Classifier) -> None:
+        self.backoff, self.gate, self.classifier = backoff, gate, classifier
+        self.sequence = backoff.start()
+        self.attempt, self.permit, self.delay = 0, 0, 0.0
+        self.code: Optional[int] = None  # the last attempt's outcome
+
+    def begin(self) -> None:
+        self.permit = self.gate.acquire() if self.gate is not None else 0  # refused: no attempt is made
+        self.attempt += 1
+
+    def failed(self, exc: Exception) -> Optional[float]:
+        """The delay before the next attempt; None when ``exc`` is the caller's
+        own (reported as request_error, re-raised as it is)."""
+        code, status, hint = self.classifier.exception(exc)
+        self._report(REQUEST_ERROR if code is None else code, hint)
+        return None if code is None else self._decide(code, status, hint, exc)
+
+    def returned(self, result: Any) -> Optional[float]:
+        """The delay before the next attempt; None on success."""
+        code, status = self.classifier.result(result)
+        self._report(code, 0.0)
+        return None if code == _SUCCESS else self._decide(code, status, 0.0, None)
+
+    def _report(self, code: int, hint: float) -> None:
+        self.code = code
+        if self.gate is not None:
+            self.gate._report(self.gate._own, self.permit, code, hint, None)
+
+    def _decide(self, code: int, status: int, hint: float, failure: Optional[BaseException]) -> float:
+        try:
+            self.delay = _c.respite_retry_decide(self.backoff._own.ptr, self.sequence, self.attempt, code, status,
+                                                 hint)
+        except TransportError as gave_up:
+            raise gave_up from failure
+        return self.delay
+
+    def __enter__(self) -> "_Run":
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Optional[BaseException], tb: Any) -> None:
+        if isinstance(exc, RespiteError):
             # what the loop did, for the caller: attempts made and the last outcome
-            exc.attempts = attempt  # type: ignore[attr-defined]
-            exc.last_outcome = None if code is None else outcome_from_code(code).value  # type: ignore[attr-defined]
-            raise
+            exc.attempts = self.attempt  # type: ignore[attr-defined]
+            exc.last_outcome = None if self.code is None else outcome_from_code(self.code).value  # type: ignore[attr-defined]
 
 
 @overload
-def retry(fn: F, /) -> F: ...
+def retry(fn: Callable[P, R], /) -> Callable[P, R]: ...
 @overload
-def retry(fn: None = None, /, *, backoff: Optional[Backoff] = None, gate: Any = None,
-          sleep: Callable[[float], Any] = time.sleep, status_of: Optional[Callable[[Any], Optional[int]]] = None,
-          **settings: Any) -> Callable[[F], F]: ...
+def retry(fn: None = None, /, *, backoff: Optional[Backoff] = None, gate: Optional[Gate] = None,
+          sleep: Optional[Callable[[float], Any]] = None, failure_on: Optional[FailureOn] = None,
+          status_of: Optional[StatusOf] = None,
+          **settings: Unpack[BackoffSettings]) -> Callable[[Callable[P, R]], Callable[P, R]]: ...
 
 
-def retry(fn: Optional[F] = None, /, *, backoff: Optional[Backoff] = None, gate: Any = None,
-          sleep: Callable[[float], Any] = time.sleep, status_of: Optional[Callable[[Any], Optional[int]]] = None,
-          **settings: Any) -> Union[F, Callable[[F], F]]:
+def retry(fn: Optional[Callable[P, R]] = None, /, *, backoff: Optional[Backoff] = None, gate: Optional[Gate] = None,
+          sleep: Optional[Callable[[float], Any]] = None, failure_on: Optional[FailureOn] = None,
+          status_of: Optional[StatusOf] = None,
+          **settings: Unpack[BackoffSettings]) -> Union[Callable[P, R], Callable[[Callable[P, R]], Callable[P, R]]]:
     """Decorator: retries the function with ``backoff`` (or back-off settings
-    as keywords), asking ``gate`` before every attempt. An exception is a
-    failure of its kind (:func:`respite.failure_of`); ``status_of(result)``
-    gives a returned value's HTTP status. When the core gives up:
-    TransportError, chained from the last exception; while the gate refuses:
-    TemporarilyUnavailableError. Either carries ``.attempts`` and ``.last_outcome``."""
+    as keywords), asking ``gate`` before every attempt. A coroutine function
+    is retried with ``await`` and waits with ``asyncio.sleep`` (``sleep``:
+    another waiting function). Which exceptions are the service's failures
+    and what a returned value means: ``failure_on`` and ``status_of``, as for
+    :class:`Gate`; the caller's own exception is re-raised at once, not
+    retried. When the core gives up: TransportError, chained from the last
+    exception; while the gate refuses: TemporarilyUnavailableError. Either
+    carries ``.attempts`` and ``.last_outcome``."""
     if backoff is not None and settings:
         raise TypeError("give either backoff= or back-off settings, not both")
     schedule = backoff if backoff is not None else Backoff(**settings)
 
-    def decorate(func: F) -> F:
+    def decorate(func: Callable[P, R]) -> Callable[P, R]:
+        if inspect.iscoroutinefunction(func):
+            @functools.wraps(func)
+            async def retried_async(*args: Any, **kwargs: Any) -> Any:
+                return await schedule.run_async(lambda: func(*args, **kwargs), gate=gate,
+                                                sleep=asyncio.sleep if sleep is None else sleep,
+                                                failure_on=failure_on, status_of=status_of)
+
+            return cast("Callable[P, R]", retried_async)
+
         @functools.wraps(func)
         def retried(*args: Any, **kwargs: Any) -> Any:
-            return schedule.run(lambda: func(*args, **kwargs), gate=gate, sleep=sleep, status_of=status_of)
+            return schedule.run(lambda: func(*args, **kwargs), gate=gate, sleep=time.sleep if sleep is None else sleep,
+                                failure_on=failure_on, status_of=status_of)
 
-        return cast(F, retried)
+        return cast("Callable[P, R]", retried)
 
     return decorate(fn) if fn is not None else decorate
 
 
-def retry_call(fn: Callable[[], T], *, backoff: Optional[Backoff] = None, gate: Any = None,
-               sleep: Callable[[float], Any] = time.sleep, status_of: Optional[Callable[[T], Optional[int]]] = None,
-               **settings: Any) -> T:
+def retry_call(fn: Callable[[], T], *, backoff: Optional[Backoff] = None, gate: Optional[Gate] = None,
+               sleep: Callable[[float], Any] = time.sleep, failure_on: Optional[FailureOn] = None,
+               status_of: Optional[StatusOf] = None, **settings: Unpack[BackoffSettings]) -> T:
     """Calls ``fn()`` with retries now (the function form of :func:`retry`)."""
-    return retry(backoff=backoff, gate=gate, sleep=sleep, status_of=status_of, **settings)(fn)()
+    return retry(backoff=backoff, gate=gate, sleep=sleep, failure_on=failure_on, status_of=status_of,
+                 **settings)(fn)()

@@ -5,25 +5,30 @@ the queue, which is thread-safe.
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
 from . import _events
 from ._handle import CLOSED, Owned, OwnsHandle, reader
 from ._settings import new_with_settings
-from ._structs import struct_tuple
+from ._structs import fill_struct, struct_tuple
+from .generated.structs import EngineStats, Event
 from .generated.tables import ACTIONS
 from .gate import Gate
 from .queue import Batch, Queue
 
+if TYPE_CHECKING:
+    from .generated.settings import SenderSettings
+    from ._typing import Unpack
+
 _now = _c.respite_now
 
 
-EngineStats = struct_tuple("EngineStats", _raw.respite_engine_stats,
-                           "Figures since the engine was made (respite_engine_stats).",
-                           closing=lambda out: bool(out.closing),
-                           closed_while_paused=lambda out: bool(out.closed_while_paused))
+struct_tuple(EngineStats, _raw.respite_engine_stats,
+             "Figures since the engine was made (respite_engine_stats).",
+             closing=lambda out: bool(out.closing),
+             closed_while_paused=lambda out: bool(out.closed_while_paused))
 
 
 class Engine(OwnsHandle):
@@ -35,7 +40,7 @@ class Engine(OwnsHandle):
 
     __slots__ = ("_own", "_gate", "queue", "gate", "_settings", "_log", "__weakref__")
 
-    def __init__(self, queue: Queue, gate: Gate, **settings: Any) -> None:
+    def __init__(self, queue: Queue, gate: Gate, **settings: Unpack[SenderSettings]) -> None:
         self._own = CLOSED
         self.queue, self.gate = queue, gate
         self._log = _events.Log(64)
@@ -92,9 +97,9 @@ class Engine(OwnsHandle):
     max_entries = reader(_c.respite_engine_max_entries)
 
     def stats(self) -> EngineStats:
-        return EngineStats.fill(_c.respite_engine_stats_get, (own := self._own).ptr)
+        return fill_struct(EngineStats, _c.respite_engine_stats_get, (own := self._own).ptr)
 
-    def events(self) -> List[_events.Event]:
+    def events(self) -> List[Event]:
         """The engine's own events (unsent_at_close) since the last call;
         the gate's are on the gate."""
         self._poll(self._own, raise_closed=True)

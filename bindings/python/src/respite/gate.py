@@ -2,16 +2,24 @@
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Callable, List, Optional, Type, TypeVar, cast
+import inspect
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, List, Optional, Type, TypeVar, cast
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
 from . import _events
+from ._classify import REQUEST_ERROR, Classifier, FailureOn, StatusOf
 from ._handle import CLOSED, Owned, OwnsHandle
-from ._outcome import Outcome, OutcomeLike, classify, failure_of, outcome_code, outcome_from_code
+from ._outcome import OutcomeLike, classify, outcome_code, outcome_from_code
 from ._settings import new_with_settings
-from ._structs import struct_tuple
-from .generated.tables import GATE_STATES
+from ._structs import fill_struct, struct_tuple
+from .generated.structs import Decision, Event, GateStats
+from .generated.tables import GATE_STATES, Outcome
+from ._typing import R
+
+if TYPE_CHECKING:
+    from .generated.settings import GateSettings
+    from ._typing import P, Unpack
 
 _now = _c.respite_now
 _admit = _c.respite_gate_admit
@@ -23,17 +31,16 @@ _pending = _c.respite_gate_events_pending
 _SUCCESS = _c.RESPITE_OUTCOME_SUCCESS
 
 T = TypeVar("T")
-F = TypeVar("F", bound=Callable[..., Any])
 
 
-Decision = struct_tuple("Decision", _raw.respite_decision,
-                        """The result of Gate.check: allowed, probe (admitted as a probe, G7), permit
-                        (> 0 when admitted: report with it), retry_after (refused: seconds; inf under
-                        recover_never).""",
-                        allowed=lambda out: bool(out.allowed), probe=lambda out: bool(out.probe))
-GateStats = struct_tuple("GateStats", _raw.respite_gate_stats,
-                         "Statistics since the gate was made (respite_gate_stats); reset does not clear them.",
-                         state=lambda out: GATE_STATES[out.state])
+struct_tuple(Decision, _raw.respite_decision,
+             """The result of Gate.check: allowed, probe (admitted as a probe, G7), permit
+             (> 0 when admitted: report with it), retry_after (refused: seconds; inf under
+             recover_never).""",
+             allowed=lambda out: bool(out.allowed), probe=lambda out: bool(out.probe))
+struct_tuple(GateStats, _raw.respite_gate_stats,
+             "Statistics since the gate was made (respite_gate_stats); reset does not clear them.",
+             state=lambda out: GATE_STATES[out.state])
 
 
 def refusal_message(retry_after: float) -> str:
@@ -45,12 +52,22 @@ class Gate(OwnsHandle):
     """One recovery gate protecting one service, shared by every thread.
     Settings are keyword arguments with the spec's names over the defaults of
     ``profile`` (``"cloud_request"`` or ``"usage_sharing"``); ``name`` starts its
-    log lines. Methods take an optional ``now`` (monotonic seconds, for tests)."""
+    log lines. Methods take an optional ``now`` (monotonic seconds, for tests).
 
-    __slots__ = ("_own", "_log", "_settings", "__weakref__")
+    What counts as the service's failure (the same rules as :func:`retry`):
+    ``failure_on`` (exception types, or a predicate; default
+    :func:`respite.is_service_failure`) and ``status_of(result)`` (an HTTP
+    status or an Outcome for a returned value; default: success). An
+    exception that is the caller's own is reported as ``request_error`` (not
+    counted) and propagates."""
 
-    def __init__(self, profile: Optional[str] = None, **settings: Any) -> None:
+    __slots__ = ("_own", "_log", "_settings", "_classifier", "_status_of", "__weakref__")
+
+    def __init__(self, profile: Optional[str] = None, *, failure_on: Optional[FailureOn] = None,
+                 status_of: Optional[StatusOf] = None, **settings: Unpack[GateSettings]) -> None:
         self._own = CLOSED
+        self._classifier = Classifier(failure_on, status_of)
+        self._status_of = status_of  # read by ext/gate_call.c: None keeps the success path in C
         self._settings, self._own = new_with_settings(_c.respite_gate_new, _c.respite_gate_free,
                                                       ("gate" if profile is None else profile, settings, "gate"))
         self._log = _events.Log(64)
@@ -84,7 +101,7 @@ class Gate(OwnsHandle):
     def check(self, now: Optional[float] = None) -> Decision:
         """Asks to make a call without raising on a refusal."""
         own = self._own
-        decision = Decision.fill(_c.respite_gate_check, own.ptr, _now() if now is None else now)
+        decision = fill_struct(Decision, _c.respite_gate_check, own.ptr, _now() if now is None else now)
         self._poll(own)
         return decision
 
@@ -106,9 +123,10 @@ class Gate(OwnsHandle):
         return outcome
 
     def report_exception(self, exc: BaseException, *, permit: int = 0, now: Optional[float] = None) -> Outcome:
-        """Reports a failure from an exception of the user's code (see
-        :func:`respite.failure_of`); returns the outcome."""
-        code, _status, hint = failure_of(exc)
+        """Reports how a call that raised ``exc`` ended, by the gate's rules
+        (the caller's own error: ``request_error``); returns the outcome."""
+        code, _status, hint = self._classifier.exception(exc)
+        code = REQUEST_ERROR if code is None else code
         self._report(self._own, permit, code, hint, now)
         return outcome_from_code(code)
 
@@ -127,40 +145,66 @@ class Gate(OwnsHandle):
         self._poll(own)
 
     def attempt(self, now: Optional[float] = None) -> "Attempt":
-        """A context manager around one call: entering asks the gate (refused:
-        TemporarilyUnavailableError, the block does not run); leaving reports
-        success, the status or outcome set on it, or the failure of an
-        exception leaving the block (which propagates)."""
+        """A context manager (``with`` or ``async with``) around one call:
+        entering asks the gate (refused: TemporarilyUnavailableError, the
+        block does not run); leaving reports success, the status or outcome
+        set on it, or how an exception leaving the block ended (it propagates)."""
         return Attempt(self, now)
 
     if TYPE_CHECKING:
-        def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        def call(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
             """Calls ``fn(*args, **kwargs)`` through the gate: refused ->
             TemporarilyUnavailableError and fn is not called; fn returning ->
-            success; fn raising -> a failure of its kind, re-raised."""
+            success (or what ``status_of`` says); fn raising -> reported by
+            the gate's rules, re-raised."""
     else:  # in C (ext/gate_call.c): admit, call and report with no Python frame on the success path
         call = _c._gate_call
 
-    def protect(self, fn: F) -> F:
-        """Decorator: every call of ``fn`` goes through :meth:`call`."""
+    async def call_async(self, fn: Callable[P, Awaitable[T]], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """:meth:`call` for a coroutine function: ``await gate.call_async(fn, ...)``.
+        A cancelled call reports nothing (as KeyboardInterrupt, G10)."""
+        own = self._own
+        permit = self.acquire()
+        try:
+            result = await fn(*args, **kwargs)
+        except BaseException as exc:
+            self._call_failed(own, permit, exc)
+            raise
+        self._call_returned(own, permit, result)
+        return result
+
+    def protect(self, fn: Callable[P, R]) -> Callable[P, R]:
+        """Decorator: every call of ``fn`` goes through :meth:`call`, or
+        through :meth:`call_async` when ``fn`` is a coroutine function.
+        The signature is kept (functools.wraps, ParamSpec)."""
+        if inspect.iscoroutinefunction(fn):
+            @functools.wraps(fn)
+            async def protected_async(*args: Any, **kwargs: Any) -> Any:
+                return await self.call_async(fn, *args, **kwargs)
+
+            return cast("Callable[P, R]", protected_async)
         protected = functools.partial(self.call, fn)
         functools.update_wrapper(protected, fn)
-        return cast(F, protected)
+        return cast("Callable[P, R]", protected)
 
     def _call_failed(self, own: Owned, permit: int, exc: BaseException) -> None:
-        # KeyboardInterrupt, SystemExit: the call did not end, nothing to report (G10)
+        # KeyboardInterrupt, SystemExit, cancellation: the call did not end, nothing to report (G10)
         if isinstance(exc, Exception):
-            code, _status, hint = failure_of(exc)
-            self._report(own, permit, code, hint, None)
+            code, _status, hint = self._classifier.exception(exc)
+            self._report(own, permit, REQUEST_ERROR if code is None else code, hint, None)
+
+    def _call_returned(self, own: Owned, permit: int, result: Any) -> None:
+        # called by ext/gate_call.c only when status_of is set
+        self._report(own, permit, self._classifier.result(result)[0], None, None)
 
     def state(self, now: Optional[float] = None) -> str:
         """``"closed"``, ``"open"`` or ``"probing"`` at ``now``."""
         return GATE_STATES[_c.respite_gate_get_state(self._own.ptr, _now() if now is None else now)]
 
     def stats(self) -> GateStats:
-        return GateStats.fill(_c.respite_gate_stats_get, self._own.ptr)
+        return fill_struct(GateStats, _c.respite_gate_stats_get, self._own.ptr)
 
-    def events(self) -> List[_events.Event]:
+    def events(self) -> List[Event]:
         """The events (G18) seen since the last call of events(), oldest
         first (at most the last 64). They are also logged as they are seen."""
         self._log.take(_c.respite_gate_next_event, self._own.ptr)  # closed: the core's ClosedError
@@ -215,6 +259,14 @@ class Attempt:
             # end, so there is nothing to report (a probe times out, G10).
             return
         if code is None and exc is not None:
-            code, _status, exc_hint = failure_of(exc)
+            code, _status, exc_hint = self.gate._classifier.exception(exc)
+            code = REQUEST_ERROR if code is None else code
             hint = hint if hint is not None else exc_hint
         self.gate._report(self.gate._own, self.permit, _SUCCESS if code is None else code, hint, self.now)
+
+    async def __aenter__(self) -> "Attempt":
+        return self.__enter__()  # asking the gate never blocks
+
+    async def __aexit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException],
+                        tb: Any) -> None:
+        self.__exit__(exc_type, exc, tb)

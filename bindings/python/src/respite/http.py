@@ -9,21 +9,25 @@ from __future__ import annotations
 import json as _json
 import threading
 import weakref
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
 from . import _events
 from .generated.errors import ClosedError
 from ._handle import CLOSED, Owned, OwnsHandle
-from ._outcome import Outcome, outcome_from_code
+from ._outcome import outcome_from_code
+from .generated.tables import Outcome
 from ._settings import new_with_settings, settings_table
-from ._structs import struct_tuple
+from ._structs import fill_struct, read_struct, struct_tuple
+from .generated.structs import EngineStats, Event, GateStats, QueueStats, SenderStats
 from .backoff import Backoff
-from .engine import EngineStats
-from .gate import Gate, GateStats
+from .gate import Gate
 from .policy import Policy
-from .queue import QueueStats
+
+if TYPE_CHECKING:
+    from .generated.settings import ClientSettings, GateSettings, SenderOptions
+    from ._typing import Unpack
 
 Body = Union[bytes, bytearray, memoryview, str, None]
 Headers = Union[Mapping[str, str], Iterable[Tuple[str, str]], str, None]
@@ -126,7 +130,8 @@ class Client(OwnsHandle):
 
     __slots__ = ("_own", "_gate", "gate", "backoff", "_settings", "__weakref__")
 
-    def __init__(self, *, gate: Optional[Gate] = None, backoff: Optional[Backoff] = None, **settings: Any) -> None:
+    def __init__(self, *, gate: Optional[Gate] = None, backoff: Optional[Backoff] = None,
+                 **settings: Unpack[ClientSettings]) -> None:
         self._own = CLOSED
         self.gate, self.backoff = gate, backoff
         gate_own = gate._own if gate is not None else CLOSED  # alive for the call
@@ -174,15 +179,16 @@ class Client(OwnsHandle):
             self.gate._poll(self._gate)
 
 
-SenderStats = struct_tuple("SenderStats", _raw.respite_sender_stats,
-                           """S13 (respite_sender_stats): the queue's D9 figures, the engine's and the
-                           gate's, the sender's own (requests, bytes_sent after gzip, paused, closed), and
-                           the queue's accepted, delivered and balanced (D9) at the top.""",
-                           queue=lambda out: QueueStats.of(out.queue), engine=lambda out: EngineStats.of(out.engine),
-                           gate=lambda out: GateStats.of(out.gate), paused=lambda out: bool(out.paused),
-                           closed=lambda out: bool(out.closed), accepted=lambda out: out.queue.accepted,
-                           delivered=lambda out: out.queue.delivered,
-                           balanced=lambda out: _c.respite_queue_stats_balanced(out.queue) == 1)
+struct_tuple(SenderStats, _raw.respite_sender_stats,
+             """S13 (respite_sender_stats): the queue's D9 figures, the engine's and the
+             gate's, the sender's own (requests, bytes_sent after gzip, paused, closed), and
+             the queue's accepted, delivered and balanced (D9) at the top.""",
+             queue=lambda out: read_struct(QueueStats, out.queue),
+             engine=lambda out: read_struct(EngineStats, out.engine),
+             gate=lambda out: read_struct(GateStats, out.gate), paused=lambda out: bool(out.paused),
+             closed=lambda out: bool(out.closed), accepted=lambda out: out.queue.accepted,
+             delivered=lambda out: out.queue.delivered,
+             balanced=lambda out: _c.respite_queue_stats_balanced(out.queue) == 1)
 
 
 # a name that several components have (``name``) goes to the sender, which names its events
@@ -205,17 +211,16 @@ class Sender(OwnsHandle):
     __slots__ = ("_own", "policy", "_settings", "_log", "_stop", "_poller", "_unsent", "final_stats", "__weakref__")
 
     def __init__(self, url: Optional[str] = None, *, policy: Optional[Policy] = None, headers: Headers = None,
-                 gate_profile: str = "usage_sharing", gate: Optional[Mapping[str, Any]] = None,
-                 **settings: Any) -> None:
+                 gate_profile: str = "usage_sharing", gate: Optional[GateSettings] = None,
+                 **settings: Unpack[SenderOptions]) -> None:
         self._own = CLOSED
         self.policy = policy
         self._unsent: Optional[int] = None
         self.final_stats: Optional[SenderStats] = None  #: the statistics when close() finished
         self._log = _events.Log(256)
-        if url is not None:
-            settings["url"] = url
+        values: Dict[str, Any] = dict(settings) if url is None else {**settings, "url": url}
         parts: Dict[str, Dict[str, Any]] = {"sender": {}, "gate": {}, "queue": {}}
-        for key, value in settings.items():
+        for key, value in values.items():
             # an unknown name goes to the sender, whose settings name it in the core's error
             parts[_COMPONENT_OF.get(key, "sender")][key] = value
         parts["gate"].update(gate or {})
@@ -266,7 +271,7 @@ class Sender(OwnsHandle):
         if own is CLOSED and self._unsent is not None:
             return self._unsent
         self._unsent = _c.respite_sender_close(own.ptr)
-        self.final_stats = SenderStats.fill(_c.respite_sender_stats_get, own.ptr)
+        self.final_stats = fill_struct(SenderStats, _c.respite_sender_stats_get, own.ptr)
         self._stop.set()
         self._poll()
         self._own = CLOSED  # freed once no other thread is inside a call
@@ -283,9 +288,9 @@ class Sender(OwnsHandle):
 
     def stats(self) -> SenderStats:
         """S13 statistics (after close: ClosedError; see ``final_stats``)."""
-        return SenderStats.fill(_c.respite_sender_stats_get, (own := self._own).ptr)
+        return fill_struct(SenderStats, _c.respite_sender_stats_get, (own := self._own).ptr)
 
-    def events(self) -> List[_events.Event]:
+    def events(self) -> List[Event]:
         """The events seen since the last call (at most the last 256), oldest
         first. They are also logged as they are seen."""
         self._poll()

@@ -6,25 +6,30 @@ may wait on the queue's lock release the GIL.
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional, Union
+from typing import TYPE_CHECKING, Any, List, Optional, Union
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
 from ._handle import CLOSED, Owned, OwnsHandle, reader
 from ._settings import new_with_settings
-from ._structs import struct_tuple
+from ._structs import fill_struct, struct_tuple
+from .generated.structs import QueueStats
 from .generated.tables import DISPOSITIONS, OVERFLOWS
 from .policy import Policy
+
+if TYPE_CHECKING:
+    from .generated.settings import QueueSettings
+    from ._typing import Unpack
 
 _now = _c.respite_now
 
 Payload = Union[bytes, bytearray, memoryview, str]
 
-QueueStats = struct_tuple("QueueStats", _raw.respite_queue_stats,
-                          """D9 figures (respite_queue_stats): accepted = delivered + dropped_capacity
-                          + expired + retries_exhausted + discarded + pending + in_flight (``balanced``).""",
-                          overflow=lambda out: OVERFLOWS[out.overflow], closed=lambda out: bool(out.closed),
-                          balanced=lambda out: _c.respite_queue_stats_balanced(out) == 1)
+struct_tuple(QueueStats, _raw.respite_queue_stats,
+             """D9 figures (respite_queue_stats): accepted = delivered + dropped_capacity
+             + expired + retries_exhausted + discarded + pending + in_flight (``balanced``).""",
+             overflow=lambda out: OVERFLOWS[out.overflow], closed=lambda out: bool(out.closed),
+             balanced=lambda out: _c.respite_queue_stats_balanced(out) == 1)
 
 
 class Queue(OwnsHandle):
@@ -33,7 +38,7 @@ class Queue(OwnsHandle):
 
     __slots__ = ("_own", "policy", "_settings", "__weakref__")
 
-    def __init__(self, policy: Optional[Policy] = None, **settings: Any) -> None:
+    def __init__(self, policy: Optional[Policy] = None, **settings: Unpack[QueueSettings]) -> None:
         self._own = CLOSED
         self.policy = policy
         policy_own = policy._handle() if policy is not None else CLOSED  # the queue takes its own reference
@@ -71,7 +76,7 @@ class Queue(OwnsHandle):
         return _c.respite_queue_wait((own := self._own).ptr, min_pending, timeout) == 1
 
     def stats(self) -> QueueStats:
-        return QueueStats.fill(_c.respite_queue_stats_get, (own := self._own).ptr)
+        return fill_struct(QueueStats, _c.respite_queue_stats_get, (own := self._own).ptr)
 
     def close(self) -> None:
         """Shuts the queue down, which wakes a thread blocked in wait() at

@@ -158,11 +158,11 @@ def error_from_fields(code: int, message: str, setting: str = "", retry_after: f
     with that code."""
     cls = ERRORS_BY_CODE.get(code)
     if cls is InvalidSettingError:
-        return cls(message, setting=setting)
+        return InvalidSettingError(message, setting=setting)
     if cls is TemporarilyUnavailableError:
-        return cls(message, retry_after=retry_after)
+        return TemporarilyUnavailableError(message, retry_after=retry_after)
     if cls is InvalidPolicyError:
-        return cls(message, problems=problems)
+        return InvalidPolicyError(message, problems=problems)
     if cls is None:
         err = RespiteError(message)
         err.code = code
@@ -175,5 +175,8 @@ for _cls in (Problem, RespiteError, *ERRORS_BY_STATUS.values()):
     _cls.__module__ = "respite"
 del _cls
 
+# written out, so type checkers see every re-export of respite/__init__.py
 __all__ = ["Problem", "RespiteError", "ERRORS_BY_STATUS", "ERRORS_BY_CODE", "error_from_fields",
-           *(cls.__name__ for cls in ERRORS_BY_STATUS.values())]
+           "InvalidArgumentError", "InvalidSettingError", "InvalidTimeError", "TemporarilyUnavailableError",
+           "InvalidPolicyError", "QueueFullError", "TooLargeError", "ClosedError", "NoMemoryError",
+           "TransportError", "InternalError", "StorageError"]
