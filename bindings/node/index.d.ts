@@ -225,6 +225,8 @@ export class Batch {
   texts(): string[];
   /** bytes() of every event. */
   buffers(): Buffer[];
+  /** The event's id: increasing, never reused in its queue (L3). */
+  id(index: number): number;
   attempts(index: number): number;
   age(index: number, now?: number): number;
   /** null while not settled. */

@@ -154,6 +154,11 @@ class Batch {
     return Array.from({ length: this.length }, (_, i) => this.bytes(i));
   }
 
+  // The event's id: increasing, never reused in its queue (L3).
+  id(index) {
+    return Number(native.respite_batch_event_id(this._live(), index));
+  }
+
   // Attempts including this one (1 on the first take).
   attempts(index) {
     return native.respite_batch_event_attempts(this._live(), index);

@@ -9,7 +9,6 @@ const path = require('node:path');
 const respite = require('..');
 const { useFaultServer } = require('./fault_server');
 
-const { native } = respite;
 
 let server;
 useFaultServer(test, (started) => (server = started));
@@ -20,9 +19,9 @@ test.beforeEach(() => {
 });
 test.afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-// The batch's event ids (L3): Batch has no accessor, the raw binding has.
+// The batch's event ids (L3).
 function ids(batch) {
-  return Array.from({ length: batch.length }, (_, i) => Number(native.respite_batch_event_id(batch._live(), i)));
+  return Array.from({ length: batch.length }, (_, i) => batch.id(i));
 }
 
 test('events and figures outlive the handle', () => {

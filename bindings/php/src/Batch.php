@@ -60,6 +60,12 @@ final class Batch implements \Countable
         return $out;
     }
 
+    /** The event's id: increasing, never reused in its queue (L3). */
+    public function id(int $index): int
+    {
+        return respite_batch_event_id($this->ptr, $index);
+    }
+
     /** Attempts including this one (1 on the first take). */
     public function attempts(int $index): int
     {

@@ -92,6 +92,7 @@ final class DeliveryTest extends TestCase
         $this->assertCount(2, $batch);
         $this->assertSame(["bin\0ary", 'two'], $batch->payloads());
         $this->assertSame(1, $batch->attempts(0));
+        $this->assertSame([1, 2], [$batch->id(0), $batch->id(1)]); // L3: in the order accepted
         $this->assertSame('delivered', $batch->settle(0, 'delivered'));
         $this->assertSame('retry', $batch->settle(1, 'retry'));
         $batch->close();

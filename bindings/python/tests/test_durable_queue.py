@@ -5,12 +5,11 @@ import sqlite3
 import pytest
 
 import respite
-from respite import respite_swig as raw
 
 
 def event_ids(batch):
-    """The batch's event ids (L3); Batch has no accessor, the raw module does."""
-    return [raw.respite_batch_event_id(batch._own.ptr, i) for i in range(len(batch))]
+    """The batch's event ids (L3)."""
+    return [batch.id(i) for i in range(len(batch))]
 
 
 def test_events_and_figures_outlive_the_handle(tmp_path):

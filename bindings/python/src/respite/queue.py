@@ -115,6 +115,11 @@ class Batch(OwnsHandle):
     def payloads(self) -> List[bytes]:
         return [self.payload(i) for i in range(len(self))]
 
+    def id(self, index: int) -> int:
+        """The event's id: increasing, never reused in its queue (L3); a
+        receiver deduplicates on it (the sender's ids_header)."""
+        return _c.respite_batch_event_id(self._own.ptr, index)
+
     def attempts(self, index: int) -> int:
         """Attempts including this one (1 on the first take)."""
         return _c.respite_batch_event_attempts(self._own.ptr, index)

@@ -59,6 +59,11 @@ public final class Batch extends NativeObject {
         return payloads().stream().map(Utf8::string).toList();
     }
 
+    /** The id of event {@code index}: increasing, never reused in its queue (L3). */
+    public long id(int index) {
+        return use(p -> RespiteNative.respite_batch_event_id(p, index));
+    }
+
     /** Attempts of event {@code index}, this one included (1 on its first take). */
     public int attempts(int index) {
         return use(p -> RespiteNative.respite_batch_event_attempts(p, index));

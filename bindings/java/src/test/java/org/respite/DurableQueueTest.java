@@ -18,17 +18,15 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.respite.swig.RespiteNative;
 
 /** The durable queue (spec section 10): queuePath keeps the events in an SQLite file that outlives the handle. */
 class DurableQueueTest extends FaultServerTest {
     @TempDir
     Path dir;
 
-    /** The batch's event ids (L3): Batch has no accessor, the raw binding has. */
+    /** The batch's event ids (L3). */
     private static List<Long> ids(Batch batch) {
-        return IntStream.range(0, batch.size())
-                .mapToObj(i -> batch.handle.apply(p -> RespiteNative.respite_batch_event_id(p, i))).toList();
+        return IntStream.range(0, batch.size()).mapToObj(batch::id).toList();
     }
 
     @Test
