@@ -18,6 +18,7 @@ int cmd_demo(int argc, char **argv);
 int cmd_check_policy(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_send(int argc, char **argv);
+int cmd_deliver(int argc, char **argv);
 int cmd_gates(int argc, char **argv);
 
 /* "respite <subcommand>: <message>" on stderr; returns CLI_EXIT_USAGE. */

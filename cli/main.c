@@ -1,6 +1,7 @@
 /* respite - the command-line face of the respite library: a self-contained
  * demo of the recovery gate, a policy checker, a scenario simulator, a
- * sender for newline-delimited events and a lister of shared gates. */
+ * sender for newline-delimited events, a worker over a durable queue and a
+ * lister of shared gates. */
 #include "cli.h"
 
 #include <string.h>
@@ -20,6 +21,7 @@ static const subcommand subcommands[] = {
     {"check-policy", cmd_check_policy, "validate delivery policy files and list every problem"},
     {"simulate", cmd_simulate, "run a conformance scenario and print its timeline"},
     {"send", cmd_send, "deliver newline-delimited events from standard input to a URL"},
+    {"deliver", cmd_deliver, "run a sender as a worker over a durable queue file"},
     {"gates", cmd_gates, "list the gates in a shared gate file with their state and counts"},
 };
 
@@ -60,7 +62,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return subcommands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "respite: unknown command '%s' (commands: demo, check-policy, simulate, send, gates; "
+    fprintf(stderr, "respite: unknown command '%s' (commands: demo, check-policy, simulate, send, deliver, gates; "
                     "respite --help lists them)\n", argv[1]);
     return CLI_EXIT_USAGE;
 }

@@ -1,4 +1,4 @@
-/* demo and send for a build without the HTTP library: say so. */
+/* demo, send and deliver for a build without the HTTP library: say so. */
 #include "cli.h"
 
 static int not_built(const char *name)
@@ -15,6 +15,12 @@ int cmd_demo(int argc, char **argv)
 }
 
 int cmd_send(int argc, char **argv)
+{
+    (void)argc;
+    return not_built(argv[0]);
+}
+
+int cmd_deliver(int argc, char **argv)
 {
     (void)argc;
     return not_built(argv[0]);

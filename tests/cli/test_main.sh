@@ -4,7 +4,7 @@ source "$(dirname "$0")/lib.sh"
 
 run --help
 expect_code 0 "--help"
-for command in demo check-policy simulate send gates; do
+for command in demo check-policy simulate send deliver gates; do
   expect_out "  $command " "--help lists $command"
 done
 
@@ -20,7 +20,7 @@ run frobnicate
 expect_code 2 "an unknown command"
 expect_err "unknown command 'frobnicate'" "an unknown command"
 
-for command in demo check-policy simulate send gates; do
+for command in demo check-policy simulate send deliver gates; do
   run "$command" --help
   expect_code 0 "$command --help"
   expect_out "usage: respite $command" "$command --help"

@@ -23,6 +23,8 @@
 /* How long the idle thread waits for events before it looks again for a
  * flush (the queue's condition wakes it as soon as enough are queued). */
 #define IDLE_POLL_SECONDS 0.02
+/* How long the thread waits before asking again after its queue failed. */
+#define STORAGE_RETRY_SECONDS 0.25
 
 struct respite_sender {
     /* settings, fixed at _new */
@@ -462,8 +464,20 @@ static void *sender_main(void *arg)
     for (;;) {
         int action = respite_engine_next(s->engine, respite_now(), NULL);
         forward_events(s);
-        if (action == RESPITE_ACTION_DONE || action < 0)
+        if (action == RESPITE_ACTION_DONE)
             break;
+        if (action < 0) {
+            /* A queue file failed (L2: storage, e.g. locked by another
+             * process past its busy timeout): try again shortly rather than
+             * stop sending for good; a close gives up at its deadline. */
+            respite_engine_stats es;
+            if (s->closing && (respite_engine_stats_get(s->engine, &es, NULL) != RESPITE_OK ||
+                               respite_now() >= es.close_deadline))
+                break;
+            struct timespec until = deadline_in(STORAGE_RETRY_SECONDS);
+            pthread_cond_timedwait(&s->changed, &s->lock, &until);
+            continue;
+        }
         if (action == RESPITE_ACTION_SEND) {
             send_batch(s);
         } else if (action == RESPITE_ACTION_WAIT) {
