@@ -1,12 +1,17 @@
 /* The SQLite file of a durable queue (docs/spec.md section 10).
  *
- * Layout 1 (PRAGMA user_version = 1):
+ * Layout 2 (PRAGMA user_version = 2):
  *   entries  one row per pending or claimed event, in id order; an event
  *            put back at the head (D4) gets a place in `requeued`, smaller
  *            for later ones, and every such event is ahead of every event
  *            never put back (those were pending or not yet queued when it
- *            went back). So new rows touch no index of the queue's order:
- *            an enqueue writes the row, its age index entry and the counts
+ *            went back). So new rows touch no index of the queue's order.
+ *            Nor of age: a row queued no earlier than every row before it
+ *            (the chain: chain_at NULL) is found by expiry from the lowest
+ *            id, where the chain's expired rows form a prefix; a row queued
+ *            earlier (another handle's clock, chain_at = the chain's time
+ *            then) or put back sits in the `aside` index on age. So an
+ *            enqueue writes the row and the counts
  *   counts   one row: the D9 figures, the last id and the head's place,
  *            written in the transaction of the change they count (L7)
  *   meta     one row: the boot id and wall - monotonic clock offset (L9)
@@ -25,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define STORE_LAYOUT 1
+#define STORE_LAYOUT 2
 #define BUSY_TIMEOUT_MS 5000
 /* The clock offset is refreshed at most this often (L9). */
 #define OFFSET_REFRESH_SECONDS 60.0
@@ -36,6 +41,7 @@ enum {
     Q_ROLLBACK,
     Q_COUNTS_LOAD,
     Q_COUNTS_SAVE,
+    Q_CHAIN_TIME,
     Q_INSERT,
     Q_HEAD_REQUEUED,
     Q_HEAD,
@@ -46,6 +52,9 @@ enum {
     Q_RELEASE,
     Q_EXPIRE_COUNT,
     Q_EXPIRE,
+    Q_CHAIN_END,
+    Q_EXPIRE_CHAIN_COUNT,
+    Q_EXPIRE_CHAIN,
     Q_RECLAIM_COUNT,
     Q_RECLAIM,
     Q_META_SAVE,
@@ -63,8 +72,16 @@ enum {
 #define FIGURE_ONE_(f) +1
 enum { FIGURE_COUNT = 0 STORE_FIGURES(FIGURE_ONE_) };
 
-/* The first term walks the index on age; the second is D6's own test. */
-#define EXPIRED_ROWS "lease_owner IS NULL AND queued_at <= ?1 AND ?2 - queued_at >= ?3"
+/* Rows off the chain (put back, or queued before an earlier row): the
+ * `aside` index. The term is written as the index's, so SQLite uses it. */
+#define ASIDE "(requeued IS NOT NULL OR chain_at IS NOT NULL) AND lease_owner IS NULL"
+#define CHAIN "requeued IS NULL AND chain_at IS NULL AND lease_owner IS NULL"
+/* D6's own test: age == TTL drops. */
+#define EXPIRED "?2 - queued_at >= ?3"
+/* The first term walks the index on age; the second is the exact test. */
+#define EXPIRED_ROWS ASIDE " AND queued_at <= ?1 AND " EXPIRED
+/* The chain's expired prefix, below its first live row ?1. */
+#define EXPIRED_CHAIN "id < ?1 AND " CHAIN " AND " EXPIRED
 /* Claims of other handles whose lease has ended (L5). */
 #define LAPSED_CLAIMS "lease_owner IS NOT NULL AND lease_until <= ?2 AND lease_owner <> ?1"
 
@@ -74,7 +91,9 @@ static const char *const sql[Q_COUNT_] = {
     [Q_ROLLBACK] = "ROLLBACK",
     [Q_COUNTS_LOAD] = "SELECT " STORE_FIGURES(FIGURE_COLUMN_) "last_id, head_place FROM counts",
     [Q_COUNTS_SAVE] = "UPDATE counts SET " STORE_FIGURES(FIGURE_SET_) "last_id = ?, head_place = ?",
-    [Q_INSERT] = "INSERT INTO entries (id, payload, size, queued_at) VALUES (?1, ?2, ?3, ?4)",
+    /* The chain's time: no pending row of the chain was queued after it. */
+    [Q_CHAIN_TIME] = "SELECT coalesce(chain_at, queued_at) FROM entries ORDER BY id DESC LIMIT 1",
+    [Q_INSERT] = "INSERT INTO entries (id, payload, size, queued_at, chain_at) VALUES (?1, ?2, ?3, ?4, ?5)",
     [Q_HEAD_REQUEUED] = "SELECT id, queued_at, attempts, size FROM entries "
                         "WHERE requeued IS NOT NULL AND lease_owner IS NULL ORDER BY requeued LIMIT 1",
     /* Skips only claimed rows: at most the events in flight. */
@@ -91,6 +110,11 @@ static const char *const sql[Q_COUNT_] = {
      * build a temporary table on every call, found or not. */
     [Q_EXPIRE_COUNT] = "SELECT count(*), total(size) FROM entries WHERE " EXPIRED_ROWS,
     [Q_EXPIRE] = "DELETE FROM entries WHERE " EXPIRED_ROWS,
+    /* Walks from the lowest id past the expired prefix (and the claimed or
+     * aside rows among it) to the chain's first live row. */
+    [Q_CHAIN_END] = "SELECT id FROM entries WHERE " CHAIN " AND NOT (" EXPIRED ") ORDER BY id LIMIT 1",
+    [Q_EXPIRE_CHAIN_COUNT] = "SELECT count(*), total(size) FROM entries WHERE " EXPIRED_CHAIN,
+    [Q_EXPIRE_CHAIN] = "DELETE FROM entries WHERE " EXPIRED_CHAIN,
     [Q_RECLAIM_COUNT] = "SELECT count(*), total(size) FROM entries WHERE " LAPSED_CLAIMS,
     [Q_RECLAIM] = "UPDATE entries SET lease_owner = NULL, lease_pid = NULL, lease_until = NULL WHERE " LAPSED_CLAIMS,
     [Q_META_SAVE] = "UPDATE meta SET boot_id = ?, clock_offset = ?",
@@ -99,9 +123,9 @@ static const char *const sql[Q_COUNT_] = {
 static const char schema[] =
     "CREATE TABLE entries (id INTEGER PRIMARY KEY, payload BLOB NOT NULL, size INTEGER NOT NULL,"
     " queued_at REAL NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, retries INTEGER NOT NULL DEFAULT 0,"
-    " requeued INTEGER, lease_owner INTEGER, lease_pid INTEGER, lease_until REAL);"
+    " requeued INTEGER, lease_owner INTEGER, lease_pid INTEGER, lease_until REAL, chain_at REAL);"
     "CREATE INDEX entries_requeued ON entries (requeued) WHERE requeued IS NOT NULL AND lease_owner IS NULL;"
-    "CREATE INDEX entries_age ON entries (queued_at) WHERE lease_owner IS NULL;"
+    "CREATE INDEX entries_aside ON entries (queued_at) WHERE " ASIDE ";"
     "CREATE INDEX entries_claimed ON entries (lease_until) WHERE lease_owner IS NOT NULL;"
     "CREATE TABLE counts (one INTEGER PRIMARY KEY CHECK (one = 1), " STORE_FIGURES(FIGURE_DECLARE_)
     "last_id INTEGER NOT NULL DEFAULT 0, head_place INTEGER NOT NULL DEFAULT 0);"
@@ -109,7 +133,15 @@ static const char schema[] =
     "CREATE TABLE meta (one INTEGER PRIMARY KEY CHECK (one = 1), boot_id TEXT NOT NULL DEFAULT '',"
     " clock_offset REAL NOT NULL DEFAULT 0);"
     "INSERT INTO meta (one) VALUES (1);"
-    "PRAGMA user_version = 1;";
+    "PRAGMA user_version = 2;";
+
+/* Layout 1 to 2: every row set aside (their order in age is unknown). */
+static const char from_layout_1[] =
+    "ALTER TABLE entries ADD COLUMN chain_at REAL;"
+    "UPDATE entries SET chain_at = queued_at;"
+    "DROP INDEX entries_age;"
+    "CREATE INDEX entries_aside ON entries (queued_at) WHERE " ASIDE ";"
+    "PRAGMA user_version = 2;";
 
 struct queue_store {
     sqlite3 *db;
@@ -301,6 +333,8 @@ static open_result open_file(queue_store *s, int durability, int check, respite_
         }
         if (exec(s, schema, "cannot make the layout", err) != RESPITE_OK)
             goto rollback;
+    } else if (version == 1 && exec(s, from_layout_1, "cannot move to layout version 2", err) != RESPITE_OK) {
+        goto rollback;
     }
     for (int q = 0; q < Q_COUNT_; q++) {
         if (sqlite3_prepare_v3(s->db, sql[q], -1, SQLITE_PREPARE_PERSISTENT, &s->stmt[q], NULL) != SQLITE_OK) {
@@ -325,13 +359,13 @@ static open_result open_file(queue_store *s, int durability, int check, respite_
     }
     sqlite3_finalize(st);
     if (s->boot_id[0] && stored_boot[0] && strcmp(stored_boot, s->boot_id) != 0) {
-        char rebase[400];
+        char rebase[500];
         snprintf(rebase, sizeof rebase,
-                 "UPDATE entries SET queued_at = queued_at + (%.17g), lease_owner = NULL, lease_pid = NULL, "
-                 "lease_until = NULL;"
+                 "UPDATE entries SET queued_at = queued_at + (%.17g), chain_at = chain_at + (%.17g), "
+                 "lease_owner = NULL, lease_pid = NULL, lease_until = NULL;"
                  "UPDATE counts SET pending = pending + in_flight, pending_bytes = pending_bytes + in_flight_bytes, "
                  "in_flight = 0, in_flight_bytes = 0;",
-                 stored_offset - offset);
+                 stored_offset - offset, stored_offset - offset);
         if (exec(s, rebase, "cannot carry times over a reboot", err) != RESPITE_OK)
             goto rollback;
     }
@@ -584,11 +618,20 @@ int64_t respite_store_next_id(queue_store *s)
 int respite_store_insert(queue_store *s, int64_t id, const char *data, size_t size, double queued_at,
                          respite_error *err)
 {
-    sqlite3_stmt *st = use(s, Q_INSERT);
+    sqlite3_stmt *st = use(s, Q_CHAIN_TIME);
+    int rc = sqlite3_step(st);
+    int behind = rc == SQLITE_ROW && queued_at < sqlite3_column_double(st, 0);
+    double chain_time = behind ? sqlite3_column_double(st, 0) : 0;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return fail_db(s, s->db, "cannot store an event", err);
+    st = use(s, Q_INSERT);
     sqlite3_bind_int64(st, 1, id);
     sqlite3_bind_blob64(st, 2, data, size, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, (sqlite3_int64)size);
     sqlite3_bind_double(st, 4, queued_at);
+    if (behind) /* off the chain: expiry finds it by age */
+        sqlite3_bind_double(st, 5, chain_time);
     return run(s, st, "cannot store an event", err);
 }
 
@@ -694,17 +737,41 @@ int respite_store_release(queue_store *s, int64_t id, int attempts, int retried,
 
 int respite_store_expire(queue_store *s, double now, double ttl, int64_t *rows, int64_t *bytes, respite_error *err)
 {
-    sqlite3_stmt *count = use(s, Q_EXPIRE_COUNT), *change = use(s, Q_EXPIRE);
-    /* A bound a little past now - ttl, so rounding never hides a row the
-     * exact test would drop. */
+    /* The chain first: its expired rows are those below its first live one. */
+    sqlite3_stmt *st = use(s, Q_CHAIN_END);
+    sqlite3_bind_double(st, 2, now);
+    sqlite3_bind_double(st, 3, ttl);
+    int rc = sqlite3_step(st);
+    int64_t end = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : INT64_MAX;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return fail_db(s, s->db, "cannot expire events", err);
+    sqlite3_stmt *count = use(s, Q_EXPIRE_CHAIN_COUNT), *change = use(s, Q_EXPIRE_CHAIN);
+    for (int i = 0; i < 2; i++) {
+        st = i ? change : count;
+        sqlite3_bind_int64(st, 1, end);
+        sqlite3_bind_double(st, 2, now);
+        sqlite3_bind_double(st, 3, ttl);
+    }
+    int64_t chain_rows, chain_bytes;
+    int status = count_then_run(s, count, change, &chain_rows, &chain_bytes, "cannot expire events", err);
+    if (status != RESPITE_OK)
+        return status;
+    /* Then the rows aside, by age. A bound a little past now - ttl, so
+     * rounding never hides a row the exact test would drop. */
+    count = use(s, Q_EXPIRE_COUNT);
+    change = use(s, Q_EXPIRE);
     double bound = now - ttl + 1e-9 * (fabs(now) + ttl + 1.0);
     for (int i = 0; i < 2; i++) {
-        sqlite3_stmt *st = i ? change : count;
+        st = i ? change : count;
         sqlite3_bind_double(st, 1, bound);
         sqlite3_bind_double(st, 2, now);
         sqlite3_bind_double(st, 3, ttl);
     }
-    return count_then_run(s, count, change, rows, bytes, "cannot expire events", err);
+    status = count_then_run(s, count, change, rows, bytes, "cannot expire events", err);
+    *rows += chain_rows;
+    *bytes += chain_bytes;
+    return status;
 }
 
 int respite_store_reclaim(queue_store *s, double now, int64_t *rows, int64_t *bytes, respite_error *err)
