@@ -10,10 +10,15 @@
  *            (the chain: chain_at NULL) is found by expiry from the lowest
  *            id, where the chain's expired rows form a prefix; a row queued
  *            earlier (another handle's clock, chain_at = the chain's time
- *            then) or put back sits in the `aside` index on age. So an
- *            enqueue writes the row and the counts
- *   counts   one row: the D9 figures, the last id and the head's place,
- *            written in the transaction of the change they count (L7)
+ *            then) or put back sits in the `aside` index on age. `total`:
+ *            the bytes of every event accepted up to this one.
+ *   counts   one row: the D9 figures that are not implied by the rows,
+ *            written in the transaction of the change they count (L7):
+ *            accepted is the highest id given (the last row's, or last_id
+ *            once that row is gone: every removal writes this row), pending
+ *            is accepted less the other figures, pending_bytes the last
+ *            `total` less removed_bytes and in_flight_bytes. So an enqueue
+ *            writes its row and nothing else.
  *   meta     one row: the boot id and wall - monotonic clock offset (L9)
  * WAL mode; synchronous NORMAL or FULL (L2). */
 #include "queue_store.h"
@@ -41,7 +46,6 @@ enum {
     Q_ROLLBACK,
     Q_COUNTS_LOAD,
     Q_COUNTS_SAVE,
-    Q_CHAIN_TIME,
     Q_INSERT,
     Q_HEAD_REQUEUED,
     Q_HEAD,
@@ -61,11 +65,12 @@ enum {
     Q_COUNT_
 };
 
-/* The figures kept in counts, in column order. */
-#define STORE_FIGURES(X)                                                                                    \
-    X(accepted) X(delivered) X(dropped_capacity) X(expired) X(retries_exhausted) X(discarded) X(pending) \
-        X(in_flight) X(refused_full) X(refused_too_large) X(refused_closed) X(retried) X(pending_bytes)  \
-            X(in_flight_bytes)
+/* The figures kept in counts as they are, in column order. */
+#define STORE_FIGURES(X)                                                                                 \
+    X(delivered) X(dropped_capacity) X(expired) X(retries_exhausted) X(discarded) X(in_flight)          \
+        X(refused_full) X(refused_too_large) X(refused_closed) X(retried) X(in_flight_bytes)
+/* Then these, which say where the rows leave off. */
+#define COUNTS_MORE "removed_bytes, last_id, last_total, head_place"
 #define FIGURE_COLUMN_(f) #f ", "
 #define FIGURE_SET_(f) #f " = ?, "
 #define FIGURE_DECLARE_(f) #f " INTEGER NOT NULL DEFAULT 0, "
@@ -89,11 +94,13 @@ static const char *const sql[Q_COUNT_] = {
     [Q_BEGIN] = "BEGIN IMMEDIATE",
     [Q_COMMIT] = "COMMIT",
     [Q_ROLLBACK] = "ROLLBACK",
-    [Q_COUNTS_LOAD] = "SELECT " STORE_FIGURES(FIGURE_COLUMN_) "last_id, head_place FROM counts",
-    [Q_COUNTS_SAVE] = "UPDATE counts SET " STORE_FIGURES(FIGURE_SET_) "last_id = ?, head_place = ?",
-    /* The chain's time: no pending row of the chain was queued after it. */
-    [Q_CHAIN_TIME] = "SELECT coalesce(chain_at, queued_at) FROM entries ORDER BY id DESC LIMIT 1",
-    [Q_INSERT] = "INSERT INTO entries (id, payload, size, queued_at, chain_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    /* One statement, so one snapshot even outside a transaction. */
+    [Q_COUNTS_LOAD] = "SELECT " STORE_FIGURES(FIGURE_COLUMN_) COUNTS_MORE ", last.id, last.total, "
+                      "coalesce(last.chain_at, last.queued_at) FROM counts LEFT JOIN "
+                      "(SELECT id, total, chain_at, queued_at FROM entries ORDER BY id DESC LIMIT 1) AS last",
+    [Q_COUNTS_SAVE] = "UPDATE counts SET " STORE_FIGURES(FIGURE_SET_) "removed_bytes = ?, last_id = ?, "
+                      "last_total = ?, head_place = ?",
+    [Q_INSERT] = "INSERT INTO entries (id, payload, size, queued_at, chain_at, total) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [Q_HEAD_REQUEUED] = "SELECT id, queued_at, attempts, size FROM entries "
                         "WHERE requeued IS NOT NULL AND lease_owner IS NULL ORDER BY requeued LIMIT 1",
     /* Skips only claimed rows: at most the events in flight. */
@@ -123,22 +130,32 @@ static const char *const sql[Q_COUNT_] = {
 static const char schema[] =
     "CREATE TABLE entries (id INTEGER PRIMARY KEY, payload BLOB NOT NULL, size INTEGER NOT NULL,"
     " queued_at REAL NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, retries INTEGER NOT NULL DEFAULT 0,"
-    " requeued INTEGER, lease_owner INTEGER, lease_pid INTEGER, lease_until REAL, chain_at REAL);"
+    " requeued INTEGER, lease_owner INTEGER, lease_pid INTEGER, lease_until REAL, chain_at REAL,"
+    " total INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX entries_requeued ON entries (requeued) WHERE requeued IS NOT NULL AND lease_owner IS NULL;"
     "CREATE INDEX entries_aside ON entries (queued_at) WHERE " ASIDE ";"
     "CREATE INDEX entries_claimed ON entries (lease_until) WHERE lease_owner IS NOT NULL;"
     "CREATE TABLE counts (one INTEGER PRIMARY KEY CHECK (one = 1), " STORE_FIGURES(FIGURE_DECLARE_)
-    "last_id INTEGER NOT NULL DEFAULT 0, head_place INTEGER NOT NULL DEFAULT 0);"
+    "removed_bytes INTEGER NOT NULL DEFAULT 0, last_id INTEGER NOT NULL DEFAULT 0,"
+    " last_total INTEGER NOT NULL DEFAULT 0, head_place INTEGER NOT NULL DEFAULT 0);"
     "INSERT INTO counts (one) VALUES (1);"
     "CREATE TABLE meta (one INTEGER PRIMARY KEY CHECK (one = 1), boot_id TEXT NOT NULL DEFAULT '',"
     " clock_offset REAL NOT NULL DEFAULT 0);"
     "INSERT INTO meta (one) VALUES (1);"
     "PRAGMA user_version = 2;";
 
-/* Layout 1 to 2: every row set aside (their order in age is unknown). */
+/* Layout 1 to 2: every row set aside (their order in age is unknown);
+ * the old rows' totals are never read (their ids are at most last_id). */
 static const char from_layout_1[] =
     "ALTER TABLE entries ADD COLUMN chain_at REAL;"
+    "ALTER TABLE entries ADD COLUMN total INTEGER NOT NULL DEFAULT 0;"
     "UPDATE entries SET chain_at = queued_at;"
+    "ALTER TABLE counts ADD COLUMN removed_bytes INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE counts ADD COLUMN last_total INTEGER NOT NULL DEFAULT 0;"
+    "UPDATE counts SET last_id = accepted, last_total = pending_bytes + in_flight_bytes;"
+    "ALTER TABLE counts DROP COLUMN accepted;"
+    "ALTER TABLE counts DROP COLUMN pending;"
+    "ALTER TABLE counts DROP COLUMN pending_bytes;"
     "DROP INDEX entries_age;"
     "CREATE INDEX entries_aside ON entries (queued_at) WHERE " ASIDE ";"
     "PRAGMA user_version = 2;";
@@ -151,12 +168,19 @@ struct queue_store {
     int pid;
     int open_fd; /* <path>-open: every handle holds a shared lock on it */
     double lease_seconds;
+    /* In the transaction: the last id given, the bytes of every event
+     * accepted, the chain's time (no row of the chain was queued after it),
+     * and what counts holds besides the figures. */
     int64_t last_id;
+    int64_t last_total;
+    double chain_time;
+    int64_t removed_bytes;
     int64_t head_place;
     char boot_id[40];
     double offset_saved_at; /* monotonic */
     /* As the transaction began: a call that changed nothing writes nothing. */
     respite_queue_stats loaded;
+    int64_t loaded_removed_bytes, loaded_head_place;
     sqlite3_int64 changes_at_begin;
 };
 
@@ -363,8 +387,7 @@ static open_result open_file(queue_store *s, int durability, int check, respite_
         snprintf(rebase, sizeof rebase,
                  "UPDATE entries SET queued_at = queued_at + (%.17g), chain_at = chain_at + (%.17g), "
                  "lease_owner = NULL, lease_pid = NULL, lease_until = NULL;"
-                 "UPDATE counts SET pending = pending + in_flight, pending_bytes = pending_bytes + in_flight_bytes, "
-                 "in_flight = 0, in_flight_bytes = 0;",
+                 "UPDATE counts SET in_flight = 0, in_flight_bytes = 0;",
                  stored_offset - offset, stored_offset - offset);
         if (exec(s, rebase, "cannot carry times over a reboot", err) != RESPITE_OK)
             goto rollback;
@@ -399,7 +422,11 @@ static int64_t count_lost(queue_store *s)
     char text[32];
     if (!s->db)
         return -1;
-    if (pragma_text(s->db, "SELECT pending + in_flight FROM counts", text, sizeof text) == SQLITE_OK && text[0])
+    if (pragma_text(s->db,
+                    "SELECT max(last_id, coalesce((SELECT max(id) FROM entries), 0)) - delivered - "
+                    "dropped_capacity - expired - retries_exhausted - discarded FROM counts",
+                    text, sizeof text) == SQLITE_OK &&
+        text[0])
         return strtoll(text, NULL, 10);
     if (pragma_text(s->db, "SELECT count(*) FROM entries", text, sizeof text) == SQLITE_OK && text[0])
         return strtoll(text, NULL, 10);
@@ -538,9 +565,26 @@ static int load(queue_store *s, respite_queue_stats *stats, respite_error *err)
                                  : fail_db(s, s->db, "cannot read the figures", err);
     }
     figures_from(st, stats);
-    s->last_id = sqlite3_column_int64(st, FIGURE_COUNT);
-    s->head_place = sqlite3_column_int64(st, FIGURE_COUNT + 1);
+    int col = FIGURE_COUNT;
+    s->removed_bytes = sqlite3_column_int64(st, col++);
+    s->last_id = sqlite3_column_int64(st, col++);
+    s->last_total = sqlite3_column_int64(st, col++);
+    s->head_place = sqlite3_column_int64(st, col++);
+    s->chain_time = -INFINITY;
+    if (sqlite3_column_type(st, col) != SQLITE_NULL) {
+        /* Rows added since counts was last written. */
+        int64_t last_row = sqlite3_column_int64(st, col);
+        if (last_row > s->last_id) {
+            s->last_id = last_row;
+            s->last_total = sqlite3_column_int64(st, col + 1);
+        }
+        s->chain_time = sqlite3_column_double(st, col + 2);
+    }
     sqlite3_reset(st);
+    stats->accepted = s->last_id;
+    stats->pending = stats->accepted - stats->delivered - stats->dropped_capacity - stats->expired -
+                     stats->retries_exhausted - stats->discarded - stats->in_flight;
+    stats->pending_bytes = s->last_total - s->removed_bytes - stats->in_flight_bytes;
     return RESPITE_OK;
 }
 
@@ -562,25 +606,37 @@ int respite_store_begin(queue_store *s, respite_queue_stats *stats, respite_erro
         return status;
     }
     s->loaded = *stats;
+    s->loaded_removed_bytes = s->removed_bytes;
+    s->loaded_head_place = s->head_place;
     s->changes_at_begin = sqlite3_total_changes64(s->db);
     return RESPITE_OK;
 }
 
 int respite_store_commit(queue_store *s, const respite_queue_stats *stats, respite_error *err)
 {
+    /* What the rows do not say: the bytes gone for good. */
+    s->removed_bytes = s->last_total - stats->pending_bytes - stats->in_flight_bytes;
+    int counts_changed = !same_figures(stats, &s->loaded) || s->removed_bytes != s->loaded_removed_bytes ||
+                         s->head_place != s->loaded_head_place;
     /* An idle sender's expire every few milliseconds must not write. */
-    if (sqlite3_total_changes64(s->db) == s->changes_at_begin && same_figures(stats, &s->loaded)) {
+    if (sqlite3_total_changes64(s->db) == s->changes_at_begin && !counts_changed) {
         respite_store_rollback(s);
         return RESPITE_OK;
     }
-    sqlite3_stmt *st = use(s, Q_COUNTS_SAVE);
-    int col = 1;
+    int status = RESPITE_OK;
+    sqlite3_stmt *st;
+    if (counts_changed) { /* not for enqueues alone: their rows say it all */
+        st = use(s, Q_COUNTS_SAVE);
+        int col = 1;
 #define FIGURE_BIND_(f) sqlite3_bind_int64(st, col++, stats->f);
-    STORE_FIGURES(FIGURE_BIND_)
+        STORE_FIGURES(FIGURE_BIND_)
 #undef FIGURE_BIND_
-    sqlite3_bind_int64(st, col++, s->last_id);
-    sqlite3_bind_int64(st, col++, s->head_place);
-    int status = run(s, st, "cannot write the figures", err);
+        sqlite3_bind_int64(st, col++, s->removed_bytes);
+        sqlite3_bind_int64(st, col++, s->last_id);
+        sqlite3_bind_int64(st, col++, s->last_total);
+        sqlite3_bind_int64(st, col++, s->head_place);
+        status = run(s, st, "cannot write the figures", err);
+    }
     double now = respite_now();
     if (status == RESPITE_OK && now - s->offset_saved_at >= OFFSET_REFRESH_SECONDS) {
         st = use(s, Q_META_SAVE);
@@ -618,20 +674,17 @@ int64_t respite_store_next_id(queue_store *s)
 int respite_store_insert(queue_store *s, int64_t id, const char *data, size_t size, double queued_at,
                          respite_error *err)
 {
-    sqlite3_stmt *st = use(s, Q_CHAIN_TIME);
-    int rc = sqlite3_step(st);
-    int behind = rc == SQLITE_ROW && queued_at < sqlite3_column_double(st, 0);
-    double chain_time = behind ? sqlite3_column_double(st, 0) : 0;
-    sqlite3_reset(st);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return fail_db(s, s->db, "cannot store an event", err);
-    st = use(s, Q_INSERT);
+    sqlite3_stmt *st = use(s, Q_INSERT);
     sqlite3_bind_int64(st, 1, id);
     sqlite3_bind_blob64(st, 2, data, size, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, (sqlite3_int64)size);
     sqlite3_bind_double(st, 4, queued_at);
-    if (behind) /* off the chain: expiry finds it by age */
-        sqlite3_bind_double(st, 5, chain_time);
+    if (queued_at < s->chain_time) /* off the chain: expiry finds it by age */
+        sqlite3_bind_double(st, 5, s->chain_time);
+    else
+        s->chain_time = queued_at;
+    s->last_total += (int64_t)size;
+    sqlite3_bind_int64(st, 6, s->last_total);
     return run(s, st, "cannot store an event", err);
 }
 

@@ -342,6 +342,77 @@ static void test_L7_figures_and_events_survive_reopening(void **state)
 
 /* ---------------------------------------------------------------- L5 */
 
+/* counts.last_id, read from outside. */
+static int64_t counts_last_id(const char *path)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT last_id FROM counts", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return id;
+}
+
+/* An enqueue writes its row alone; its figures (accepted, pending, bytes)
+ * follow from the rows, and survive reopening; removing the last row keeps
+ * its id given (L3). */
+static void test_L7_enqueues_are_counted_by_their_rows(void **state)
+{
+    (void)state;
+    const char *path = file_path("rows.db");
+    respite_queue *q = must_open(path, 10, 1, 60);
+    put(q, "aa", 1);
+    put(q, "bbb", 1);
+    respite_batch *b = respite_queue_take(q, 1, 2, NULL);
+    respite_batch_settle_all(b, RESPITE_DISPOSITION_DELIVERED, NULL);
+    respite_batch_free(b);
+    assert_int_equal(counts_last_id(path), 2);
+    put(q, "cccc", 3);
+    put(q, "d", 3);
+    assert_int_equal(counts_last_id(path), 2); /* the rows say it */
+    respite_queue_free(q);
+
+    q = must_open(path, 10, 1, 60);
+    respite_queue_stats s = stats_of(q);
+    assert_int_equal(s.accepted, 4);
+    assert_int_equal(s.delivered, 1);
+    assert_int_equal(s.pending, 3);
+    assert_int_equal(s.pending_bytes, 8);
+    /* The last row delivered, the two before it put back. */
+    b = respite_queue_take(q, 5, 4, NULL);
+    assert_int_equal(respite_batch_count(b), 3);
+    assert_int_equal(respite_batch_event_id(b, 2, NULL), 4);
+    respite_batch_settle(b, 2, RESPITE_DISPOSITION_DELIVERED, NULL);
+    respite_batch_settle(b, 0, RESPITE_DISPOSITION_RETRY, NULL);
+    respite_batch_settle(b, 1, RESPITE_DISPOSITION_RETRY, NULL);
+    respite_batch_free(b);
+    respite_queue_free(q);
+
+    q = must_open(path, 10, 1, 60);
+    s = stats_of(q);
+    assert_int_equal(s.accepted, 4);
+    assert_int_equal(s.pending, 2);
+    assert_int_equal(s.pending_bytes, 7);
+    put(q, "e", 5);
+    s = stats_of(q);
+    assert_int_equal(s.accepted, 5);
+    assert_int_equal(s.pending_bytes, 8);
+    b = respite_queue_take(q, 5, 5, NULL);
+    assert_int_equal(respite_batch_count(b), 3);
+    assert_int_equal(respite_batch_event_id(b, 2, NULL), 5);
+    respite_batch_settle_all(b, RESPITE_DISPOSITION_DELIVERED, NULL);
+    respite_batch_free(b);
+    s = stats_of(q);
+    assert_int_equal(s.delivered, 5);
+    assert_int_equal(s.pending, 0);
+    assert_int_equal(s.pending_bytes, 0);
+    assert_balanced(q);
+    respite_queue_free(q);
+}
+
 static void test_L5_a_lapsed_claim_of_another_handle_is_pending_again(void **state)
 {
     (void)state;
@@ -801,6 +872,7 @@ int main(void)
         cmocka_unit_test(test_L6_wait_notices_another_process_enqueue),
         cmocka_unit_test(test_L6_a_forked_child_cannot_use_the_parents_handle),
         cmocka_unit_test(test_L7_figures_and_events_survive_reopening),
+        cmocka_unit_test(test_L7_enqueues_are_counted_by_their_rows),
         cmocka_unit_test(test_L8_garbage_is_set_aside_and_a_new_queue_starts),
         cmocka_unit_test(test_L8_a_file_cut_mid_page_is_set_aside),
         cmocka_unit_test(test_L8_the_first_opener_checks_and_counts_what_is_lost),
