@@ -1,14 +1,24 @@
 /* The SQLite file of a durable queue (docs/spec.md section 10).
  *
- * Layout 1 (PRAGMA user_version = 1):
+ * Layout 2 (PRAGMA user_version = 2):
  *   entries  one row per pending or claimed event, in id order; an event
  *            put back at the head (D4) gets a place in `requeued`, smaller
  *            for later ones, and every such event is ahead of every event
  *            never put back (those were pending or not yet queued when it
- *            went back). So new rows touch no index of the queue's order:
- *            an enqueue writes the row, its age index entry and the counts
- *   counts   one row: the D9 figures, the last id and the head's place,
- *            written in the transaction of the change they count (L7)
+ *            went back). So new rows touch no index of the queue's order.
+ *            Nor of age: a row queued no earlier than every row before it
+ *            (the chain: chain_at NULL) is found by expiry from the lowest
+ *            id, where the chain's expired rows form a prefix; a row queued
+ *            earlier (another handle's clock, chain_at = the chain's time
+ *            then) or put back sits in the `aside` index on age. `total`:
+ *            the bytes of every event accepted up to this one.
+ *   counts   one row: the D9 figures that are not implied by the rows,
+ *            written in the transaction of the change they count (L7):
+ *            accepted is the highest id given (the last row's, or last_id
+ *            once that row is gone: every removal writes this row), pending
+ *            is accepted less the other figures, pending_bytes the last
+ *            `total` less removed_bytes and in_flight_bytes. So an enqueue
+ *            writes its row and nothing else.
  *   meta     one row: the boot id and wall - monotonic clock offset (L9)
  * WAL mode; synchronous NORMAL or FULL (L2). */
 #include "queue_store.h"
@@ -25,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define STORE_LAYOUT 1
+#define STORE_LAYOUT 2
 #define BUSY_TIMEOUT_MS 5000
 /* The clock offset is refreshed at most this often (L9). */
 #define OFFSET_REFRESH_SECONDS 60.0
@@ -46,25 +56,37 @@ enum {
     Q_RELEASE,
     Q_EXPIRE_COUNT,
     Q_EXPIRE,
+    Q_CHAIN_END,
+    Q_EXPIRE_CHAIN_COUNT,
+    Q_EXPIRE_CHAIN,
     Q_RECLAIM_COUNT,
     Q_RECLAIM,
     Q_META_SAVE,
     Q_COUNT_
 };
 
-/* The figures kept in counts, in column order. */
-#define STORE_FIGURES(X)                                                                                    \
-    X(accepted) X(delivered) X(dropped_capacity) X(expired) X(retries_exhausted) X(discarded) X(pending) \
-        X(in_flight) X(refused_full) X(refused_too_large) X(refused_closed) X(retried) X(pending_bytes)  \
-            X(in_flight_bytes)
+/* The figures kept in counts as they are, in column order. */
+#define STORE_FIGURES(X)                                                                                 \
+    X(delivered) X(dropped_capacity) X(expired) X(retries_exhausted) X(discarded) X(in_flight)          \
+        X(refused_full) X(refused_too_large) X(refused_closed) X(retried) X(in_flight_bytes)
+/* Then these, which say where the rows leave off. */
+#define COUNTS_MORE "removed_bytes, last_id, last_total, head_place"
 #define FIGURE_COLUMN_(f) #f ", "
 #define FIGURE_SET_(f) #f " = ?, "
 #define FIGURE_DECLARE_(f) #f " INTEGER NOT NULL DEFAULT 0, "
 #define FIGURE_ONE_(f) +1
 enum { FIGURE_COUNT = 0 STORE_FIGURES(FIGURE_ONE_) };
 
-/* The first term walks the index on age; the second is D6's own test. */
-#define EXPIRED_ROWS "lease_owner IS NULL AND queued_at <= ?1 AND ?2 - queued_at >= ?3"
+/* Rows off the chain (put back, or queued before an earlier row): the
+ * `aside` index. The term is written as the index's, so SQLite uses it. */
+#define ASIDE "(requeued IS NOT NULL OR chain_at IS NOT NULL) AND lease_owner IS NULL"
+#define CHAIN "requeued IS NULL AND chain_at IS NULL AND lease_owner IS NULL"
+/* D6's own test: age == TTL drops. */
+#define EXPIRED "?2 - queued_at >= ?3"
+/* The first term walks the index on age; the second is the exact test. */
+#define EXPIRED_ROWS ASIDE " AND queued_at <= ?1 AND " EXPIRED
+/* The chain's expired prefix, below its first live row ?1. */
+#define EXPIRED_CHAIN "id < ?1 AND " CHAIN " AND " EXPIRED
 /* Claims of other handles whose lease has ended (L5). */
 #define LAPSED_CLAIMS "lease_owner IS NOT NULL AND lease_until <= ?2 AND lease_owner <> ?1"
 
@@ -72,9 +94,13 @@ static const char *const sql[Q_COUNT_] = {
     [Q_BEGIN] = "BEGIN IMMEDIATE",
     [Q_COMMIT] = "COMMIT",
     [Q_ROLLBACK] = "ROLLBACK",
-    [Q_COUNTS_LOAD] = "SELECT " STORE_FIGURES(FIGURE_COLUMN_) "last_id, head_place FROM counts",
-    [Q_COUNTS_SAVE] = "UPDATE counts SET " STORE_FIGURES(FIGURE_SET_) "last_id = ?, head_place = ?",
-    [Q_INSERT] = "INSERT INTO entries (id, payload, size, queued_at) VALUES (?1, ?2, ?3, ?4)",
+    /* One statement, so one snapshot even outside a transaction. */
+    [Q_COUNTS_LOAD] = "SELECT " STORE_FIGURES(FIGURE_COLUMN_) COUNTS_MORE ", last.id, last.total, "
+                      "coalesce(last.chain_at, last.queued_at) FROM counts LEFT JOIN "
+                      "(SELECT id, total, chain_at, queued_at FROM entries ORDER BY id DESC LIMIT 1) AS last",
+    [Q_COUNTS_SAVE] = "UPDATE counts SET " STORE_FIGURES(FIGURE_SET_) "removed_bytes = ?, last_id = ?, "
+                      "last_total = ?, head_place = ?",
+    [Q_INSERT] = "INSERT INTO entries (id, payload, size, queued_at, chain_at, total) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [Q_HEAD_REQUEUED] = "SELECT id, queued_at, attempts, size FROM entries "
                         "WHERE requeued IS NOT NULL AND lease_owner IS NULL ORDER BY requeued LIMIT 1",
     /* Skips only claimed rows: at most the events in flight. */
@@ -91,6 +117,11 @@ static const char *const sql[Q_COUNT_] = {
      * build a temporary table on every call, found or not. */
     [Q_EXPIRE_COUNT] = "SELECT count(*), total(size) FROM entries WHERE " EXPIRED_ROWS,
     [Q_EXPIRE] = "DELETE FROM entries WHERE " EXPIRED_ROWS,
+    /* Walks from the lowest id past the expired prefix (and the claimed or
+     * aside rows among it) to the chain's first live row. */
+    [Q_CHAIN_END] = "SELECT id FROM entries WHERE " CHAIN " AND NOT (" EXPIRED ") ORDER BY id LIMIT 1",
+    [Q_EXPIRE_CHAIN_COUNT] = "SELECT count(*), total(size) FROM entries WHERE " EXPIRED_CHAIN,
+    [Q_EXPIRE_CHAIN] = "DELETE FROM entries WHERE " EXPIRED_CHAIN,
     [Q_RECLAIM_COUNT] = "SELECT count(*), total(size) FROM entries WHERE " LAPSED_CLAIMS,
     [Q_RECLAIM] = "UPDATE entries SET lease_owner = NULL, lease_pid = NULL, lease_until = NULL WHERE " LAPSED_CLAIMS,
     [Q_META_SAVE] = "UPDATE meta SET boot_id = ?, clock_offset = ?",
@@ -99,17 +130,35 @@ static const char *const sql[Q_COUNT_] = {
 static const char schema[] =
     "CREATE TABLE entries (id INTEGER PRIMARY KEY, payload BLOB NOT NULL, size INTEGER NOT NULL,"
     " queued_at REAL NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, retries INTEGER NOT NULL DEFAULT 0,"
-    " requeued INTEGER, lease_owner INTEGER, lease_pid INTEGER, lease_until REAL);"
+    " requeued INTEGER, lease_owner INTEGER, lease_pid INTEGER, lease_until REAL, chain_at REAL,"
+    " total INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX entries_requeued ON entries (requeued) WHERE requeued IS NOT NULL AND lease_owner IS NULL;"
-    "CREATE INDEX entries_age ON entries (queued_at) WHERE lease_owner IS NULL;"
+    "CREATE INDEX entries_aside ON entries (queued_at) WHERE " ASIDE ";"
     "CREATE INDEX entries_claimed ON entries (lease_until) WHERE lease_owner IS NOT NULL;"
     "CREATE TABLE counts (one INTEGER PRIMARY KEY CHECK (one = 1), " STORE_FIGURES(FIGURE_DECLARE_)
-    "last_id INTEGER NOT NULL DEFAULT 0, head_place INTEGER NOT NULL DEFAULT 0);"
+    "removed_bytes INTEGER NOT NULL DEFAULT 0, last_id INTEGER NOT NULL DEFAULT 0,"
+    " last_total INTEGER NOT NULL DEFAULT 0, head_place INTEGER NOT NULL DEFAULT 0);"
     "INSERT INTO counts (one) VALUES (1);"
     "CREATE TABLE meta (one INTEGER PRIMARY KEY CHECK (one = 1), boot_id TEXT NOT NULL DEFAULT '',"
     " clock_offset REAL NOT NULL DEFAULT 0);"
     "INSERT INTO meta (one) VALUES (1);"
-    "PRAGMA user_version = 1;";
+    "PRAGMA user_version = 2;";
+
+/* Layout 1 to 2: every row set aside (their order in age is unknown);
+ * the old rows' totals are never read (their ids are at most last_id). */
+static const char from_layout_1[] =
+    "ALTER TABLE entries ADD COLUMN chain_at REAL;"
+    "ALTER TABLE entries ADD COLUMN total INTEGER NOT NULL DEFAULT 0;"
+    "UPDATE entries SET chain_at = queued_at;"
+    "ALTER TABLE counts ADD COLUMN removed_bytes INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE counts ADD COLUMN last_total INTEGER NOT NULL DEFAULT 0;"
+    "UPDATE counts SET last_id = accepted, last_total = pending_bytes + in_flight_bytes;"
+    "ALTER TABLE counts DROP COLUMN accepted;"
+    "ALTER TABLE counts DROP COLUMN pending;"
+    "ALTER TABLE counts DROP COLUMN pending_bytes;"
+    "DROP INDEX entries_age;"
+    "CREATE INDEX entries_aside ON entries (queued_at) WHERE " ASIDE ";"
+    "PRAGMA user_version = 2;";
 
 struct queue_store {
     sqlite3 *db;
@@ -119,12 +168,19 @@ struct queue_store {
     int pid;
     int open_fd; /* <path>-open: every handle holds a shared lock on it */
     double lease_seconds;
+    /* In the transaction: the last id given, the bytes of every event
+     * accepted, the chain's time (no row of the chain was queued after it),
+     * and what counts holds besides the figures. */
     int64_t last_id;
+    int64_t last_total;
+    double chain_time;
+    int64_t removed_bytes;
     int64_t head_place;
     char boot_id[40];
     double offset_saved_at; /* monotonic */
     /* As the transaction began: a call that changed nothing writes nothing. */
     respite_queue_stats loaded;
+    int64_t loaded_removed_bytes, loaded_head_place;
     sqlite3_int64 changes_at_begin;
 };
 
@@ -301,6 +357,8 @@ static open_result open_file(queue_store *s, int durability, int check, respite_
         }
         if (exec(s, schema, "cannot make the layout", err) != RESPITE_OK)
             goto rollback;
+    } else if (version == 1 && exec(s, from_layout_1, "cannot move to layout version 2", err) != RESPITE_OK) {
+        goto rollback;
     }
     for (int q = 0; q < Q_COUNT_; q++) {
         if (sqlite3_prepare_v3(s->db, sql[q], -1, SQLITE_PREPARE_PERSISTENT, &s->stmt[q], NULL) != SQLITE_OK) {
@@ -325,13 +383,12 @@ static open_result open_file(queue_store *s, int durability, int check, respite_
     }
     sqlite3_finalize(st);
     if (s->boot_id[0] && stored_boot[0] && strcmp(stored_boot, s->boot_id) != 0) {
-        char rebase[400];
+        char rebase[500];
         snprintf(rebase, sizeof rebase,
-                 "UPDATE entries SET queued_at = queued_at + (%.17g), lease_owner = NULL, lease_pid = NULL, "
-                 "lease_until = NULL;"
-                 "UPDATE counts SET pending = pending + in_flight, pending_bytes = pending_bytes + in_flight_bytes, "
-                 "in_flight = 0, in_flight_bytes = 0;",
-                 stored_offset - offset);
+                 "UPDATE entries SET queued_at = queued_at + (%.17g), chain_at = chain_at + (%.17g), "
+                 "lease_owner = NULL, lease_pid = NULL, lease_until = NULL;"
+                 "UPDATE counts SET in_flight = 0, in_flight_bytes = 0;",
+                 stored_offset - offset, stored_offset - offset);
         if (exec(s, rebase, "cannot carry times over a reboot", err) != RESPITE_OK)
             goto rollback;
     }
@@ -365,7 +422,11 @@ static int64_t count_lost(queue_store *s)
     char text[32];
     if (!s->db)
         return -1;
-    if (pragma_text(s->db, "SELECT pending + in_flight FROM counts", text, sizeof text) == SQLITE_OK && text[0])
+    if (pragma_text(s->db,
+                    "SELECT max(last_id, coalesce((SELECT max(id) FROM entries), 0)) - delivered - "
+                    "dropped_capacity - expired - retries_exhausted - discarded FROM counts",
+                    text, sizeof text) == SQLITE_OK &&
+        text[0])
         return strtoll(text, NULL, 10);
     if (pragma_text(s->db, "SELECT count(*) FROM entries", text, sizeof text) == SQLITE_OK && text[0])
         return strtoll(text, NULL, 10);
@@ -504,9 +565,26 @@ static int load(queue_store *s, respite_queue_stats *stats, respite_error *err)
                                  : fail_db(s, s->db, "cannot read the figures", err);
     }
     figures_from(st, stats);
-    s->last_id = sqlite3_column_int64(st, FIGURE_COUNT);
-    s->head_place = sqlite3_column_int64(st, FIGURE_COUNT + 1);
+    int col = FIGURE_COUNT;
+    s->removed_bytes = sqlite3_column_int64(st, col++);
+    s->last_id = sqlite3_column_int64(st, col++);
+    s->last_total = sqlite3_column_int64(st, col++);
+    s->head_place = sqlite3_column_int64(st, col++);
+    s->chain_time = -INFINITY;
+    if (sqlite3_column_type(st, col) != SQLITE_NULL) {
+        /* Rows added since counts was last written. */
+        int64_t last_row = sqlite3_column_int64(st, col);
+        if (last_row > s->last_id) {
+            s->last_id = last_row;
+            s->last_total = sqlite3_column_int64(st, col + 1);
+        }
+        s->chain_time = sqlite3_column_double(st, col + 2);
+    }
     sqlite3_reset(st);
+    stats->accepted = s->last_id;
+    stats->pending = stats->accepted - stats->delivered - stats->dropped_capacity - stats->expired -
+                     stats->retries_exhausted - stats->discarded - stats->in_flight;
+    stats->pending_bytes = s->last_total - s->removed_bytes - stats->in_flight_bytes;
     return RESPITE_OK;
 }
 
@@ -528,25 +606,37 @@ int respite_store_begin(queue_store *s, respite_queue_stats *stats, respite_erro
         return status;
     }
     s->loaded = *stats;
+    s->loaded_removed_bytes = s->removed_bytes;
+    s->loaded_head_place = s->head_place;
     s->changes_at_begin = sqlite3_total_changes64(s->db);
     return RESPITE_OK;
 }
 
 int respite_store_commit(queue_store *s, const respite_queue_stats *stats, respite_error *err)
 {
+    /* What the rows do not say: the bytes gone for good. */
+    s->removed_bytes = s->last_total - stats->pending_bytes - stats->in_flight_bytes;
+    int counts_changed = !same_figures(stats, &s->loaded) || s->removed_bytes != s->loaded_removed_bytes ||
+                         s->head_place != s->loaded_head_place;
     /* An idle sender's expire every few milliseconds must not write. */
-    if (sqlite3_total_changes64(s->db) == s->changes_at_begin && same_figures(stats, &s->loaded)) {
+    if (sqlite3_total_changes64(s->db) == s->changes_at_begin && !counts_changed) {
         respite_store_rollback(s);
         return RESPITE_OK;
     }
-    sqlite3_stmt *st = use(s, Q_COUNTS_SAVE);
-    int col = 1;
+    int status = RESPITE_OK;
+    sqlite3_stmt *st;
+    if (counts_changed) { /* not for enqueues alone: their rows say it all */
+        st = use(s, Q_COUNTS_SAVE);
+        int col = 1;
 #define FIGURE_BIND_(f) sqlite3_bind_int64(st, col++, stats->f);
-    STORE_FIGURES(FIGURE_BIND_)
+        STORE_FIGURES(FIGURE_BIND_)
 #undef FIGURE_BIND_
-    sqlite3_bind_int64(st, col++, s->last_id);
-    sqlite3_bind_int64(st, col++, s->head_place);
-    int status = run(s, st, "cannot write the figures", err);
+        sqlite3_bind_int64(st, col++, s->removed_bytes);
+        sqlite3_bind_int64(st, col++, s->last_id);
+        sqlite3_bind_int64(st, col++, s->last_total);
+        sqlite3_bind_int64(st, col++, s->head_place);
+        status = run(s, st, "cannot write the figures", err);
+    }
     double now = respite_now();
     if (status == RESPITE_OK && now - s->offset_saved_at >= OFFSET_REFRESH_SECONDS) {
         st = use(s, Q_META_SAVE);
@@ -589,6 +679,12 @@ int respite_store_insert(queue_store *s, int64_t id, const char *data, size_t si
     sqlite3_bind_blob64(st, 2, data, size, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, (sqlite3_int64)size);
     sqlite3_bind_double(st, 4, queued_at);
+    if (queued_at < s->chain_time) /* off the chain: expiry finds it by age */
+        sqlite3_bind_double(st, 5, s->chain_time);
+    else
+        s->chain_time = queued_at;
+    s->last_total += (int64_t)size;
+    sqlite3_bind_int64(st, 6, s->last_total);
     return run(s, st, "cannot store an event", err);
 }
 
@@ -694,17 +790,41 @@ int respite_store_release(queue_store *s, int64_t id, int attempts, int retried,
 
 int respite_store_expire(queue_store *s, double now, double ttl, int64_t *rows, int64_t *bytes, respite_error *err)
 {
-    sqlite3_stmt *count = use(s, Q_EXPIRE_COUNT), *change = use(s, Q_EXPIRE);
-    /* A bound a little past now - ttl, so rounding never hides a row the
-     * exact test would drop. */
+    /* The chain first: its expired rows are those below its first live one. */
+    sqlite3_stmt *st = use(s, Q_CHAIN_END);
+    sqlite3_bind_double(st, 2, now);
+    sqlite3_bind_double(st, 3, ttl);
+    int rc = sqlite3_step(st);
+    int64_t end = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : INT64_MAX;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return fail_db(s, s->db, "cannot expire events", err);
+    sqlite3_stmt *count = use(s, Q_EXPIRE_CHAIN_COUNT), *change = use(s, Q_EXPIRE_CHAIN);
+    for (int i = 0; i < 2; i++) {
+        st = i ? change : count;
+        sqlite3_bind_int64(st, 1, end);
+        sqlite3_bind_double(st, 2, now);
+        sqlite3_bind_double(st, 3, ttl);
+    }
+    int64_t chain_rows, chain_bytes;
+    int status = count_then_run(s, count, change, &chain_rows, &chain_bytes, "cannot expire events", err);
+    if (status != RESPITE_OK)
+        return status;
+    /* Then the rows aside, by age. A bound a little past now - ttl, so
+     * rounding never hides a row the exact test would drop. */
+    count = use(s, Q_EXPIRE_COUNT);
+    change = use(s, Q_EXPIRE);
     double bound = now - ttl + 1e-9 * (fabs(now) + ttl + 1.0);
     for (int i = 0; i < 2; i++) {
-        sqlite3_stmt *st = i ? change : count;
+        st = i ? change : count;
         sqlite3_bind_double(st, 1, bound);
         sqlite3_bind_double(st, 2, now);
         sqlite3_bind_double(st, 3, ttl);
     }
-    return count_then_run(s, count, change, rows, bytes, "cannot expire events", err);
+    status = count_then_run(s, count, change, rows, bytes, "cannot expire events", err);
+    *rows += chain_rows;
+    *bytes += chain_bytes;
+    return status;
 }
 
 int respite_store_reclaim(queue_store *s, double now, int64_t *rows, int64_t *bytes, respite_error *err)

@@ -22,17 +22,33 @@ static char *file_path(const char *name)
     return path;
 }
 
-/* A durable queue on `path` with @default-like numbers. */
-static respite_queue *open_queue(const char *path, int capacity, int retry_times, double lease_seconds,
-                                 respite_error *err)
+/* A durable queue on `path` with @default-like numbers (and event_ttl). */
+static respite_queue *open_queue_ttl(const char *path, int capacity, int retry_times, double lease_seconds, int ttl,
+                                     respite_error *err)
 {
-    respite_policy *p = policy_of(capacity, retry_times, 0);
+    respite_policy *p = policy_of(capacity, retry_times, ttl);
     respite_settings *s = new_settings("queue");
     assert_int_equal(respite_settings_set_text(s, "queue_path", path, NULL), RESPITE_OK);
     assert_int_equal(respite_settings_set_number(s, "lease_seconds", lease_seconds, NULL), RESPITE_OK);
     respite_queue *q = respite_queue_new(p, s, err);
     respite_settings_free(s);
     respite_policy_free(p);
+    return q;
+}
+
+static respite_queue *open_queue(const char *path, int capacity, int retry_times, double lease_seconds,
+                                 respite_error *err)
+{
+    return open_queue_ttl(path, capacity, retry_times, lease_seconds, 0, err);
+}
+
+static respite_queue *must_open_ttl(const char *path, int capacity, int retry_times, double lease_seconds, int ttl)
+{
+    respite_error err;
+    respite_error_clear(&err);
+    respite_queue *q = open_queue_ttl(path, capacity, retry_times, lease_seconds, ttl, &err);
+    if (!q)
+        fail_msg("open %s: %s", path, err.message);
     return q;
 }
 
@@ -325,6 +341,77 @@ static void test_L7_figures_and_events_survive_reopening(void **state)
 }
 
 /* ---------------------------------------------------------------- L5 */
+
+/* counts.last_id, read from outside. */
+static int64_t counts_last_id(const char *path)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT last_id FROM counts", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return id;
+}
+
+/* An enqueue writes its row alone; its figures (accepted, pending, bytes)
+ * follow from the rows, and survive reopening; removing the last row keeps
+ * its id given (L3). */
+static void test_L7_enqueues_are_counted_by_their_rows(void **state)
+{
+    (void)state;
+    const char *path = file_path("rows.db");
+    respite_queue *q = must_open(path, 10, 1, 60);
+    put(q, "aa", 1);
+    put(q, "bbb", 1);
+    respite_batch *b = respite_queue_take(q, 1, 2, NULL);
+    respite_batch_settle_all(b, RESPITE_DISPOSITION_DELIVERED, NULL);
+    respite_batch_free(b);
+    assert_int_equal(counts_last_id(path), 2);
+    put(q, "cccc", 3);
+    put(q, "d", 3);
+    assert_int_equal(counts_last_id(path), 2); /* the rows say it */
+    respite_queue_free(q);
+
+    q = must_open(path, 10, 1, 60);
+    respite_queue_stats s = stats_of(q);
+    assert_int_equal(s.accepted, 4);
+    assert_int_equal(s.delivered, 1);
+    assert_int_equal(s.pending, 3);
+    assert_int_equal(s.pending_bytes, 8);
+    /* The last row delivered, the two before it put back. */
+    b = respite_queue_take(q, 5, 4, NULL);
+    assert_int_equal(respite_batch_count(b), 3);
+    assert_int_equal(respite_batch_event_id(b, 2, NULL), 4);
+    respite_batch_settle(b, 2, RESPITE_DISPOSITION_DELIVERED, NULL);
+    respite_batch_settle(b, 0, RESPITE_DISPOSITION_RETRY, NULL);
+    respite_batch_settle(b, 1, RESPITE_DISPOSITION_RETRY, NULL);
+    respite_batch_free(b);
+    respite_queue_free(q);
+
+    q = must_open(path, 10, 1, 60);
+    s = stats_of(q);
+    assert_int_equal(s.accepted, 4);
+    assert_int_equal(s.pending, 2);
+    assert_int_equal(s.pending_bytes, 7);
+    put(q, "e", 5);
+    s = stats_of(q);
+    assert_int_equal(s.accepted, 5);
+    assert_int_equal(s.pending_bytes, 8);
+    b = respite_queue_take(q, 5, 5, NULL);
+    assert_int_equal(respite_batch_count(b), 3);
+    assert_int_equal(respite_batch_event_id(b, 2, NULL), 5);
+    respite_batch_settle_all(b, RESPITE_DISPOSITION_DELIVERED, NULL);
+    respite_batch_free(b);
+    s = stats_of(q);
+    assert_int_equal(s.delivered, 5);
+    assert_int_equal(s.pending, 0);
+    assert_int_equal(s.pending_bytes, 0);
+    assert_balanced(q);
+    respite_queue_free(q);
+}
 
 static void test_L5_a_lapsed_claim_of_another_handle_is_pending_again(void **state)
 {
@@ -620,12 +707,103 @@ static void test_L4_a_newer_layout_is_refused_and_left_alone(void **state)
     assert_int_equal(err.status, RESPITE_E_STORAGE);
     char expected[600];
     snprintf(expected, sizeof expected,
-             "queue file '%s' has layout version 7; this respite reads version 1 (update respite)", path);
+             "queue file '%s' has layout version 7; this respite reads version 2 (update respite)", path);
     assert_string_equal(err.message, expected);
-    sql_on(path, "PRAGMA user_version = 1;"); /* untouched: the event is still there */
+    sql_on(path, "PRAGMA user_version = 2;"); /* untouched: the event is still there */
     q = must_open(path, 10, 0, 60);
     assert_int_equal(respite_queue_pending(q, NULL), 1);
     respite_queue_free(q);
+}
+
+/* A file of layout 1 (written by respite before layout 2) is moved to
+ * layout 2 when opened: its events, ids and figures kept, and TTL finds its
+ * rows whatever their order in time. */
+static void test_L4_a_layout_1_file_is_moved_to_layout_2(void **state)
+{
+    (void)state;
+    const char *path = file_path("layout1.db");
+    sql_on(path,
+           "PRAGMA journal_mode = WAL;"
+           "CREATE TABLE entries (id INTEGER PRIMARY KEY, payload BLOB NOT NULL, size INTEGER NOT NULL,"
+           " queued_at REAL NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, retries INTEGER NOT NULL DEFAULT 0,"
+           " requeued INTEGER, lease_owner INTEGER, lease_pid INTEGER, lease_until REAL);"
+           "CREATE INDEX entries_requeued ON entries (requeued) WHERE requeued IS NOT NULL AND lease_owner IS NULL;"
+           "CREATE INDEX entries_age ON entries (queued_at) WHERE lease_owner IS NULL;"
+           "CREATE INDEX entries_claimed ON entries (lease_until) WHERE lease_owner IS NOT NULL;"
+           "CREATE TABLE counts (one INTEGER PRIMARY KEY CHECK (one = 1), accepted INTEGER NOT NULL DEFAULT 0,"
+           " delivered INTEGER NOT NULL DEFAULT 0, dropped_capacity INTEGER NOT NULL DEFAULT 0,"
+           " expired INTEGER NOT NULL DEFAULT 0, retries_exhausted INTEGER NOT NULL DEFAULT 0,"
+           " discarded INTEGER NOT NULL DEFAULT 0, pending INTEGER NOT NULL DEFAULT 0,"
+           " in_flight INTEGER NOT NULL DEFAULT 0, refused_full INTEGER NOT NULL DEFAULT 0,"
+           " refused_too_large INTEGER NOT NULL DEFAULT 0, refused_closed INTEGER NOT NULL DEFAULT 0,"
+           " retried INTEGER NOT NULL DEFAULT 0, pending_bytes INTEGER NOT NULL DEFAULT 0,"
+           " in_flight_bytes INTEGER NOT NULL DEFAULT 0, last_id INTEGER NOT NULL DEFAULT 0,"
+           " head_place INTEGER NOT NULL DEFAULT 0);"
+           "INSERT INTO counts (one, accepted, delivered, pending, pending_bytes, last_id)"
+           " VALUES (1, 3, 1, 2, 2, 3);"
+           "CREATE TABLE meta (one INTEGER PRIMARY KEY CHECK (one = 1), boot_id TEXT NOT NULL DEFAULT '',"
+           " clock_offset REAL NOT NULL DEFAULT 0);"
+           "INSERT INTO meta (one) VALUES (1);"
+           /* Two handles' clocks: the later id was queued earlier. */
+           "INSERT INTO entries (id, payload, size, queued_at) VALUES (2, 'x', 1, 500), (3, 'y', 1, 100);"
+           "PRAGMA user_version = 1;");
+    respite_queue *q = must_open_ttl(path, 10, 0, 60, 100);
+    respite_queue_stats s = stats_of(q);
+    assert_int_equal(s.accepted, 3);
+    assert_int_equal(s.pending, 2);
+    assert_int_equal(put(q, "new", 600), RESPITE_OK);
+    assert_int_equal(respite_queue_expire(q, 650, NULL), 2); /* ages 150 and 550 */
+    respite_batch *b = respite_queue_take(q, 5, 650, NULL);
+    assert_int_equal(respite_batch_count(b), 1);
+    assert_int_equal(respite_batch_event_id(b, 0, NULL), 4);
+    respite_batch_free(b);
+    assert_balanced(q);
+    respite_queue_free(q);
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(st, 0), 2);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+/* ---------------------------------------------------------------- D6 */
+
+/* TTL on a file is exact whatever order handles' clocks put events in (the
+ * file finds a row queued before an earlier one by age, as memory's sweep
+ * does), and for events put back at the head. */
+static void test_L1_expiry_with_handles_whose_clocks_disagree(void **state)
+{
+    (void)state;
+    const char *path = file_path("clocks.db");
+    respite_queue *a = must_open_ttl(path, 10, 3, 60, 100);
+    respite_queue *b = must_open_ttl(path, 10, 3, 60, 100);
+    assert_int_equal(put(a, "a1", 100), RESPITE_OK); /* id 1 */
+    assert_int_equal(put(a, "a2", 200), RESPITE_OK); /* id 2 */
+    assert_int_equal(put(b, "b", 50), RESPITE_OK);   /* id 3, the oldest */
+    assert_int_equal(put(a, "a3", 300), RESPITE_OK); /* id 4 */
+    /* At 215 (b's clock): a1 (age 115) and b (165) expire, not a2 (15). */
+    assert_int_equal(respite_queue_expire(b, 215, NULL), 2);
+    respite_batch *batch = respite_queue_take(b, 1, 215, NULL);
+    assert_int_equal(respite_batch_event_id(batch, 0, NULL), 2);
+    assert_int_equal(respite_batch_settle(batch, 0, RESPITE_DISPOSITION_RETRY, NULL), RESPITE_DISPOSITION_RETRY);
+    respite_batch_free(batch); /* a2 back at the head */
+    /* At 305: a2 (age 105) expires, a3 (5) stays. */
+    assert_int_equal(respite_queue_expire(b, 305, NULL), 1);
+    assert_int_equal(respite_queue_expire(b, 305, NULL), 0);
+    respite_queue_stats s = stats_of(b);
+    assert_int_equal(s.expired, 3);
+    assert_int_equal(s.pending, 1);
+    /* A row of the chain after rows aside: found in order of ids. */
+    assert_int_equal(put(b, "b2", 310), RESPITE_OK);
+    assert_int_equal(respite_queue_expire(b, 405, NULL), 1); /* a3: 105; b2: 95 */
+    assert_int_equal(respite_queue_expire(b, 410, NULL), 1);
+    assert_int_equal(respite_queue_pending(a, NULL), 0);
+    assert_balanced(a);
+    respite_queue_free(a);
+    respite_queue_free(b);
 }
 
 /* ---------------------------------------------------------------- L9 */
@@ -686,12 +864,15 @@ int main(void)
         cmocka_unit_test(test_L2_durability_full_and_settings),
         cmocka_unit_test(test_L3_ids_increase_and_carry_over_reopening),
         cmocka_unit_test(test_L4_a_newer_layout_is_refused_and_left_alone),
+        cmocka_unit_test(test_L4_a_layout_1_file_is_moved_to_layout_2),
+        cmocka_unit_test(test_L1_expiry_with_handles_whose_clocks_disagree),
         cmocka_unit_test(test_L5_a_lapsed_claim_of_another_handle_is_pending_again),
         cmocka_unit_test(test_L5_a_process_that_dies_holding_a_batch_loses_nothing),
         cmocka_unit_test(test_L6_two_processes_enqueue_while_a_third_takes),
         cmocka_unit_test(test_L6_wait_notices_another_process_enqueue),
         cmocka_unit_test(test_L6_a_forked_child_cannot_use_the_parents_handle),
         cmocka_unit_test(test_L7_figures_and_events_survive_reopening),
+        cmocka_unit_test(test_L7_enqueues_are_counted_by_their_rows),
         cmocka_unit_test(test_L8_garbage_is_set_aside_and_a_new_queue_starts),
         cmocka_unit_test(test_L8_a_file_cut_mid_page_is_set_aside),
         cmocka_unit_test(test_L8_the_first_opener_checks_and_counts_what_is_lost),
