@@ -96,23 +96,26 @@ static int own_option(void *ctx, const cli_option *option)
 
 /* ------------------------------------------------------------ --stats */
 
+/* The file's figures, through a handle of its own; RESPITE_OK or err. */
+static int read_file_figures(cli_sender_setup *setup, respite_queue_stats *out, respite_error *err)
+{
+    respite_queue *queue = respite_queue_new(setup->policy, setup->settings[CLI_QUEUE], err);
+    if (!queue)
+        return err->status;
+    int rc = respite_queue_stats_get(queue, out, err);
+    respite_queue_free(queue);
+    return rc;
+}
+
 static int print_file_stats(cli_sender_setup *setup, const char *path)
 {
     respite_error err = {0};
-    respite_queue *queue = respite_queue_new(setup->policy, setup->settings[CLI_QUEUE], &err);
-    if (!queue)
-        return cli_sender_fail(setup, &err);
     respite_queue_stats q;
-    int status = CLI_EXIT_USAGE;
-    if (respite_queue_stats_get(queue, &q, &err) != RESPITE_OK) {
-        cli_sender_fail(setup, &err);
-    } else {
-        printf("queue                %s\n", path);
-        cli_print_accounting(stdout, &q, NULL, -1);
-        status = respite_queue_stats_balanced(&q) ? CLI_EXIT_OK : CLI_EXIT_FAILED;
-    }
-    respite_queue_free(queue);
-    return status;
+    if (read_file_figures(setup, &q, &err) != RESPITE_OK)
+        return cli_sender_fail(setup, &err);
+    printf("queue                %s\n", path);
+    cli_print_accounting(stdout, &q, NULL, -1);
+    return respite_queue_stats_balanced(&q) ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }
 
 /* ------------------------------------------------------------- worker */
@@ -161,8 +164,15 @@ static int run_worker(cli_sender_setup *setup, const deliver_options *d, const c
 
     respite_error err = {0};
     int status = CLI_EXIT_USAGE;
-    respite_sender *sender = respite_sender_new(setup->settings[CLI_SENDER], setup->settings[CLI_GATE],
-                                                setup->settings[CLI_QUEUE], setup->policy, &err);
+    respite_sender *sender = NULL;
+    /* The figures as found, before the sender's thread can deliver any. */
+    respite_queue_stats found;
+    if (read_file_figures(setup, &found, &err) != RESPITE_OK) {
+        cli_sender_fail(setup, &err);
+        goto done;
+    }
+    sender = respite_sender_new(setup->settings[CLI_SENDER], setup->settings[CLI_GATE], setup->settings[CLI_QUEUE],
+                                setup->policy, &err);
     if (!sender) {
         cli_sender_fail(setup, &err);
         goto done;
@@ -173,16 +183,16 @@ static int run_worker(cli_sender_setup *setup, const deliver_options *d, const c
         goto done;
     }
     double started = respite_now();
-    int64_t delivered_before = st.queue.delivered;
+    int64_t delivered_before = found.delivered;
     fprintf(stderr, "respite deliver: %s: %lld pending, %lld in flight, %lld accepted so far, accounting %s; "
                     "sending to %s\n",
-            path, (long long)st.queue.pending, (long long)st.queue.in_flight, (long long)st.queue.accepted,
-            respite_queue_stats_balanced(&st.queue) ? "balanced" : "NOT BALANCED",
+            path, (long long)found.pending, (long long)found.in_flight, (long long)found.accepted,
+            respite_queue_stats_balanced(&found) ? "balanced" : "NOT BALANCED",
             cli_sender_text(setup, CLI_SENDER, "url"));
-    if (st.queue.corrupt_set_aside) {
+    if (found.corrupt_set_aside) {
         char lost[64] = "an unknown number of";
-        if (st.queue.corrupt_lost >= 0)
-            snprintf(lost, sizeof lost, "%lld", (long long)st.queue.corrupt_lost);
+        if (found.corrupt_lost >= 0)
+            snprintf(lost, sizeof lost, "%lld", (long long)found.corrupt_lost);
         fprintf(stderr, "warning: %s was corrupt: set aside as %s.corrupt-<time> with %s events; a new queue "
                         "started\n", path, path, lost);
     }
@@ -190,6 +200,7 @@ static int run_worker(cli_sender_setup *setup, const deliver_options *d, const c
     cli_event_printer_start(&printer, sender);
 
     progress last = progress_of(&st, started);
+    last.delivered = found.delivered;
     char last_warning[RESPITE_ERROR_MESSAGE_MAX] = "";
     double warned_at = started;
     const char *why = "the queue is empty";
@@ -237,6 +248,8 @@ static int run_worker(cli_sender_setup *setup, const deliver_options *d, const c
             cli_format_seconds(respite_now() - started, elapsed, sizeof elapsed),
             (long long)(st.queue.delivered - delivered_before), (long long)(st.queue.pending + st.queue.in_flight),
             path);
+    st.queue.corrupt_set_aside = found.corrupt_set_aside; /* found by the first handle, before the sender's */
+    st.queue.corrupt_lost = found.corrupt_lost;
     cli_print_accounting(stderr, &st.queue, &st, unsent);
     status = respite_queue_stats_balanced(&st.queue) ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 done:

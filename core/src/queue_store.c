@@ -285,6 +285,42 @@ static int pragma_text(sqlite3 *db, const char *text, char *out, size_t size)
 
 typedef enum open_result { OPENED, CORRUPT, FAILED } open_result;
 
+/* The file's layout version (0: new or empty) in *version; FAILED with err
+ * for a newer layout or another program's database (L4: left untouched). */
+static open_result read_layout(queue_store *s, long *version, respite_error *err)
+{
+    char text[64];
+    int rc = pragma_text(s->db, "PRAGMA user_version", text, sizeof text);
+    if (rc != SQLITE_OK) {
+        fail_db(s, s->db, "cannot read the layout version", err);
+        return is_corruption(rc) ? CORRUPT : FAILED;
+    }
+    *version = strtol(text, NULL, 10);
+    if (*version > STORE_LAYOUT) {
+        respite_fail(err, RESPITE_E_STORAGE,
+                     "queue file '%s' has layout version %ld; this respite reads version %d (update respite)", s->path,
+                     *version, STORE_LAYOUT);
+        return FAILED;
+    }
+    if (*version != 0)
+        return OPENED;
+    /* A new file, or a database that is not a queue: tables of another
+     * application are not ours to take over. */
+    rc = pragma_text(s->db, "SELECT count(*) FROM sqlite_schema", text, sizeof text);
+    if (rc != SQLITE_OK) {
+        fail_db(s, s->db, "cannot read the schema", err);
+        return is_corruption(rc) ? CORRUPT : FAILED;
+    }
+    if (strcmp(text, "0") != 0) {
+        respite_fail(err, RESPITE_E_STORAGE,
+                     "queue file '%s' is an SQLite database of something else (layout version 0, %s tables or "
+                     "indexes)",
+                     s->path, text);
+        return FAILED;
+    }
+    return OPENED;
+}
+
 /* Checks the file (when `check`), makes or reads its layout, rebases its
  * times after a reboot (L9) and prepares the statements. CORRUPT: set it
  * aside. */
@@ -298,6 +334,12 @@ static open_result open_file(queue_store *s, int durability, int check, respite_
     }
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+    /* Refuse a file that is not ours before WAL mode writes to it (L4);
+     * checked again under the lock below, where the layout is made. */
+    long version = 0;
+    open_result foreign = read_layout(s, &version, err);
+    if (foreign != OPENED)
+        return foreign;
     char text[64];
     rc = pragma_text(s->db, "PRAGMA journal_mode = WAL", text, sizeof text);
     if (rc != SQLITE_OK || strcmp(text, "wal") != 0) {
@@ -328,33 +370,11 @@ static open_result open_file(queue_store *s, int durability, int check, respite_
     if (exec(s, "BEGIN IMMEDIATE", "cannot lock", err) != RESPITE_OK)
         return is_corruption(sqlite3_errcode(s->db)) ? CORRUPT : FAILED;
     open_result result = FAILED;
-    rc = pragma_text(s->db, "PRAGMA user_version", text, sizeof text);
-    long version = rc == SQLITE_OK ? strtol(text, NULL, 10) : -1;
-    if (rc != SQLITE_OK) {
-        fail_db(s, s->db, "cannot read the layout version", err);
-        result = is_corruption(rc) ? CORRUPT : FAILED;
+    result = read_layout(s, &version, err);
+    if (result != OPENED)
         goto rollback;
-    }
-    if (version > STORE_LAYOUT) {
-        respite_fail(err, RESPITE_E_STORAGE,
-                     "queue file '%s' has layout version %ld; this respite reads version %d (update respite)", s->path,
-                     version, STORE_LAYOUT);
-        goto rollback;
-    }
+    result = FAILED;
     if (version == 0) {
-        /* A new file, or a database that is not a queue: tables of another
-         * application are not ours to take over. */
-        if (pragma_text(s->db, "SELECT count(*) FROM sqlite_schema", text, sizeof text) != SQLITE_OK) {
-            fail_db(s, s->db, "cannot read the schema", err);
-            goto rollback;
-        }
-        if (strcmp(text, "0") != 0) {
-            respite_fail(err, RESPITE_E_STORAGE,
-                         "queue file '%s' is an SQLite database of something else (layout version 0, %s tables or "
-                         "indexes)",
-                         s->path, text);
-            goto rollback;
-        }
         if (exec(s, schema, "cannot make the layout", err) != RESPITE_OK)
             goto rollback;
     } else if (version == 1 && exec(s, from_layout_1, "cannot move to layout version 2", err) != RESPITE_OK) {

@@ -715,6 +715,51 @@ static void test_L4_a_newer_layout_is_refused_and_left_alone(void **state)
     respite_queue_free(q);
 }
 
+/* The whole file, for byte-for-byte comparison (NULL when missing). */
+static char *file_bytes(const char *path, long *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    *size = ftell(f);
+    rewind(f);
+    char *bytes = malloc((size_t)*size + 1);
+    assert_non_null(bytes);
+    assert_int_equal(fread(bytes, 1, (size_t)*size, f), (size_t)*size);
+    fclose(f);
+    return bytes;
+}
+
+/* L4: a file that is not ours (a newer layout, another program's database,
+ * in rollback-journal mode) is refused before anything writes to it: not
+ * even WAL mode is switched on. */
+static void test_L4_a_foreign_file_keeps_every_byte(void **state)
+{
+    (void)state;
+    static const char *const setups[] = {
+        "PRAGMA journal_mode = DELETE; CREATE TABLE t (x); INSERT INTO t VALUES (1); PRAGMA user_version = 9;",
+        "PRAGMA journal_mode = DELETE; CREATE TABLE t (x); INSERT INTO t VALUES (1);",
+    };
+    for (size_t i = 0; i < sizeof setups / sizeof setups[0]; i++) {
+        const char *path = file_path(i == 0 ? "foreign-newer.db" : "foreign-other.db");
+        sql_on(path, setups[i]);
+        long before_size = 0, after_size = 0;
+        char *before = file_bytes(path, &before_size);
+        assert_non_null(before);
+        respite_error err;
+        respite_error_clear(&err);
+        assert_null(open_queue(path, 10, 0, 60, &err));
+        assert_int_equal(err.status, RESPITE_E_STORAGE);
+        char *after = file_bytes(path, &after_size);
+        assert_non_null(after);
+        assert_int_equal(after_size, before_size);
+        assert_memory_equal(after, before, (size_t)before_size);
+        free(before);
+        free(after);
+    }
+}
+
 /* A file of layout 1 (written by respite before layout 2) is moved to
  * layout 2 when opened: its events, ids and figures kept, and TTL finds its
  * rows whatever their order in time. */
@@ -864,6 +909,7 @@ int main(void)
         cmocka_unit_test(test_L2_durability_full_and_settings),
         cmocka_unit_test(test_L3_ids_increase_and_carry_over_reopening),
         cmocka_unit_test(test_L4_a_newer_layout_is_refused_and_left_alone),
+        cmocka_unit_test(test_L4_a_foreign_file_keeps_every_byte),
         cmocka_unit_test(test_L4_a_layout_1_file_is_moved_to_layout_2),
         cmocka_unit_test(test_L1_expiry_with_handles_whose_clocks_disagree),
         cmocka_unit_test(test_L5_a_lapsed_claim_of_another_handle_is_pending_again),

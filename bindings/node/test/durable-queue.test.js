@@ -79,14 +79,14 @@ test('a file of a newer layout is refused and left as it was', () => {
   // SQLite's user_version (bytes 60-63 of the header, big-endian) is the layout version (L4).
   const fd = fs.openSync(file, 'r+');
   const version = Buffer.alloc(4);
-  version.writeUInt32BE(2);
+  version.writeUInt32BE(3);
   fs.writeSync(fd, version, 0, 4, 60);
   fs.closeSync(fd);
   assert.throws(() => new respite.Queue({ queuePath: file }), {
     name: 'StorageError',
-    message: `queue file '${file}' has layout version 2; this respite reads version 1 (update respite)`,
+    message: `queue file '${file}' has layout version 3; this respite reads version 2 (update respite)`,
   });
-  assert.equal(fs.readFileSync(file).readUInt32BE(60), 2);
+  assert.equal(fs.readFileSync(file).readUInt32BE(60), 3);
 });
 
 test('a sender sends what the file holds, with ids that stay the same when sent again', async () => {

@@ -65,7 +65,7 @@ def test_a_file_of_a_newer_layout_is_refused_and_left_alone(tmp_path):
     with pytest.raises(respite.StorageError) as info:
         respite.Queue(None, queue_path=str(path))
     assert str(info.value) == (f"queue file '{path}' has layout version 7; "
-                               "this respite reads version 1 (update respite)")
+                               "this respite reads version 2 (update respite)")
     # L4: its contents are left alone (the core has set WAL mode on it by then: its header's bytes 18-19 change)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone() == (7,)

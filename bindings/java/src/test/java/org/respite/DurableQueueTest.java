@@ -88,14 +88,14 @@ class DurableQueueTest extends FaultServerTest {
         // SQLite's user_version (bytes 60-63 of the header, big-endian) is the layout version (L4).
         try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
             file.seek(60);
-            file.writeInt(2);
+            file.writeInt(3);
         }
         StorageException e = assertThrows(StorageException.class, () -> Queue.builder().queuePath(path.toString()).build());
-        assertEquals("queue file '" + path + "' has layout version 2; this respite reads version 1 (update respite)",
+        assertEquals("queue file '" + path + "' has layout version 3; this respite reads version 2 (update respite)",
                 e.getMessage());
         try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "r")) {
             file.seek(60);
-            assertEquals(2, file.readInt(), "the file is left as it was");
+            assertEquals(3, file.readInt(), "the file is left as it was");
         }
     }
 
