@@ -262,7 +262,7 @@ static int exec(queue_store *s, const char *text, const char *doing, respite_err
 }
 
 /* One text result of a pragma; rc is SQLite's. */
-static int pragma_text(sqlite3 *db, const char *text, char *out, size_t size)
+static int pragma_text_once(sqlite3 *db, const char *text, char *out, size_t size)
 {
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, text, -1, &st, NULL);
@@ -279,6 +279,20 @@ static int pragma_text(sqlite3 *db, const char *text, char *out, size_t size)
     }
     sqlite3_finalize(st);
     return rc;
+}
+
+/* As pragma_text_once, waiting out SQLITE_BUSY up to the busy timeout: some
+ * answer it at once, without the busy handler (switching to WAL while
+ * another connection creates the file or recovers the WAL index). */
+static int pragma_text(sqlite3 *db, const char *text, char *out, size_t size)
+{
+    for (int waited_ms = 0;; waited_ms += 10) {
+        int rc = pragma_text_once(db, text, out, size);
+        if ((rc & 0xff) != SQLITE_BUSY || waited_ms >= BUSY_TIMEOUT_MS)
+            return rc;
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
 }
 
 /* ------------------------------------------------------------- opening */

@@ -121,6 +121,21 @@ class ClientSettings(TypedDict, total=False):
     name: str
 
 
+class FleetSettings(TypedDict, total=False):
+    """The fleet settings (spec section 8)."""
+
+    #: the Redis server that holds the fleet's state
+    fleet_url: str
+    #: this host's id among the fleet's hosts
+    fleet_host_id: str
+    #: distinct hosts whose gates must open within the window to pause the fleet
+    fleet_quorum: int
+    #: how often the fleet state is read, and the longest wait on Redis
+    fleet_refresh_seconds: float
+    #: name of this fleet in log lines and errors
+    name: str
+
+
 class SenderOptions(TypedDict, total=False):
     """The keywords of respite.Sender: the sender's settings but url, the queue's and the gate's."""
 
@@ -155,4 +170,4 @@ class SenderOptions(TypedDict, total=False):
     shared_path: str
 
 
-__all__ = ["GateSettings", "BackoffSettings", "QueueSettings", "SenderSettings", "ClientSettings", "SenderOptions"]
+__all__ = ["GateSettings", "BackoffSettings", "QueueSettings", "SenderSettings", "ClientSettings", "FleetSettings", "SenderOptions"]

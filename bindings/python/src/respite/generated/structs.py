@@ -30,13 +30,13 @@ class Event(NamedTuple):
     at: float
     #: recovery_started: failures in the window
     failures: int
-    #: recovery_started: failures_window_seconds
+    #: recovery_started, fleet_paused: failures_window_seconds
     window: float
-    #: recovery_started / _extended: seconds
+    #: recovery_started / _extended, fleet_paused: seconds
     pause: float
     #: send_failed: status, 0 for transport
     http_status: int
-    #: unsent_at_close: events not sent
+    #: unsent_at_close: events not sent; fleet_paused: hosts
     count: int  # type: ignore[assignment]
     #: send_failed: start of body or error
     detail: str
