@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import org.respite.CheckedSupplier;
 import org.respite.Gate;
 import org.respite.Outcome;
 
@@ -51,7 +52,7 @@ public final class PairedRounds {
                 .failureRateThreshold(50).slidingWindowSize(100).waitDurationInOpenState(Duration.ofSeconds(60))
                 .build());
         Supplier<Integer> decorated = CircuitBreaker.decorateSupplier(breaker, PairedRounds::noop);
-        Supplier<Integer> work = PairedRounds::noop;
+        CheckedSupplier<Integer, RuntimeException> work = PairedRounds::noop;
 
         List<Case> cases = List.of(
                 new Case("bare call", n -> {
