@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from .generated import errors as _errors
 from .generated.errors import *  # noqa: F401,F403  (RespiteError, every status's class, ERRORS_BY_STATUS, ...)
-from .generated.settings import (BackoffSettings, ClientSettings, GateSettings, QueueSettings, SenderOptions,
-                                SenderSettings)
+from .generated.settings import (BackoffSettings, ClientSettings, FleetSettings, GateSettings, QueueSettings,
+                                SenderOptions, SenderSettings)
 from ._classify import FailureOn, StatusOf, is_service_failure
 from .generated.structs import Decision, EngineStats, Event, GateStats, QueueStats, SenderStats
 from .generated.tables import Outcome, SettingInfo
@@ -29,7 +29,8 @@ __version__ = "0.1.0"
 # Written out (not computed) so type checkers see every re-export; the
 # errors' list is generated (literal too) from the core's status table.
 __all__ = [
-    "BackoffSettings", "ClientSettings", "GateSettings", "QueueSettings", "SenderOptions", "SenderSettings",
+    "BackoffSettings", "ClientSettings", "FleetSettings", "GateSettings", "QueueSettings", "SenderOptions",
+    "SenderSettings",
     "FailureOn", "StatusOf", "is_service_failure",
     "Attempt", "Backoff", "Batch", "Client", "Decision", "Engine", "EngineStats", "Event", "Gate", "GateStats",
     "Outcome", "Policy", "Queue", "QueueStats", "Response", "ResponseHeaders", "Sender", "SenderStats",
