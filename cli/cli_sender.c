@@ -97,6 +97,12 @@ int cli_sender_parse(cli_sender_setup *setup, int argc, char **argv, const char 
         }
         if (strcmp(option.name, "queue") == 0)
             snprintf(option.name, sizeof option.name, "queue_path");
+        if (strcmp(option.name, "gate_name") == 0) { /* --name is the sender's; the gate's selects its shared slot */
+            respite_error err = {0};
+            if (respite_settings_set_text(setup->settings[CLI_GATE], "name", option.value, &err) != RESPITE_OK)
+                return cli_sender_fail(setup, &err);
+            continue;
+        }
         int taken = own ? own(ctx, &option) : 0;
         if (taken < 0)
             return CLI_EXIT_USAGE;
@@ -159,6 +165,9 @@ void cli_sender_print_settings_help(FILE *out, const cli_sender_setup *setup)
         fprintf(out, "\n%s:\n", titles[c]);
         if (setup->settings[c])
             cli_print_settings_help(out, components[c], setup->settings[c], components, c);
+        if (c == CLI_GATE)
+            fprintf(out, "  %-44s %s\n", "--gate-name NAME",
+                    "the gate's name (--name is the sender's); with --shared-path, its slot in that file");
     }
 }
 

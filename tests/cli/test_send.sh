@@ -122,11 +122,27 @@ send 'e\n' --url http://127.0.0.1:1/ --policy "$source_dir/tests/cli/policies/no
 expect_code 2 "an unreadable policy"
 expect_err "cannot read the policy" "an unreadable policy"
 
+# ------------------------- a shared gate named with --gate-name (H3)
+shared="$(mktemp -u /tmp/respite-send-shared-XXXXXX)"
+start_server "healthy"
+send 'e1\n' --url "$url" --shared-path "$shared" --gate-name billing --name sender-1
+expect_code 0 "a sender on a shared gate"
+run gates "$shared"
+expect_code 0 "respite gates reads the sender's shared gate file"
+expect_out "billing" "the gate's slot is named by --gate-name, not by the sender's --name"
+expect_no_out "sender-1" "the sender's name is not a gate"
+send 'e1\n' --url "$url" --shared-path "$shared"
+expect_code 2 "a shared gate without --gate-name"
+expect_err "name must not be empty when shared_path is set" "the core's H3 message"
+rm -f "$shared"
+stop_server
+
 run send --help
 expect_code 0 "--help"
 expect_out "--failures-to-enter-recovery N" "--help lists gate settings"
 expect_out "an integer from 1 to 1000; default 10" "with bounds and the profile's defaults"
 expect_out "--min-entries-per-message N" "--help lists sender settings"
 expect_out "--overflow WORD" "--help lists queue settings"
+expect_out "--gate-name NAME" "--help lists the gate's name"
 
 finish
