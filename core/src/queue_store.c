@@ -348,10 +348,14 @@ static open_result open_file(queue_store *s, int durability, int check, respite_
     }
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
-    /* Refuse a file that is not ours before WAL mode writes to it (L4);
-     * checked again under the lock below, where the layout is made. */
+    /* Refuse a file that is not ours before WAL mode writes to it (L4),
+     * in one read transaction (another process may be making the layout);
+     * checked again under the write lock below, where the layout is made. */
     long version = 0;
+    if (exec(s, "BEGIN", "cannot read", err) != RESPITE_OK)
+        return FAILED;
     open_result foreign = read_layout(s, &version, err);
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL); /* it only read */
     if (foreign != OPENED)
         return foreign;
     char text[64];
