@@ -3,6 +3,8 @@
  * space, so anything else around it makes the value malformed. */
 #include "http_internal.h"
 
+#include <stdlib.h>
+
 static int is_ascii_letter(char c)
 {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
@@ -31,4 +33,23 @@ double respite_http_parse_retry_after(const char *value, time_t wall_now)
         return 0.0;
     /* C6: a hint beyond the longest pause or delay is capped, never ignored. */
     return seconds < RESPITE_RETRY_AFTER_MAX_SECONDS ? seconds : RESPITE_RETRY_AFTER_MAX_SECONDS;
+}
+
+double respite_retry_after_seconds(const char *header_value)
+{
+    if (!header_value)
+        return 0.0;
+    while (*header_value == ' ' || *header_value == '\t')
+        header_value++;
+    size_t length = strlen(header_value);
+    while (length > 0 && (header_value[length - 1] == ' ' || header_value[length - 1] == '\t'))
+        length--;
+    char *trimmed = malloc(length + 1);
+    if (!trimmed)
+        return 0.0;
+    memcpy(trimmed, header_value, length);
+    trimmed[length] = '\0';
+    double seconds = respite_http_parse_retry_after(trimmed, time(NULL));
+    free(trimmed);
+    return seconds;
 }
