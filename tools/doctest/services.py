@@ -46,3 +46,5 @@ class FaultServer:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        self.proc.stdin.close()
+        self.proc.stdout.close()
