@@ -36,8 +36,10 @@ def localise(text: str, workdir: str) -> str:
     return text
 
 
-def run_block(block: Block, tools: Toolchain, server_base: str, timeout: float, keep: bool) -> str:
-    """"" when the block ran, else what went wrong (its output included)."""
+def run_block(block: Block, tools: Toolchain, server_base: str, timeout: float, keep: bool,
+              shown: list = None) -> str:
+    """"" when the block ran, else what went wrong (its output included).
+    shown, when given, gets the output of the block's last command."""
     language = LANGUAGES.get(block.lang)
     if language is None:
         kind = "an indented code block" if block.indented else \
@@ -77,6 +79,8 @@ def run_block(block: Block, tools: Toolchain, server_base: str, timeout: float, 
                 return f"{' '.join(command)}: {error}"
             if proc.returncode != 0:
                 return f"exit status {proc.returncode}: {' '.join(command)}\n{tail(output)}"
+            if shown is not None and output:
+                shown.append(tail(output))
         return ""
     finally:
         if keep:
@@ -102,6 +106,7 @@ def main(argv=None) -> int:
     parser.add_argument("--line", type=int, help="run only the block whose fence is on this line")
     parser.add_argument("--list", action="store_true", help="list the blocks, run none")
     parser.add_argument("--keep", action="store_true", help="keep each block's directory")
+    parser.add_argument("--show", action="store_true", help="print the output of blocks that ran too")
     args = parser.parse_args(argv)
 
     os.chdir(ROOT)
@@ -137,7 +142,8 @@ def main(argv=None) -> int:
                                                              "respite-fault-server"), "scripts/test.d/10-core.sh"))
             server.reset()
             start = time.monotonic()
-            problem = run_block(block, tools, server.base, args.timeout, args.keep)
+            shown = [] if args.show else None
+            problem = run_block(block, tools, server.base, args.timeout, args.keep, shown)
             took = time.monotonic() - start
             if problem:
                 failed.append(block)
@@ -145,6 +151,8 @@ def main(argv=None) -> int:
             else:
                 passed += 1
                 print(f"ok   {block.where} {block.lang} ({took:.1f}s)")
+                for output in shown or []:
+                    print(output)
     except MissingBuild as error:
         print(f"doctest: {error}", file=sys.stderr)
         return 1
