@@ -84,6 +84,7 @@ def typescript(text: str, tools: Toolchain, workdir: str) -> Program:
     tsc = os.path.join(package, "node_modules", ".bin", "tsc")
     config = {"compilerOptions": {"strict": True, "target": "es2022", "module": "commonjs",
                                   "moduleResolution": "node", "esModuleInterop": True, "outDir": "out",
+                                  "skipLibCheck": True,
                                   "typeRoots": [os.path.join(package, "node_modules", "@types")],
                                   "types": ["node"]},
               "files": ["block.ts"]}

@@ -32,10 +32,10 @@ def markdown(text: str) -> str:
     return f.name
 
 
-def run_on(path: str):
+def run_on(path: str, timeout: float = 30):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        status = run.main([path, "--build", BUILD, "--timeout", "20"])
+        status = run.main([path, "--build", BUILD, "--timeout", str(timeout)])
     return status, out.getvalue()
 
 
@@ -150,6 +150,24 @@ class Running(unittest.TestCase):
             status = run.main([path, "--build", BUILD, "--timeout", "1"])
         self.assertEqual(status, 1)
         self.assertIn("did not end within 1s", out.getvalue())
+
+    def test_typescript_is_type_checked_then_run(self):
+        status, out = run_on(markdown("""\
+            ```ts
+            import { Gate } from 'respite';
+            const gate: Gate = new Gate({ failuresToEnterRecovery: 2 });
+            console.log(gate.state());
+            ```
+            """), timeout=120)
+        self.assertEqual(status, 0, out)
+        status, out = run_on(markdown("""\
+            ```ts
+            import { Gate } from 'respite';
+            new Gate({ failureToEnterRecovery: 2 });
+            ```
+            """), timeout=120)
+        self.assertEqual(status, 1)
+        self.assertIn("failureToEnterRecovery", out)
 
     def test_json_policies_are_checked_by_the_core(self):
         status, out = run_on(markdown('```json\n{"name": "p", "maximum_capacity": 0, "error_handlers": []}\n```\n'))
