@@ -5,9 +5,11 @@ Every command must exit 0 within the block's time. What each language
 needs from the build (the test venv, the jar, the addon, the extension, the
 core's libraries, the command) is found under the build root; a language
 whose build is missing fails its blocks with a line saying what to build."""
+import functools
 import json
 import os
 import re
+import subprocess
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Tuple
 
@@ -32,6 +34,18 @@ class Toolchain:
     def jar(self) -> str:
         return self.need(os.path.join(self.root, "bindings", "java", "target", "respite-0.1.0.jar"),
                          "scripts/test.d/50-java.sh")
+
+    @functools.cached_property
+    def java_classpath(self) -> str:
+        """The jar, then every dependency of bindings/java, optional and test
+        ones too (what an example may import beside respite: a metrics
+        library, ...), as Maven resolves them."""
+        out = os.path.join(self.build, "doctest-java-classpath.txt")
+        subprocess.run(["mvn", "-B", "-q", "-f", os.path.join(self.root, "bindings", "java"),
+                        "dependency:build-classpath", "-Dmdep.outputFile=" + out, "-Dmdep.includeScope=test"],
+                       check=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        with open(out, encoding="utf-8") as f:
+            return self.jar + os.pathsep + f.read().strip()
 
     @property
     def node_package(self) -> str:
@@ -69,7 +83,7 @@ def java(text: str, tools: Toolchain, workdir: str) -> Program:
     # (java's single-file launcher runs the first class of the file).
     if not re.search(r"^(public\s+)?(final\s+)?(class|record)\s+\w+", text, re.M):
         raise NotAProgram("a java block runs as a single-file program: it needs a top-level class with main")
-    return {"Block.java": text}, [["java", "-cp", tools.jar, "Block.java"]]
+    return {"Block.java": text}, [["java", "-cp", tools.java_classpath, "Block.java"]]
 
 
 def javascript(text: str, tools: Toolchain, workdir: str) -> Program:
@@ -98,7 +112,12 @@ def php(text: str, tools: Toolchain, workdir: str) -> Program:
         raise NotAProgram("a php block runs as a script: it starts with <?php")
     # Composer's autoloader path, as a user's project has it, loading the checkout's classes.
     autoload = os.path.join(tools.root, "bindings", "php", "autoload.php")
-    return ({"block.php": text, "vendor/autoload.php": f"<?php\nrequire {autoload!r};\n"},
+    shim = f"<?php\nrequire {autoload!r};\n"
+    # And the binding's Composer packages (a PSR-18 client, Guzzle), when installed.
+    dependencies = os.path.join(tools.root, "bindings", "php", "vendor", "autoload.php")
+    if os.path.exists(dependencies):
+        shim += f"require {dependencies!r};\n"
+    return ({"block.php": text, "vendor/autoload.php": shim},
             [["php", "-d", "extension=" + tools.php_extension, "block.php"]])
 
 
@@ -164,12 +183,21 @@ class NotAProgram(Exception):
 
 
 def _link_node_package(tools: Toolchain, workdir: str) -> str:
-    # require('respite') / import 'respite' find the checkout's package, as after npm install.
+    # require('respite') / import 'respite' find the checkout's package, as after
+    # npm install; the package's own dependencies (a metrics client, ...) too,
+    # for require and import alike (import ignores NODE_PATH).
     package = tools.node_package
-    os.makedirs(os.path.join(workdir, "node_modules"), exist_ok=True)
-    link = os.path.join(workdir, "node_modules", "respite")
-    if not os.path.lexists(link):
-        os.symlink(package, link)
+    modules = os.path.join(workdir, "node_modules")
+    os.makedirs(modules, exist_ok=True)
+    links = {"respite": package}
+    installed = os.path.join(package, "node_modules")
+    if os.path.isdir(installed):
+        for name in os.listdir(installed):
+            if not name.startswith("."):
+                links.setdefault(name, os.path.join(installed, name))
+    for name, target in links.items():
+        if not os.path.lexists(os.path.join(modules, name)):
+            os.symlink(target, os.path.join(modules, name))
     return package
 
 

@@ -53,6 +53,9 @@ def run_block(block: Block, tools: Toolchain, server_base: str, timeout: float, 
             files, commands = language(text, tools, workdir)
         except (NotAProgram, MissingBuild) as error:
             return str(error)
+        except subprocess.CalledProcessError as error:
+            return (f"preparing the block: {' '.join(error.cmd)} exited with {error.returncode}\n"
+                    f"{tail(error.output or b'')}")
         for name, content in files.items():
             path = os.path.join(workdir, name)
             os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -169,6 +169,30 @@ class Running(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertIn("failureToEnterRecovery", out)
 
+    def test_blocks_see_the_bindings_own_dependencies(self):
+        # What an example imports beside respite resolves as in the binding's tests.
+        status, out = run_on(markdown("""\
+            ```js
+            import addon from 'node-addon-api';
+            import { Gate } from 'respite';
+            if (!addon.include || !new Gate()) process.exit(1);
+            ```
+
+            ```java
+            import org.junit.jupiter.api.Assertions;
+            import org.respite.Gate;
+
+            public class Deps {
+                public static void main(String[] args) {
+                    try (Gate gate = Gate.builder().build()) {
+                        Assertions.assertEquals("CLOSED", gate.state().toString());
+                    }
+                }
+            }
+            ```
+            """), timeout=120)
+        self.assertEqual(status, 0, out)
+
     def test_json_policies_are_checked_by_the_core(self):
         status, out = run_on(markdown('```json\n{"name": "p", "maximum_capacity": 0, "error_handlers": []}\n```\n'))
         self.assertEqual(status, 1)
