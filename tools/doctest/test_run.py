@@ -143,6 +143,23 @@ class Running(unittest.TestCase):
         self.assertEqual(status, 0, out)
         self.assertFalse(os.path.exists("/tmp/respite-doc-probe"))
 
+    def test_a_console_session_runs_its_commands_not_its_output(self):
+        status, out = run_on(markdown("""\
+            ```console
+            $ echo '{"name": "p", "maximum_capacity": 5, "error_handlers": [{"on": "any_error", "strategy": "discard"}]}' \\
+                > p.json
+            $ respite check-policy p.json
+            whatever the session showed
+            ```
+
+            ```console
+            $ respite check-policy missing.json
+            ```
+            """))
+        self.assertEqual(status, 1)
+        self.assertIn("1 ran, 0 not run (marked), 1 failed", out)
+        self.assertIn("exit status 2", out)
+
     def test_a_block_that_hangs_is_stopped(self):
         path = markdown("```python\nimport time\ntime.sleep(60)\n```\n")
         out = io.StringIO()
