@@ -12,6 +12,7 @@ import argparse
 import glob
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -62,7 +63,7 @@ def run_block(block: Block, tools: Toolchain, server_base: str, timeout: float, 
             with open(path, "w", encoding="utf-8") as f:
                 f.write(content)
         env = dict(os.environ)
-        env["PATH"] = os.path.dirname(tools.cli) + os.pathsep + env.get("PATH", "")
+        env["PATH"] = os.path.join(tools.build, "release", "cli") + os.pathsep + env.get("PATH", "")
         env["RESPITE_DOC_SERVICE"] = server_base
         deadline = time.monotonic() + timeout
         for command in commands:
@@ -75,13 +76,15 @@ def run_block(block: Block, tools: Toolchain, server_base: str, timeout: float, 
                 try:
                     output, _ = proc.communicate(timeout=max(left, 0.1))
                 except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, 9)
+                    stop_group(proc.pid)
                     output, _ = proc.communicate()
-                    return f"did not end within {timeout:g}s: {' '.join(command)}\n{tail(output)}"
+                    return f"did not end within {timeout:g}s: {short(command)}\n{tail(output)}"
+                finally:
+                    stop_group(proc.pid)   # what the block left running ends with it
             except OSError as error:
-                return f"{' '.join(command)}: {error}"
+                return f"{short(command)}: {error}"
             if proc.returncode != 0:
-                return f"exit status {proc.returncode}: {' '.join(command)}\n{tail(output)}"
+                return f"exit status {proc.returncode}: {short(command)}\n{tail(output)}"
             if shown is not None and output:
                 shown.append(tail(output))
         return ""
@@ -90,6 +93,18 @@ def run_block(block: Block, tools: Toolchain, server_base: str, timeout: float, 
             print(f"    kept {workdir}")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+def stop_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def short(command: list) -> str:
+    text = " ".join(command)
+    return text if len(text) <= 160 else text[:157] + "..."
 
 
 def tail(output: bytes, lines: int = 30) -> str:
