@@ -78,6 +78,7 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 
 %include "respite/common.h"
 %include "respite/gate.h"
+%include "respite/fast_path.h"
 %include "respite/backoff.h"
 %newobject respite_policy_to_json;
 %include "respite/policy.h"

@@ -11,6 +11,7 @@
 #include "respite/common.h"
 #include "respite/version.h"
 #include "respite/gate.h"
+#include "respite/fast_path.h"
 #include "respite/shared_gate.h"
 #include "respite/backoff.h"
 #include "respite/policy.h"

@@ -28,16 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Permit = (generation << GATE_GENERATION_SHIFT) | slot, where slot is 0 for
- * a call admitted while closed and k+1 for probe slot k (P <= 1000 < 2^11).
- * Generations start at 1, so every permit is > 0, and stay below 2^42, so
- * permits stay below 2^53 and are exact in every language. */
-#define GATE_GENERATION_SHIFT 11
-#define GATE_SLOT_MASK ((UINT64_C(1) << GATE_GENERATION_SHIFT) - 1)
-_Static_assert((1 << GATE_GENERATION_SHIFT) == RESPITE_GATE_PERMIT_SLOTS, "the public permit slot count");
-_Static_assert(GATE_PROBES_MAX < RESPITE_GATE_PERMIT_SLOTS, "probe slots fit a permit");
-#define GATE_STATE_MASK UINT64_C(0x3)
-#define GATE_FLAG_UNCONFIRMED UINT64_C(0x4) /* G11: closed after a pause, delay not yet reset */
 
 static const char refusal_prefix[] =
     "sending requests to the service is temporarily restricted due to recent failures";
@@ -489,6 +479,14 @@ const char *respite_gate_state_name(int state)
     case RESPITE_GATE_PROBING: return "probing";
     default: return NULL;
     }
+}
+
+gate_state *respite_gate_fast_parts(respite_gate *gate, respite_striped_counters **counters,
+                                    _Atomic uint64_t **cursor)
+{
+    *counters = gate->counters;
+    *cursor = &gate->event_cursor;
+    return gate->s;
 }
 
 /* --------------------------------------------------------------- check */

@@ -20,6 +20,18 @@
 #define GATE_WINDOW_MAX 1000 /* failures_to_enter_recovery's maximum */
 #define GATE_PROBES_MAX 1000 /* probes' maximum */
 
+/* The published word: (generation << GATE_GENERATION_SHIFT) | flags | state.
+ * Permit = (generation << GATE_GENERATION_SHIFT) | slot, where slot is 0 for
+ * a call admitted while closed and k+1 for probe slot k (P <= 1000 < 2^11).
+ * Generations start at 1, so every permit is > 0, and stay below 2^42, so
+ * permits stay below 2^53 and are exact in every language. */
+#define GATE_GENERATION_SHIFT 11
+#define GATE_SLOT_MASK ((UINT64_C(1) << GATE_GENERATION_SHIFT) - 1)
+_Static_assert((1 << GATE_GENERATION_SHIFT) == RESPITE_GATE_PERMIT_SLOTS, "the public permit slot count");
+_Static_assert(GATE_PROBES_MAX < RESPITE_GATE_PERMIT_SLOTS, "probe slots fit a permit");
+#define GATE_STATE_MASK UINT64_C(0x3)
+#define GATE_FLAG_UNCONFIRMED UINT64_C(0x4) /* G11: closed after a pause, delay not yet reset */
+
 /* Fast-path counts, per thread in stripes (folded into the state's totals
  * for a shared gate, H8). */
 enum { COUNT_ADMITTED, COUNT_REFUSED, COUNT_REPORTED, COUNT_LATE, COUNT_FIELDS };
@@ -122,5 +134,10 @@ double respite_gate_state_advance(gate_state *s, double now);
 /* The statistics of section 2 from the state, with the fast-path counts
  * given; events_dropped is 0 (a handle's own). Under the lock. */
 void respite_gate_state_stats(gate_state *s, const int64_t counts[COUNT_FIELDS], respite_gate_stats *out);
+
+/* What the fast-path protocol (fast_path.c) hands out for a handle: its
+ * state, its process's counters and its event cursor. */
+gate_state *respite_gate_fast_parts(respite_gate *gate, respite_striped_counters **counters,
+                                    _Atomic uint64_t **cursor);
 
 #endif

@@ -81,9 +81,25 @@ void respite_striped_add_slow(respite_striped_counters *c, int field, int64_t n)
     atomic_fetch_add_explicit(&c->shared[field], n, memory_order_relaxed);
 }
 
+respite_stripe *respite_striped_add_block(respite_striped_counters *c)
+{
+    respite_stripe *block = aligned_alloc(RESPITE_CACHE_LINE, sizeof *block);
+    if (!block)
+        return NULL;
+    for (int f = 0; f < RESPITE_STRIPE_FIELDS; f++)
+        atomic_init(&block->field[f], 0);
+    block->next = atomic_load_explicit(&c->blocks, memory_order_relaxed);
+    while (!atomic_compare_exchange_weak_explicit(&c->blocks, &block->next, block, memory_order_release,
+                                                  memory_order_relaxed))
+        ;
+    return block;
+}
+
 int64_t respite_striped_sum(const respite_striped_counters *c, int field)
 {
     int64_t sum = atomic_load_explicit(&c->shared[field], memory_order_relaxed);
+    for (const respite_stripe *b = atomic_load_explicit(&c->blocks, memory_order_acquire); b; b = b->next)
+        sum += atomic_load_explicit(&b->field[field], memory_order_relaxed);
     for (int s = 0; s < RESPITE_STRIPES; s++) {
         const respite_stripe *stripe = atomic_load_explicit(&c->stripe[s], memory_order_acquire);
         if (stripe)
@@ -98,6 +114,7 @@ void respite_striped_init(respite_striped_counters *c)
         atomic_init(&c->stripe[s], NULL);
     for (int f = 0; f < RESPITE_STRIPE_FIELDS; f++)
         atomic_init(&c->shared[f], 0);
+    atomic_init(&c->blocks, NULL);
 }
 
 void respite_striped_destroy(respite_striped_counters *c)
@@ -105,5 +122,11 @@ void respite_striped_destroy(respite_striped_counters *c)
     for (int s = 0; s < RESPITE_STRIPES; s++) {
         free(atomic_load_explicit(&c->stripe[s], memory_order_acquire));
         atomic_store_explicit(&c->stripe[s], NULL, memory_order_relaxed);
+    }
+    respite_stripe *b = atomic_exchange_explicit(&c->blocks, NULL, memory_order_acquire);
+    while (b) {
+        respite_stripe *next = b->next;
+        free(b);
+        b = next;
     }
 }

@@ -23,7 +23,9 @@
 
 typedef struct respite_stripe {
     _Alignas(RESPITE_CACHE_LINE) _Atomic int64_t field[RESPITE_STRIPE_FIELDS];
+    struct respite_stripe *next; /* a block's next block (in the line's spare half) */
 } respite_stripe;
+_Static_assert(sizeof(respite_stripe) == RESPITE_CACHE_LINE, "one line per stripe");
 
 /* Cache-line aligned and sized, so its owner can place it at an aligned
  * address and put aligned data right after it (allocate with aligned_alloc). */
@@ -31,6 +33,9 @@ typedef struct respite_striped_counters {
     /* Written once per stripe number (release), by the thread owning it. */
     _Alignas(RESPITE_CACHE_LINE) _Atomic(respite_stripe *) stripe[RESPITE_STRIPES];
     _Atomic int64_t shared[RESPITE_STRIPE_FIELDS];
+    /* Stripes handed to bindings' fast paths (respite_striped_add_block): a
+     * list that only grows until destroy. */
+    _Atomic(respite_stripe *) blocks;
 } respite_striped_counters;
 _Static_assert(sizeof(respite_striped_counters) % RESPITE_CACHE_LINE == 0, "whole cache lines");
 
@@ -56,6 +61,11 @@ static inline void respite_striped_add(respite_striped_counters *c, int field, i
         respite_striped_add_slow(c, field, n);
     }
 }
+
+/* A new stripe of zeros owned by one caller that adds to it with plain
+ * relaxed stores from outside C (a binding's fast path, docs/spec.md K5),
+ * summed with the others; NULL when out of memory. */
+respite_stripe *respite_striped_add_block(respite_striped_counters *c);
 
 /* Sum of one counter over every stripe (exact once writers are quiet). */
 int64_t respite_striped_sum(const respite_striped_counters *c, int field);
