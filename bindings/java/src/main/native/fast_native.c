@@ -52,3 +52,11 @@ JNIEXPORT void JNICALL Java_org_respite_Gate_report0(JNIEnv *env, jobject owner,
         respite_gate_report(gate, permit, outcome, hint, now, &err);
     after_gate_call(env, owner, gate, &err);
 }
+
+/* A direct ByteBuffer over `size` bytes of the core's memory at `address`
+ * (the fast-path protocol's words and counter blocks, spec K1-K5). */
+JNIEXPORT jobject JNICALL Java_org_respite_FastPath_buffer0(JNIEnv *env, jclass type, jlong address, jint size)
+{
+    (void)type;
+    return (*env)->NewDirectByteBuffer(env, (void *)(intptr_t)address, size);
+}

@@ -26,11 +26,13 @@ public final class Gate extends NativeObject {
     private final EventLog events;
     private final Classifier classifier;
     private final ThreadLocal<respite_decision> decisions = ThreadLocal.withInitial(respite_decision::new);
+    private final FastPath fast;
 
     private Gate(long pointer, Consumer<Event> listener, Classifier classifier) {
         super(pointer, RespiteNative::respite_gate_free);
         this.events = new EventLog("org.respite.Gate", listener);
         this.classifier = classifier;
+        this.fast = new FastPath(pointer);
     }
 
     /** A builder starting from the cloud_request defaults. */
@@ -79,6 +81,13 @@ public final class Gate extends NativeObject {
     }
 
     private long admit(boolean clock, double now, boolean raise) {
+        if ((clock || validTime(now)) && !handle.isClosed()) {
+            long permit = fast.admit();
+            if (permit != 0) {
+                afterFast();
+                return permit;
+            }
+        }
         long pointer = handle.enter();
         try {
             return admit0(pointer, clock, now, raise);
@@ -131,6 +140,11 @@ public final class Gate extends NativeObject {
     }
 
     private void report(long permit, Outcome outcome, double retryAfterHint, boolean clock, double now) {
+        if (outcome == Outcome.SUCCESS && retryAfterHint == 0 && (clock || validTime(now)) && !handle.isClosed()
+                && fast.success(permit)) {
+            afterFast();
+            return;
+        }
         long pointer = handle.enter();
         try {
             report0(pointer, permit, outcome.code(), retryAfterHint, clock, now);
@@ -146,6 +160,23 @@ public final class Gate extends NativeObject {
 
     public void reset(double now) {
         apply(p -> RespiteNative.respite_gate_reset(p, now), this::pollIfPending);
+    }
+
+    /* Spec K2: a time the core would accept (else the core refuses it). */
+    private static boolean validTime(double now) {
+        return now >= 0 && now <= Double.MAX_VALUE;
+    }
+
+    /* K4: the events rule after a decision made here. */
+    private void afterFast() {
+        if (fast.eventsWaiting()) {
+            pollEvents();
+        }
+    }
+
+    /** This thread's closed admits decided in Java (the replay test's proof that the fast path ran). */
+    long fastAdmits() {
+        return fast.admittedHere();
     }
 
     /* One JNI crossing each, events rule included (fast_native.c); clock: the core's, else now. */
@@ -318,6 +349,16 @@ public final class Gate extends NativeObject {
     /** Takes, logs and returns the events waiting now (done by every call that leaves some waiting). */
     public List<Event> pollEvents() {
         return handle.apply(p -> events.drain(e -> RespiteNative.respite_gate_next_event(p, e)));
+    }
+
+    /**
+     * Drops this reference (see {@link NativeObject#close()}); the closed path's
+     * view of the gate's memory goes with it when no other thread used it.
+     */
+    @Override
+    public void close() {
+        super.close();
+        fast.close();
     }
 
     /** Builds a gate: one method per "gate" setting of the core's table ({@link GateSettings}). */

@@ -81,6 +81,11 @@ public final class NativeHandle {
         });
     }
 
+    /** Runs {@code action} once {@code owner} is unreachable (the binding's one Cleaner thread). */
+    public static Cleaner.Cleanable whenUnreachable(Object owner, Runnable action) {
+        return CLEANER.register(owner, action);
+    }
+
     public boolean isClosed() {
         return pointer == 0;
     }
