@@ -128,7 +128,6 @@ class Client {
       native.respite_settings_free(settings);
     }
     this.gate = gate; // the core holds it too
-    if (gate) gate._share(1); // turns off the gate's lean path: our reports can open it
     // The native client is freed when closed (or collected) AND no request
     // is in flight on the pool.
     this._native = new PoolHandle(this._handle, native.respite_client_free);
@@ -144,7 +143,6 @@ class Client {
     if (this._handle === null) return;
     this._handle = null;
     finalizer.unregister(this);
-    if (this.gate) this.gate._share(-1);
     this._native.release();
   }
 

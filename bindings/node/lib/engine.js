@@ -56,7 +56,6 @@ class DeliveryEngine extends EventEmitter {
     this._logger = options.logger || null;
     this._batch = null; // the in-flight Batch, until settled
     this._rawEvent = new native.respite_event();
-    gate._share(1);
   }
 
   get closed() {
@@ -68,7 +67,6 @@ class DeliveryEngine extends EventEmitter {
   close() {
     if (!release(this)) return;
     this._dropBatch();
-    this.gate._share(-1);
   }
 
   // 'send' | 'wait' | 'idle' | 'done' at `now` (S2, S4, S5).

@@ -9,16 +9,19 @@ const { DEFAULT_CLASSIFIER, classifierOf, reported } = require('./classify');
 const { contextOf } = require('./context');
 const { forwardEvents } = require('./events');
 const { own, release } = require('./handle');
+const { FastPath } = require('./fast-path');
 
 const { GATE_STATES: STATES } = require('../generated/tables');
-// The core's permit layout (generation * slots + slot, slot 0 = admitted
-// while closed): the lean path below caches only closed-state permits.
-const PERMIT_SLOTS = native.RESPITE_GATE_PERMIT_SLOTS;
 
 // `now`: seconds on the caller's monotonic clock; absent: the core's clock.
 // SWIG refuses a non-number, the core a bad number (negative, NaN ...).
 function timeOf(now) {
   return now === undefined ? native.respite_now() : now;
+}
+
+// Spec K2: a time the core would accept (anything else goes to it, and it refuses).
+function validTime(now) {
+  return typeof now === 'number' && now >= 0 && now <= Number.MAX_VALUE;
 }
 
 class Gate extends EventEmitter {
@@ -30,37 +33,18 @@ class Gate extends EventEmitter {
     super();
     const settings = buildSettings('gate', options, ['logger', 'classify']);
     this.classifier = classifierOf(options.classify) || DEFAULT_CLASSIFIER;
-    let probes;
-    let shared;
     try {
       own(this, native.respite_gate_new(settings), native.respite_gate_free);
-      // The values the core uses, whatever profile or key spelled them (read
-      // once the core has taken the settings as a gate's).
-      probes = native.respite_settings_get_number(settings, 'probes');
-      shared = native.respite_settings_get_text(settings, 'shared_path') !== '';
     } finally {
       native.respite_settings_free(settings);
     }
     // The same gate for the addon's hot entry points (src/respite_node_gate.h).
     this._token = native.respite_node_gate_token(this._handle);
+    // The closed path without a crossing, exact whoever else uses the gate
+    // (an engine, a client, another thread or process): read while open.
+    this._fast = new FastPath(this._token);
     this._logger = options.logger || null;
     this._decision = new native.respite_decision();
-    // The lean path of run(): the core's closed-state admit and success
-    // report change nothing but two counters and do not read the clock, so
-    // while this gate is known to be closed (its permit is cached here) run()
-    // does them in JavaScript and keeps the counts; every other report, a
-    // reset, an event or close drops the cache and the next call asks the
-    // core again. Only calls into the core make events, so this is exact
-    // while this object is the core gate's one user: the lean path is off
-    // while an engine or client shares the gate (their reports may open
-    // it), with probes = 0 (G11: after a pause a success must reach the
-    // core to reset the delay), and on a shared gate (spec section 9: other
-    // processes open it).
-    this._leanBlocks = probes === 0 || shared ? 1 : 0; // sharers, probes = 0, shared
-    this._leanPermit = 0;
-    this._leanHandlers = null;
-    this._leanAdmitted = 0;
-    this._leanReported = 0;
     this._rawEvent = new native.respite_event();
   }
 
@@ -79,13 +63,7 @@ class Gate extends EventEmitter {
   close() {
     if (!release(this)) return;
     this._token = null;
-    this._leanPermit = 0;
-  }
-
-  // An engine or client starts (+1) or stops (-1) sharing the core gate.
-  _share(delta) {
-    this._leanBlocks += delta;
-    this._leanPermit = 0;
+    this._fast = null; // its views are of the gate's memory
   }
 
   // {allowed, probe, permit, retryAfter}: whether a call may be made now.
@@ -106,6 +84,13 @@ class Gate extends EventEmitter {
   // The permit, or the core's error (the refusal with retryAfter) to throw
   // or reject with; events drained by the one rule either way.
   _admit(now) {
+    if (this._handle !== null && (now === undefined || validTime(now))) {
+      const permit = this._fast.admit();
+      if (permit !== 0) {
+        if (this._fast.eventsWaiting()) this._drainEvents();
+        return permit;
+      }
+    }
     const answer = native.respite_node_gate_admit(this._token, now);
     const admitted = typeof answer === 'number';
     if (admitted && answer > 0) return answer;
@@ -119,7 +104,7 @@ class Gate extends EventEmitter {
   report(permit, outcome, options = {}) {
     const [number, , hint] = parseOutcome(outcome);
     const retryAfter = options.retryAfter !== undefined ? options.retryAfter : hint;
-    this._leanPermit = 0;
+    if (this._fastSuccess(permit || 0, number, retryAfter, options.now)) return;
     native.respite_node_gate_report(this._token, permit || 0, number, retryAfter, options.now);
     this._drainEvents();
   }
@@ -139,7 +124,6 @@ class Gate extends EventEmitter {
   }
 
   reset(now) {
-    this._leanPermit = 0;
     native.respite_gate_reset(this._handle, timeOf(now));
     this._drainEvents();
   }
@@ -147,10 +131,7 @@ class Gate extends EventEmitter {
   stats() {
     const raw = new native.respite_gate_stats();
     native.respite_gate_stats_get(this._handle, raw);
-    const stats = gateStatsOf(raw);
-    stats.admitted += this._leanAdmitted;
-    stats.reported += this._leanReported;
-    return stats;
+    return gateStatsOf(raw);
   }
 
   // Runs `fn(context)` (sync or async) through the gate: refused → a
@@ -160,19 +141,8 @@ class Gate extends EventEmitter {
   // context.js); an aborted signal rejects with its reason before admission.
   run(fn, context) {
     if (context !== undefined && context.signal?.aborted) return Promise.reject(context.signal.reason);
-    let permit = this._leanPermit;
-    let handlers = this._leanHandlers;
-    if (permit !== 0) {
-      this._leanAdmitted++;
-    } else {
-      permit = this._admit(undefined);
-      if (typeof permit !== 'number') return Promise.reject(permit); // the refusal, with retryAfter
-      handlers = this._handlersFor(permit);
-      if (this._leanBlocks === 0 && permit % PERMIT_SLOTS === 0) {
-        this._leanPermit = permit;
-        this._leanHandlers = handlers;
-      }
-    }
+    const permit = this._admit(undefined);
+    if (typeof permit !== 'number') return Promise.reject(permit); // the refusal, with retryAfter
     const classifier = this.classifier;
     let result;
     try {
@@ -181,41 +151,43 @@ class Gate extends EventEmitter {
       this._settle(permit, classifier.error(error), error);
       return Promise.reject(error);
     }
-    if (result instanceof Promise) return result.then(handlers.value, handlers.error);
+    if (result instanceof Promise) return this._settleLater(permit, result);
     if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
-      return Promise.resolve(result).then(handlers.value, handlers.error);
+      return this._settleLater(permit, Promise.resolve(result));
     }
     this._settle(permit, classifier.value(result), result);
     return Promise.resolve(result);
   }
 
-  // The settle-and-pass-through pair for one permit: made once per
-  // generation on the lean path, so a call allocates no closures there.
-  _handlersFor(permit) {
-    return {
-      value: (value) => {
-        this._settle(permit, this.classifier.value(value), value);
-        return value;
-      },
-      error: (error) => {
-        this._settle(permit, this.classifier.error(error), error);
-        throw error;
-      },
-    };
+  // Settles the permit when `promise` does, passing its result through.
+  _settleLater(permit, promise) {
+    return promise.then((value) => {
+      this._settle(permit, this.classifier.value(value), value);
+      return value;
+    }, (error) => {
+      this._settle(permit, this.classifier.error(error), error);
+      throw error;
+    });
+  }
+
+  // K3: a success (no hint) settled without the core while closed and
+  // confirmed; false: the core decides.
+  _fastSuccess(permit, outcome, hint, now) {
+    if (outcome !== SUCCESS || hint !== 0 || this._handle === null || (now !== undefined && !validTime(now))
+      || typeof permit !== 'number' || !this._fast.success(permit)) return false;
+    if (this._fast.eventsWaiting()) this._drainEvents();
+    return true;
   }
 
   // Reports a finished call (the caller's own error as request_error); a
   // gate closed meanwhile is no longer told.
   _settle(permit, classified, carrier) {
     const outcome = reported(classified);
-    if (outcome === SUCCESS && permit === this._leanPermit) {
-      this._leanReported++;
-      return;
-    }
     if (this._handle === null) return;
-    this._leanPermit = 0;
+    const hint = outcome === SUCCESS ? 0 : hintOf(carrier);
+    if (this._fastSuccess(permit, outcome, hint, undefined)) return;
     // Answers whether events wait: drained here, by the one rule.
-    if (native.respite_node_gate_report(this._token, permit, outcome, outcome === SUCCESS ? 0 : hintOf(carrier)) > 0) {
+    if (native.respite_node_gate_report(this._token, permit, outcome, hint) > 0) {
       this._drainEvents();
     }
   }
@@ -231,7 +203,6 @@ class Gate extends EventEmitter {
   // emit it ('event' and its type's name).
   _drainEvents() {
     if (native.respite_gate_events_pending(this._handle) === 0) return;
-    this._leanPermit = 0; // something happened: ask the core again
     forwardEvents(this, this._logger, native.respite_gate_next_event, this._handle, this._rawEvent);
   }
 }

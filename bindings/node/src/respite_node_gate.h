@@ -121,8 +121,72 @@ static Napi::Value respite_node_gate_report(const Napi::CallbackInfo &info)
     return Napi::Number::New(info.Env(), respite_gate_events_pending(gate));
 }
 
+/* An ArrayBuffer over `size` bytes of the gate's memory at `address` (the
+ * fast-path protocol's words and block, spec K1-K5): valid while the gate
+ * is; its holder reads it only while it holds the gate. */
+static Napi::ArrayBuffer respite_node_view(Napi::Env env, int64_t address, size_t size)
+{
+    return Napi::ArrayBuffer::New(env, (void *)(intptr_t)address, size);
+}
+
+/* respite_node_fast_path(gate token): the core's respite_fast_path for a new
+ * counter block owned by this handle (spec K5: one per handle in a
+ * single-threaded runtime), with ArrayBuffers over its addresses, the
+ * masks and the offsets as numbers (exact: they are below 2^53 in size). */
+static Napi::Value respite_node_fast_path(const Napi::CallbackInfo &info)
+{
+    respite_gate *gate;
+    if (!respite_node_gate_arg(info, &gate))
+        return Napi::Value();
+    respite_fast_path fp;
+    respite_error err;
+    if (respite_gate_fast_path(gate, &fp, &err) != RESPITE_OK) {
+        respite_node_throw(info.Env(), &err);
+        return Napi::Value();
+    }
+    Napi::Env env = info.Env();
+    Napi::Object out = Napi::Object::New(env);
+    out.Set("word", respite_node_view(env, fp.word_address, 8));
+    out.Set("events", respite_node_view(env, fp.events_address, 8));
+    out.Set("cursor", respite_node_view(env, fp.cursor_address, 8));
+    out.Set("block", respite_node_view(env, fp.block_address, (size_t)fp.block_size));
+    out.Set("admitMask", Napi::Number::New(env, (double)fp.admit_mask));
+    out.Set("admitValue", Napi::Number::New(env, (double)fp.admit_value));
+    out.Set("permitMask", Napi::Number::New(env, (double)fp.permit_mask));
+    out.Set("successMask", Napi::Number::New(env, (double)fp.success_mask));
+    out.Set("successValue", Napi::Number::New(env, (double)fp.success_value));
+    out.Set("admittedOffset", Napi::Number::New(env, fp.admitted_offset));
+    out.Set("reportedOffset", Napi::Number::New(env, fp.reported_offset));
+    return out;
+}
+
+/* respite_node_fast_carry(block, offset): adds 1 to the block's 64-bit
+ * counter at offset with one 64-bit store, for the add whose low 32 bits
+ * JavaScript cannot carry alone (it stores 32-bit halves; a reader must
+ * never see a half-carried count). Called by the block's owner only. */
+static Napi::Value respite_node_fast_carry(const Napi::CallbackInfo &info)
+{
+    if (!info[0].IsArrayBuffer() || !info[1].IsNumber()) {
+        Napi::TypeError::New(info.Env(), "block must be a fast-path block and offset a number")
+            .ThrowAsJavaScriptException();
+        return Napi::Value();
+    }
+    Napi::ArrayBuffer block = info[0].As<Napi::ArrayBuffer>();
+    double offset = info[1].As<Napi::Number>().DoubleValue();
+    if (!(offset >= 0 && offset + 8 <= (double)block.ByteLength() && offset == (double)(size_t)offset &&
+          (size_t)offset % 8 == 0)) {
+        Napi::RangeError::New(info.Env(), "offset must be a counter's offset in the block").ThrowAsJavaScriptException();
+        return Napi::Value();
+    }
+    int64_t *cell = (int64_t *)(void *)((char *)block.Data() + (size_t)offset);
+    __atomic_store_n(cell, __atomic_load_n(cell, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+    return info.Env().Undefined();
+}
+
 static void respite_node_gate_export(Napi::Env env, Napi::Object exports)
 {
+    exports.Set("respite_node_fast_path", Napi::Function::New(env, respite_node_fast_path));
+    exports.Set("respite_node_fast_carry", Napi::Function::New(env, respite_node_fast_carry));
     exports.Set("respite_node_gate_token", Napi::Function::New(env, respite_node_gate_token));
     exports.Set("respite_node_gate_admit", Napi::Function::New(env, respite_node_gate_admit));
     exports.Set("respite_node_gate_report", Napi::Function::New(env, respite_node_gate_report));
