@@ -11,6 +11,16 @@ const LO = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
 const HI = 1 - LO;
 const TWO32 = 2 ** 32;
 const LOW_MAX = 0xffffffff;
+// K1: the word is read with one 64-bit load (a Float64Array element: an
+// aligned 8-byte load, which x86-64 and arm64 make atomic; it is below 2^53,
+// never a NaN, so its bits are kept) into local memory, then read as
+// halves. Atomics.load of a BigUint64Array would allocate, and of a
+// Uint32Array takes two loads that a publish may split (and costs a runtime
+// call on a buffer that is not shared). The decisions depend on the word
+// alone, so no further ordering is needed.
+const SCRATCH = new ArrayBuffer(8);
+const SCRATCH_WORD = new Float64Array(SCRATCH);
+const SCRATCH_HALVES = new Uint32Array(SCRATCH);
 
 // [low, high] 32-bit halves of a mask or value the core gave (an integer
 // below 2^53 in size, possibly negative), for `&` on each half.
@@ -21,9 +31,9 @@ function halves(value) {
 class FastPath {
   constructor(token) {
     const fp = native.respite_node_fast_path(token);
-    this.word = new Uint32Array(fp.word);
-    this.events = new Uint32Array(fp.events);
-    this.cursor = new Uint32Array(fp.cursor);
+    this.word = new Float64Array(fp.word);
+    this.events = new Float64Array(fp.events);
+    this.cursor = new Float64Array(fp.cursor);
     this.blockBuffer = fp.block;
     this.block = new Uint32Array(fp.block);
     [this.admitMaskLo, this.admitMaskHi] = halves(fp.admitMask);
@@ -35,35 +45,31 @@ class FastPath {
     this.reportedOffset = fp.reportedOffset;
   }
 
-  // K2: the permit when the gate is closed (counted here), else 0: ask the
-  // core. The word is read as two halves, the high one twice: generations
-  // only grow (K1), so an unchanged high half means both halves are one word's.
+  // K2: the permit when the gate is closed (counted here), else 0: ask the core.
   admit() {
-    const word = this.word;
-    const hi = Atomics.load(word, HI);
-    const lo = Atomics.load(word, LO);
-    if (Atomics.load(word, HI) !== hi
-      || (lo & this.admitMaskLo) !== this.admitValueLo || (hi & this.admitMaskHi) !== this.admitValueHi) return 0;
+    SCRATCH_WORD[0] = this.word[0]; // K1: one 64-bit load, see SCRATCH
+    const lo = SCRATCH_HALVES[LO] | 0;
+    const hi = SCRATCH_HALVES[HI] | 0;
+    if ((lo & this.admitMaskLo) !== this.admitValueLo || (hi & this.admitMaskHi) !== this.admitValueHi) return 0;
     this._add(this.admittedOffset);
     return ((hi & this.permitMaskHi) >>> 0) * TWO32 + ((lo & this.permitMaskLo) >>> 0);
   }
 
   // K3: true when a success with this permit (0: none) was settled here.
   success(permit) {
-    const word = this.word;
-    const hi = Atomics.load(word, HI);
-    const lo = Atomics.load(word, LO);
-    if (Atomics.load(word, HI) !== hi
-      || (lo & this.successMaskLo) !== this.successValueLo || (hi & this.successMaskHi) !== this.successValueHi) return false;
+    SCRATCH_WORD[0] = this.word[0];
+    const lo = SCRATCH_HALVES[LO] | 0;
+    const hi = SCRATCH_HALVES[HI] | 0;
+    if ((lo & this.successMaskLo) !== this.successValueLo || (hi & this.successMaskHi) !== this.successValueHi) return false;
     if (permit !== 0 && permit !== ((hi & this.permitMaskHi) >>> 0) * TWO32 + ((lo & this.permitMaskLo) >>> 0)) return false;
     this._add(this.reportedOffset);
     return true;
   }
 
-  // K4: whether events wait for this handle.
+  // K4: whether events wait for this handle. Each word is read whole, as a
+  // Float64Array element (below 2^53: never a NaN, so its bits are kept).
   eventsWaiting() {
-    return Atomics.load(this.events, LO) !== Atomics.load(this.cursor, LO)
-      || Atomics.load(this.events, HI) !== Atomics.load(this.cursor, HI);
+    return this.events[0] !== this.cursor[0];
   }
 
   // The handle's count at `offset` (tests: the fast path was taken).

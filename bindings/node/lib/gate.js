@@ -46,6 +46,8 @@ class Gate extends EventEmitter {
     this._logger = options.logger || null;
     this._decision = new native.respite_decision();
     this._rawEvent = new native.respite_event();
+    this._handlersPermit = 0;
+    this._handlers = null;
   }
 
   get closed() {
@@ -151,23 +153,28 @@ class Gate extends EventEmitter {
       this._settle(permit, classifier.error(error), error);
       return Promise.reject(error);
     }
-    if (result instanceof Promise) return this._settleLater(permit, result);
+    if (result instanceof Promise) return result.then(...this._handlersFor(permit));
     if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
-      return this._settleLater(permit, Promise.resolve(result));
+      return Promise.resolve(result).then(...this._handlersFor(permit));
     }
     this._settle(permit, classifier.value(result), result);
     return Promise.resolve(result);
   }
 
-  // Settles the permit when `promise` does, passing its result through.
-  _settleLater(permit, promise) {
-    return promise.then((value) => {
+  // The settle-and-pass-through pair [onValue, onError] for one permit,
+  // kept for the last permit asked: a closed generation's calls share one
+  // permit, so they allocate no closures.
+  _handlersFor(permit) {
+    if (this._handlersPermit === permit) return this._handlers;
+    this._handlersPermit = permit;
+    this._handlers = [(value) => {
       this._settle(permit, this.classifier.value(value), value);
       return value;
     }, (error) => {
       this._settle(permit, this.classifier.error(error), error);
       throw error;
-    });
+    }];
+    return this._handlers;
   }
 
   // K3: a success (no hint) settled without the core while closed and

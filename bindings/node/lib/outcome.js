@@ -46,7 +46,19 @@ function parseOutcome(spec) {
     const status = typeof spec.status === 'number' ? spec.status : spec.statusCode;
     if (typeof status === 'number') return [classifyStatus(status, spec.bodyUsable !== false), status, hint];
   }
-  return [native.respite_outcome_from_name(String(spec)), 0, 0];
+  return [outcomeNamed(String(spec)), 0, 0];
+}
+
+// The core's code for an outcome name, asked once per name (an unknown
+// name is asked again, and the core raises its error each time).
+const byName = new Map();
+function outcomeNamed(name) {
+  let code = byName.get(name);
+  if (code === undefined) {
+    code = native.respite_outcome_from_name(name);
+    byName.set(name, code);
+  }
+  return code;
 }
 
 module.exports = { OUTCOMES, SUCCESS, parseOutcome, httpStatusOf, hintOf };
