@@ -63,12 +63,13 @@ final class FastPath {
         reference = NativeHandle.whenUnreachable(this, () -> RespiteNative.respite_gate_free(held));
     }
 
-    /** K2: the permit when the gate is closed (counted here), else 0: ask the core. */
-    long admit() {
-        ByteBuffer block = blocks.get();
-        if (block == null) {
-            return 0;
-        }
+    /** This thread's block (K5), or null once the reference was dropped: ask the core. */
+    ByteBuffer block() {
+        return blocks.get();
+    }
+
+    /** K2: the permit when the gate is closed (counted in this thread's block), else 0: ask the core. */
+    long admit(ByteBuffer block) {
         long w = (long) LONGS.getAcquire(word, 0);
         if ((w & admitMask) != admitValue) {
             return 0;
@@ -78,11 +79,7 @@ final class FastPath {
     }
 
     /** K3: true when a success with this permit (0: none) was settled here. */
-    boolean success(long permit) {
-        ByteBuffer block = blocks.get();
-        if (block == null) {
-            return false;
-        }
+    boolean success(ByteBuffer block, long permit) {
         long w = (long) LONGS.getAcquire(word, 0);
         if ((w & successMask) != successValue || (permit != 0 && permit != (w & permitMask))) {
             return false;
@@ -93,7 +90,7 @@ final class FastPath {
 
     /** K4: whether events wait for this handle (after a decision made here). */
     boolean eventsWaiting() {
-        boolean waiting = (long) LONGS.getAcquire(events, 0) != (long) LONGS.getOpaque(cursor, 0);
+        boolean waiting = (long) LONGS.getOpaque(events, 0) != (long) LONGS.getOpaque(cursor, 0);
         Reference.reachabilityFence(this);
         return waiting;
     }
@@ -115,8 +112,9 @@ final class FastPath {
         reference.clean();
     }
 
+    /* Plain access: atomic for an aligned long on a 64-bit JVM, and this thread's alone. */
     private void add(ByteBuffer block, int offset) {
-        LONGS.setOpaque(block, offset, (long) LONGS.getOpaque(block, offset) + 1);
+        LONGS.set(block, offset, (long) LONGS.get(block, offset) + 1);
         Reference.reachabilityFence(this); // the block is the gate's memory, kept by this object
     }
 

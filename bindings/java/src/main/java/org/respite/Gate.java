@@ -1,5 +1,6 @@
 package org.respite;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -81,8 +82,13 @@ public final class Gate extends NativeObject {
     }
 
     private long admit(boolean clock, double now, boolean raise) {
-        if ((clock || validTime(now)) && !handle.isClosed()) {
-            long permit = fast.admit();
+        return admit(fastBlock(clock, now), clock, now, raise);
+    }
+
+    /* block: this thread's fast-path block (K2: the closed path is decided here), or null. */
+    private long admit(ByteBuffer block, boolean clock, double now, boolean raise) {
+        if (block != null) {
+            long permit = fast.admit(block);
             if (permit != 0) {
                 afterFast();
                 return permit;
@@ -140,8 +146,14 @@ public final class Gate extends NativeObject {
     }
 
     private void report(long permit, Outcome outcome, double retryAfterHint, boolean clock, double now) {
-        if (outcome == Outcome.SUCCESS && retryAfterHint == 0 && (clock || validTime(now)) && !handle.isClosed()
-                && fast.success(permit)) {
+        report(outcome == Outcome.SUCCESS ? fastBlock(clock, now) : null, permit, outcome, retryAfterHint, clock, now);
+    }
+
+    /* block: as for admit; a success without a hint is settled here when K3 allows. */
+    private void report(ByteBuffer block, long permit, Outcome outcome, double retryAfterHint, boolean clock,
+            double now) {
+        if (block != null && outcome == Outcome.SUCCESS && retryAfterHint == 0 && !handle.isClosed()
+                && fast.success(block, permit)) {
             afterFast();
             return;
         }
@@ -162,9 +174,10 @@ public final class Gate extends NativeObject {
         apply(p -> RespiteNative.respite_gate_reset(p, now), this::pollIfPending);
     }
 
-    /* Spec K2: a time the core would accept (else the core refuses it). */
-    private static boolean validTime(double now) {
-        return now >= 0 && now <= Double.MAX_VALUE;
+    /* This thread's fast-path block when the call may be decided here: a time
+     * the core would accept (K2; else the core refuses it) and a gate not closed. */
+    private ByteBuffer fastBlock(boolean clock, double now) {
+        return (clock || (now >= 0 && now <= Double.MAX_VALUE)) && !handle.isClosed() ? fast.block() : null;
     }
 
     /* K4: the events rule after a decision made here. */
@@ -212,15 +225,16 @@ public final class Gate extends NativeObject {
      */
     public <T, E extends Exception> T call(CheckedSupplier<T, E> work, Function<? super T, Outcome> classifier)
             throws E {
-        long permit = acquire();
+        ByteBuffer block = fastBlock(true, 0); // one look-up for the admit and the report
+        long permit = admit(block, true, 0, true);
         T result;
         try {
             result = work.get();
         } catch (Exception | Error e) {
-            report(permit, this.classifier.ofException(e));
+            report(block, permit, this.classifier.ofException(e));
             throw e;
         }
-        return settle(permit, result, classifier);
+        return settle(block, permit, result, classifier);
     }
 
     /** As {@link #call(CheckedSupplier)} for a {@link Callable}. */
@@ -256,7 +270,7 @@ public final class Gate extends NativeObject {
                     report(permit, classifier.ofException(failure));
                     done.completeExceptionally(failure);
                 } else {
-                    done.complete(settle(permit, result, null));
+                    done.complete(settle(null, permit, result, null)); // another thread: its own block
                 }
             } catch (RuntimeException | Error e) {
                 done.completeExceptionally(e);
@@ -307,7 +321,7 @@ public final class Gate extends NativeObject {
     }
 
     /** Reports a returned value's outcome (by {@code byResult}, else the classifier) and returns it. */
-    private <T> T settle(long permit, T result, Function<? super T, Outcome> byResult) {
+    private <T> T settle(ByteBuffer block, long permit, T result, Function<? super T, Outcome> byResult) {
         Verdict verdict;
         try {
             Outcome outcome = byResult == null ? null : byResult.apply(result);
@@ -317,13 +331,17 @@ public final class Gate extends NativeObject {
             report(permit, Outcome.UNUSABLE);
             throw e;
         }
-        report(permit, verdict);
+        report(block, permit, verdict);
         return result;
     }
 
     /** Reports a classified outcome now (the caller's own failure as request_error). */
     void report(long permit, Verdict verdict) {
-        report(permit, verdict.outcome(), verdict.retryAfterHint(), true, 0);
+        report(verdict.outcome() == Outcome.SUCCESS ? fastBlock(true, 0) : null, permit, verdict);
+    }
+
+    private void report(ByteBuffer block, long permit, Verdict verdict) {
+        report(block, permit, verdict.outcome(), verdict.retryAfterHint(), true, 0);
     }
 
     /** The state now (a pause that has ended reads as probing, or closed when probes = 0). */
