@@ -1,8 +1,9 @@
 /* respite send --url URL [--policy FILE] [settings...] - delivers
  * newline-delimited events from standard input with a sender (background
- * thread, gate, queue, delivery policy), then closes it and prints the
- * accounting (D9). With --queue FILE and no --url it only enqueues them
- * into that durable queue, for `respite deliver`. */
+ * thread, gate, queue, delivery policy), waits out the gate's pauses when
+ * the policy retries (--wait), then closes it and prints the accounting
+ * (D9). With --queue FILE and no --url it only enqueues them into that
+ * durable queue, for `respite deliver`. */
 #include "cli_sender.h"
 
 #include <math.h>
