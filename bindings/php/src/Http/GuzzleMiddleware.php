@@ -18,14 +18,16 @@ use Respite\Outcome;
  *   $stack->push(GuzzleMiddleware::gate($gate, new Backoff(['max_attempts' => 3])), 'respite');
  *   $http = new \GuzzleHttp\Client(['handler' => $stack]);
  *
- * While the gate is paused a request is rejected without reaching the handler (no network):
- * Respite\Http\TemporarilyUnavailableException, with getRetryAfter(). Each answer or error is
- * judged by $classifier (default: the gate's): transport errors, 5xx and 429 count, other 4xx
- * do not (answers that Guzzle's http_errors turned into exceptions are judged by their
- * response); a 429/503's Retry-After reaches the gate. With $backoff, failures are retried
- * by the core's schedule, each retry waiting with Guzzle's `delay` option (the gate is asked
- * before each attempt is handed on); when it gives up on an answer that answer is the result,
- * on an error a Respite\Http\TransportException with the last error as getPrevious().
+ * Pushed on HandlerStack::create()'s stack it runs inside http_errors and allow_redirects: it
+ * sees every answer (each redirect hop asks the gate), and a 5xx it gave up on reaches
+ * http_errors as usual. While the gate is paused a request is rejected without reaching the
+ * handler (no network): Respite\Http\TemporarilyUnavailableException, with getRetryAfter().
+ * Each answer or error is judged by $classifier (default: the gate's): transport errors, 5xx
+ * and 429 count, other 4xx do not (an error carrying a response is judged by it); a 429/503's
+ * Retry-After reaches the gate. With $backoff, failures are retried by the core's schedule,
+ * each retry waiting with Guzzle's `delay` option (the gate is asked before each attempt is
+ * handed on); when it gives up on an answer that answer is the result, on an error a
+ * Respite\Http\TransportException (PSR-18's NetworkExceptionInterface) with the last error as getPrevious().
  */
 final class GuzzleMiddleware
 {
