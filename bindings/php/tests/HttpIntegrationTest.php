@@ -251,4 +251,19 @@ final class HttpIntegrationTest extends TestCase
         }
         $this->assertSame([0, 'closed'], [$gate->stats()['counted_failures'], $gate->state()]);
     }
+
+    public function testGuzzleAHandlerThatThrowsIsReportedAndItsErrorPassesUnchanged(): void
+    {
+        $gate = $this->gate(1);
+        $stack = new HandlerStack(static fn () => throw new \UnexpectedValueException('handler bug'));
+        $stack->push(GuzzleMiddleware::gate($gate), 'respite');
+        try {
+            (new Guzzle(['handler' => $stack]))->get('http://127.0.0.1:1/');
+            $this->fail('the handler did not throw');
+        } catch (\UnexpectedValueException $e) {
+            $this->assertSame('handler bug', $e->getMessage());
+        }
+        // the caller's own: reported (the permit is not left open), not counted
+        $this->assertSame([1, 1, 0], [$gate->stats()['admitted'], $gate->stats()['reported'], $gate->stats()['counted_failures']]);
+    }
 }

@@ -63,7 +63,12 @@ final class GuzzleMiddleware
         }
         $settle = fn (?\Throwable $thrown, mixed $response): mixed
             => $this->settle($request, $options, $sequence, $attempt, $permit, $thrown, $response);
-        return ($this->handler)($request, $options)->then(
+        try {
+            $promise = ($this->handler)($request, $options);
+        } catch (\Throwable $thrown) { // a handler that throws instead of rejecting: reported all the same
+            return Create::promiseFor($settle($thrown, null));
+        }
+        return $promise->then(
             static fn (mixed $response): mixed => $settle(null, $response),
             static fn (mixed $reason): mixed => $settle(Create::exceptionFor($reason), null),
         );
