@@ -29,6 +29,8 @@ final class Gate
     /** @var array<string, mixed> */
     private array $settings;
     private Classifier $classifier;
+    /** whether the classifier has result rules (call()'s lean path skips them for scalars otherwise) */
+    private bool $judgesScalars;
 
     /**
      * @param array<string, mixed> $settings gate settings by name ('name' is shown in log lines)
@@ -46,6 +48,7 @@ final class Gate
     ) {
         $this->logTo($logger);
         $this->classifier = $classifier ?? Classifier::default();
+        $this->judgesScalars = $this->classifier->judges(null);
         $named = $name === null ? $settings : $settings + ['name' => $name];
         $this->ptr = Settings::with($profile ?? 'gate', $named, function ($raw) {
             $gate = respite_gate_new($raw); // first: the core refuses another component's settings
@@ -172,22 +175,25 @@ final class Gate
     {
         // The lean path (swig/php.i): admit and $fn in C, the success report and pending events in one more call.
         $permit = 0;
-        $rules = $classifier ?? $this->classifier;
         try {
             $result = respite_php_gate_call($this->ptr, $fn, $permit);
         } catch (\Throwable $e) {
             if ($permit > 0) {
-                [$outcome, , $hint] = $rules->settle($e, null);
+                [$outcome, , $hint] = ($classifier ?? $this->classifier)->settle($e, null);
                 $this->reportCode($outcome->code(), $permit, $hint, null);
             } else {
                 $this->pollEvents();
             }
             throw $e;
         }
-        [$outcome, , $hint] = $rules->judges($result) ? $rules->result($result) : [Outcome::Success, 0, 0.0];
-        if ($outcome !== Outcome::Success) {
-            $this->reportCode($outcome->code(), $permit, $hint, null);
-        } elseif (respite_php_gate_call_done($this->ptr, $permit) > 0) { // $this->ptr again: $fn may have closed the gate
+        if (is_object($result) || $classifier !== null || $this->judgesScalars) {
+            [$outcome, , $hint] = ($classifier ?? $this->classifier)->result($result);
+            if ($outcome !== Outcome::Success) {
+                $this->reportCode($outcome->code(), $permit, $hint, null);
+                return $result;
+            }
+        }
+        if (respite_php_gate_call_done($this->ptr, $permit) > 0) { // $this->ptr again: $fn may have closed the gate
             $this->pollEvents();
         }
         return $result;
