@@ -40,8 +40,8 @@ trait OutcomeBehaviour
      * 0, retry-after hint or 0]. An exception may say it: getOutcome() (an
      * Outcome or its name), an HTTP status from getStatusCode() on itself
      * or on getResponse() (PSR-7/PSR-18 and Guzzle style), and
-     * getRetryAfter() in seconds, else the response's Retry-After header. Anything else is a transport failure:
-     * the call did not complete.
+     * getRetryAfter() in seconds, else the response's Retry-After header.
+     * Anything else is a transport failure: the call did not complete.
      * @return array{0: Outcome, 1: int, 2: float}
      */
     public static function ofThrowable(\Throwable $e): array
