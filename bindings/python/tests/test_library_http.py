@@ -193,3 +193,17 @@ def test_importing_respite_imports_no_http_library():
     code = "import respite, sys; print('httpx' in sys.modules, 'requests' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.split() == ["False", "False"]
+
+
+def test_a_cancelled_async_request_reports_nothing(server):
+    # G10: the call did not end (as a cancelled gate.call_async); a probe would time out
+    server.script("hang for=5")
+    gate = three_failures()
+
+    async def cancelled():
+        async with httpx.AsyncClient(transport=AsyncGateTransport(gate), timeout=10) as client:
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(client.get(server.url), 0.3)
+
+    asyncio.run(cancelled())
+    assert gate.stats().admitted == 1 and gate.stats().reported == 0
