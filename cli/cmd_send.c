@@ -56,7 +56,8 @@ static void print_help(FILE *out, const cli_sender_setup *setup)
             "                 (up to close-timeout-seconds), then close; the default\n"
             "                 when the policy retries some error\n"
             "  --no-wait      close at the end of input: a paused gate leaves the\n"
-            "                 queued events unsent (the default for @default)\n"
+            "                 queued events unsent (the default when the policy retries\n"
+            "                 nothing, as @default does)\n"
             "  --quiet        no progress lines (printed every second on stderr when\n"
             "                 it is a terminal: events accepted, delivered, pending,\n"
             "                 and the gate's state)\n"
@@ -174,7 +175,7 @@ static int64_t lost(const respite_queue_stats *q)
 /* ------------------------------------------------------------ progress */
 
 enum { PHASE_READING, PHASE_WAITING, PHASE_CLOSING };
-static const char *const phase_names[] = {"reading input", "waiting out the pause", "closing"};
+static const char *const phase_names[] = {"reading input", "draining (waiting out pauses)", "closing"};
 
 typedef struct progress {
     respite_sender *sender;

@@ -175,7 +175,7 @@ in_pty --url "$url" "${retrying[@]}"
 expect_code 0 "on a terminal"
 lines=$(grep -c '^respite send: ' "$err")
 [ "$lines" -ge 2 ] || fail "progress lines on a terminal: $lines, expected one a second during the 2 s outage"
-grep -qE '^respite send: [0-9.]+s: waiting out the pause; accepted 20, delivered 0, pending 20, in flight 0; gate (open, [0-9.]+m?s left|probing)$' "$err" ||
+grep -qE '^respite send: [0-9.]+s: draining \(waiting out pauses\); accepted 20, delivered 0, pending 20, in flight 0; gate (open, [0-9.]+m?s left|probing)$' "$err" ||
   fail "a progress line gives the events accepted, delivered and pending and the gate's state"
 stop_server
 

@@ -212,7 +212,7 @@ static void *run(void *data)
     respite_fleet_gate *f = data;
     while (!stopping(f)) {
         step(f);
-        if (!f->lost)
+        if (!f->lost && !stopping(f)) /* free waits for one exchange, not a subscribe too */
             fleet_changes_subscribe(f->changes, respite_now());
         wait_for_news(f);
     }
