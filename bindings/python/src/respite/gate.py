@@ -18,7 +18,7 @@ from .generated.tables import GATE_STATES, Outcome
 from ._typing import R
 
 if TYPE_CHECKING:
-    from .generated.settings import GateSettings
+    from .generated.settings import FleetSettings, GateSettings
     from ._typing import P, Unpack
 
 _now = _c.respite_now
@@ -43,6 +43,14 @@ struct_tuple(GateStats, _raw.respite_gate_stats,
              state=lambda out: GATE_STATES[out.state])
 
 
+def _fleet_gate_new(gate_settings: Any, fleet_settings: Any) -> Owned:
+    """A fleet gate (spec section 11) owned through its local gate: every
+    call goes to the local gate; freeing stops the fleet's thread and drops
+    the local gate with it."""
+    fleet = _c.respite_fleet_gate_new(gate_settings, fleet_settings)
+    return Owned(_c.respite_fleet_gate_gate(fleet), lambda _gate: _c.respite_fleet_gate_free(fleet))
+
+
 def refusal_message(retry_after: float) -> str:
     """The G17 refusal message for a retry_after (inf: "only after a reset")."""
     return _c.respite_refusal_message(retry_after)
@@ -59,17 +67,28 @@ class Gate(OwnsHandle):
     :func:`respite.is_service_failure`) and ``status_of(result)`` (an HTTP
     status or an Outcome for a returned value; default: success). An
     exception that is the caller's own is reported as ``request_error`` (not
-    counted) and propagates."""
+    counted) and propagates.
+
+    ``fleet`` (the fleet settings: ``fleet_url``, ``fleet_quorum``, ...)
+    makes it a fleet gate (spec section 11): the hosts' gates of one
+    ``name`` share their openings through Redis; calls never wait on it.
+    Its events (``fleet_paused``, ``fleet_store_lost``, ``fleet_rejoined``)
+    are logged as the gate's."""
 
     __slots__ = ("_own", "_log", "_settings", "_classifier", "_status_of", "__weakref__")
 
     def __init__(self, profile: Optional[str] = None, *, failure_on: Optional[FailureOn] = None,
-                 status_of: Optional[StatusOf] = None, **settings: Unpack[GateSettings]) -> None:
+                 status_of: Optional[StatusOf] = None, fleet: Optional[FleetSettings] = None,
+                 **settings: Unpack[GateSettings]) -> None:
         self._own = CLOSED
         self._classifier = Classifier(failure_on, status_of)
         self._status_of = status_of  # read by ext/gate_call.c: None keeps the success path in C
-        self._settings, self._own = new_with_settings(_c.respite_gate_new, _c.respite_gate_free,
-                                                      ("gate" if profile is None else profile, settings, "gate"))
+        gate_part = ("gate" if profile is None else profile, settings, "gate")
+        if fleet is None:
+            self._settings, self._own = new_with_settings(_c.respite_gate_new, _c.respite_gate_free, gate_part)
+        else:  # the fleet is named as its gate unless told otherwise
+            fleet_part = ("fleet", {"name": settings.get("name", ""), **fleet}, "fleet")
+            self._settings, self._own = new_with_settings(_fleet_gate_new, None, gate_part, fleet_part)
         self._log = _events.Log(64)
 
     @property
