@@ -19,6 +19,9 @@ const gate = new Gate({
 const fromVariable = new Gate(options);
 const typed: GateOptions = { probes: 2, classify: new Classifier({ error: () => true }) };
 new Gate(typed).close();
+// A fleet gate: typed only here (test/fleet.test.js runs one against Redis).
+const fleetOptions: GateOptions = { name: 'billing', fleet: { fleetUrl: 'redis://127.0.0.1:6379', fleetQuorum: 2 } };
+void fleetOptions;
 gate.on('recovery_started', (event) => console.log(event.pause, event.failures, event.message));
 gate.on('event', (event: GateEvent) => console.log(event.type));
 
