@@ -14,6 +14,11 @@ use Respite\Internal\Events;
  *
  * Methods take an optional $now (seconds on a monotonic clock, for tests);
  * by default the core's clock is read.
+ *
+ * With $fleet (the fleet settings: fleet_url, fleet_quorum, ...) it is a fleet
+ * gate (spec section 11): the hosts' gates of one name share their openings
+ * through Redis, no call waits on it, and its events (fleet_paused,
+ * fleet_store_lost, fleet_rejoined) are logged as the gate's.
  */
 final class Gate
 {
@@ -25,22 +30,39 @@ final class Gate
 
     /** @var array<string, mixed> */
     private array $settings;
+    /** @var mixed the fleet gate whose local gate $ptr is; null for a gate of this process alone */
+    private $fleet = null;
 
     /**
      * @param array<string, mixed> $settings gate settings by name ('name' is shown in log lines)
      * @param string|null $profile "cloud_request" (the default) or "usage_sharing"
      * @param object|callable|null $logger where events go (PSR-3 shape, callable, or null: error_log)
      * @param string|null $name the `name` setting, when not in $settings
+     * @param array<string, mixed>|null $fleet fleet settings by name: a fleet gate (its `name` is the gate's unless given)
      */
-    public function __construct(array $settings = [], ?string $profile = null, $logger = null, ?string $name = null)
-    {
+    public function __construct(
+        array $settings = [],
+        ?string $profile = null,
+        $logger = null,
+        ?string $name = null,
+        ?array $fleet = null,
+    ) {
         $this->logTo($logger);
         $named = $name === null ? $settings : $settings + ['name' => $name];
-        $this->ptr = Settings::with($profile ?? 'gate', $named, function ($raw) {
-            $gate = respite_gate_new($raw); // first: the core refuses another component's settings
+        $this->ptr = Settings::with($profile ?? 'gate', $named, function ($raw) use ($fleet) {
+            // first: the core refuses another component's settings
+            $gate = $fleet === null ? respite_gate_new($raw) : $this->fleetGate($raw, $fleet);
             $this->settings = Settings::read($raw, 'gate');
             return $gate;
         });
+    }
+
+    /** The local gate of a new fleet gate, where every call goes; close() frees the fleet gate, and with it that gate. */
+    private function fleetGate($raw, array $fleet)
+    {
+        $fleet += ['name' => (string) respite_settings_get_text($raw, 'name')];
+        $this->fleet = Settings::with('fleet', $fleet, static fn ($fleetRaw) => respite_fleet_gate_new($raw, $fleetRaw));
+        return respite_fleet_gate_gate($this->fleet);
     }
 
     /** A gate with a profile's defaults ("cloud_request", "usage_sharing") and these settings. */
@@ -49,13 +71,17 @@ final class Gate
         return new self($settings, $profile, $logger, $name);
     }
 
-    /** Frees this gate's reference (engines and clients that use it keep theirs). Idempotent. */
+    /**
+     * Frees this gate's reference (engines and clients that use it keep theirs); a fleet gate's
+     * thread stops (waiting for its exchange under way). Idempotent.
+     */
     public function close(): void
     {
         try {
             $this->pollEvents();
         } finally {
-            $this->free('respite_gate_free');
+            [$fleet, $this->fleet] = [$this->fleet, null];
+            $this->free($fleet === null ? 'respite_gate_free' : static fn () => respite_fleet_gate_free($fleet));
         }
     }
 
