@@ -29,6 +29,13 @@ def fleet_gate(redis, host_id, name="billing"):
                                "fleet_refresh_seconds": REFRESH})
 
 
+def wait_for(predicate, seconds=5.0):
+    until = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < until, "timed out"
+        time.sleep(0.01)
+
+
 class Host:
     """A host process whose gate has opened once started (its opening's time in ``opened``)."""
 
@@ -48,6 +55,7 @@ def test_quorum_of_two_pauses_a_host_that_never_failed(redis, caplog):
     caplog.set_level(logging.INFO, logger="respite")
     calls = []
     with fleet_gate(redis, "host-c") as gate:
+        wait_for(lambda: gate.fleet_view().connected)
         one = Host(redis, "host-a")
         try:
             time.sleep(5 * REFRESH)  # one host's opening alone pauses no other host
@@ -55,6 +63,8 @@ def test_quorum_of_two_pauses_a_host_that_never_failed(redis, caplog):
                 gate.call(calls.append, 1)
             assert len(calls) == 5 and gate.state() == "closed"
             assert not [e for e in gate.events() if e.type == "fleet_paused"]
+            view = gate.fleet_view()
+            assert (view.paused, view.hosts_opened, view.host_id) == (False, 1, "host-c")
 
             two = Host(redis, "host-b")
             try:
@@ -74,6 +84,9 @@ def test_quorum_of_two_pauses_a_host_that_never_failed(redis, caplog):
                 paused = [e for e in gate.events() if e.type == "fleet_paused"]
                 assert [e.count for e in paused] == [2] and 4 < paused[0].pause <= 5
                 assert "fleet paused: 2 hosts' gates opened within 10s" in caplog.text
+                view = gate.fleet_view()
+                assert (view.paused, view.hosts_opened, view.epoch) == (True, 2, 1)
+                assert 4 < view.pause_left <= 5
                 count = len(calls)  # a refused call never runs: no network call
                 with pytest.raises(respite.TemporarilyUnavailableError):
                     gate.call(calls.append, 1)
@@ -87,7 +100,7 @@ def test_quorum_of_two_pauses_a_host_that_never_failed(redis, caplog):
 def test_redis_killed_calls_go_on_locally(redis, caplog):
     caplog.set_level(logging.INFO, logger="respite")
     with fleet_gate(redis, "host-c") as gate:
-        time.sleep(3 * REFRESH)
+        wait_for(lambda: gate.fleet_view().connected)
         redis.kill()
         until = time.monotonic() + 3
         slowest = 0.0
@@ -98,6 +111,8 @@ def test_redis_killed_calls_go_on_locally(redis, caplog):
             slowest = max(slowest, time.perf_counter() - started)
             time.sleep(0.01)
         assert slowest < REFRESH  # no call waited on Redis (a wait lasts fleet_refresh_seconds)
+        view = gate.fleet_view()
+        assert not view.connected and view.failed_exchanges >= 1
         assert "billing: fleet store unreachable or slow: this host decides on its own gate" in caplog.text
         # Alone, the local gate keeps its own rules: three failures open it.
         for _ in range(3):
@@ -113,7 +128,10 @@ def test_closed_fleet_gate_is_the_cores_closed_error(redis):
     assert gate.closed
     with pytest.raises(respite.ClosedError):
         gate.acquire()
+    with pytest.raises(respite.ClosedError):
+        gate.fleet_view()
     gate.close()  # twice is no error
+    assert respite.Gate().fleet_view() is None  # not a fleet gate
 
 
 def test_bad_fleet_settings_are_the_cores_errors(redis):

@@ -13,7 +13,7 @@ from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import OutcomeLike, classify, outcome_code, outcome_from_code
 from ._settings import new_with_settings
 from ._structs import fill_struct, struct_tuple
-from .generated.structs import Decision, Event, GateStats
+from .generated.structs import Decision, Event, FleetView, GateStats
 from .generated.tables import GATE_STATES, Outcome
 from ._typing import R
 
@@ -43,12 +43,28 @@ struct_tuple(GateStats, _raw.respite_gate_stats,
              state=lambda out: GATE_STATES[out.state])
 
 
+struct_tuple(FleetView, _raw.respite_fleet_view,
+             """A fleet gate's view of its fleet, as its thread last read it (F12):
+             connected, paused, pause_left, hosts_opened, holds_probe, probe_host,
+             host_id, epoch, exchanges, failed_exchanges.""",
+             connected=lambda out: bool(out.connected), paused=lambda out: bool(out.paused),
+             holds_probe=lambda out: bool(out.holds_probe))
+
+
+class _FleetOwned(Owned):
+    """A fleet gate (spec section 11) owned through its local gate, where
+    every call goes; freeing stops the fleet's thread and drops the local
+    gate with it."""
+
+    __slots__ = ("fleet",)
+
+    def __init__(self, fleet: Any) -> None:
+        super().__init__(_c.respite_fleet_gate_gate(fleet), lambda _gate: _c.respite_fleet_gate_free(fleet))
+        self.fleet = fleet
+
+
 def _fleet_gate_new(gate_settings: Any, fleet_settings: Any) -> Owned:
-    """A fleet gate (spec section 11) owned through its local gate: every
-    call goes to the local gate; freeing stops the fleet's thread and drops
-    the local gate with it."""
-    fleet = _c.respite_fleet_gate_new(gate_settings, fleet_settings)
-    return Owned(_c.respite_fleet_gate_gate(fleet), lambda _gate: _c.respite_fleet_gate_free(fleet))
+    return _FleetOwned(_c.respite_fleet_gate_new(gate_settings, fleet_settings))
 
 
 def refusal_message(retry_after: float) -> str:
@@ -222,6 +238,14 @@ class Gate(OwnsHandle):
 
     def stats(self) -> GateStats:
         return fill_struct(GateStats, _c.respite_gate_stats_get, self._own.ptr)
+
+    def fleet_view(self) -> Optional[FleetView]:
+        """A fleet gate's fleet as its thread last read it (F12); None for a
+        gate made without ``fleet``. Closed: ClosedError."""
+        own = self._own
+        if isinstance(own, _FleetOwned) or own is CLOSED:  # closed: the core's ClosedError
+            return fill_struct(FleetView, _c.respite_fleet_gate_view, getattr(own, "fleet", None))
+        return None
 
     def events(self) -> List[Event]:
         """The events (G18) seen since the last call of events(), oldest
