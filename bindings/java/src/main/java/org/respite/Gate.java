@@ -17,6 +17,7 @@ import org.respite.internal.EventLog;
 import org.respite.internal.NativeSettings;
 import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_decision;
+import org.respite.swig.respite_fleet_view;
 import org.respite.swig.respite_gate_stats;
 
 /**
@@ -34,8 +35,12 @@ public final class Gate extends NativeObject {
     private final Classifier classifier;
     private final ThreadLocal<respite_decision> decisions = ThreadLocal.withInitial(respite_decision::new);
 
-    private Gate(long pointer, LongConsumer free, Consumer<Event> listener, Classifier classifier) {
+    /* The fleet gate whose local gate this is (0: none); used only inside the handle, which keeps it alive. */
+    private final long fleet;
+
+    private Gate(long pointer, LongConsumer free, long fleet, Consumer<Event> listener, Classifier classifier) {
         super(pointer, free);
+        this.fleet = fleet;
         this.events = new EventLog("org.respite.Gate", listener);
         this.classifier = classifier;
     }
@@ -322,6 +327,22 @@ public final class Gate extends NativeObject {
         }
     }
 
+    /** A fleet gate's fleet as its thread last read it (F12); null for a gate built without fleet settings. */
+    public FleetView fleetView() {
+        respite_fleet_view view = new respite_fleet_view();
+        try {
+            return handle.apply(p -> {
+                if (fleet == 0 && p != 0) {
+                    return null;
+                }
+                RespiteNative.respite_fleet_gate_view(p == 0 ? 0 : fleet, view); // closed: the core's ClosedException
+                return NativeStats.fleet(view);
+            });
+        } finally {
+            view.delete();
+        }
+    }
+
     /** Takes, logs and returns the events waiting now (done by every call that leaves some waiting). */
     public List<Event> pollEvents() {
         return handle.apply(p -> events.drain(e -> RespiteNative.respite_gate_next_event(p, e)));
@@ -371,7 +392,7 @@ public final class Gate extends NativeObject {
         public Gate build() {
             if (fleetValues.isEmpty()) {
                 return NativeSettings.with(profile, values,
-                        s -> new Gate(RespiteNative.respite_gate_new(s), RespiteNative::respite_gate_free, listener, classifier));
+                        s -> new Gate(RespiteNative.respite_gate_new(s), RespiteNative::respite_gate_free, 0, listener, classifier));
             }
             Map<String, Object> fleet = new LinkedHashMap<>();
             fleet.put("name", values.getOrDefault("name", ""));
@@ -383,7 +404,7 @@ public final class Gate extends NativeObject {
         private Gate fleetGate(long gateSettings, long fleetSettings) {
             long fleet = RespiteNative.respite_fleet_gate_new(gateSettings, fleetSettings);
             return new Gate(RespiteNative.respite_fleet_gate_gate(fleet), p -> RespiteNative.respite_fleet_gate_free(fleet),
-                    listener, classifier);
+                    fleet, listener, classifier);
         }
     }
 }

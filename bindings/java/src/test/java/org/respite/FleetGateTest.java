@@ -2,6 +2,7 @@ package org.respite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -40,6 +42,14 @@ class FleetGateTest {
     @AfterEach
     void stopRedis() throws Exception {
         redis.close();
+    }
+
+    private static void waitFor(BooleanSupplier condition) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < until, "timed out");
+            Thread.sleep(10);
+        }
     }
 
     /** A host JVM whose gate has opened: {@code opened} is when (epoch milliseconds). */
@@ -98,6 +108,7 @@ class FleetGateTest {
              Gate gate = FleetHost.fleetGate(redis.url, "billing", "host-c")
                      .onEvent(e -> { if (e.type().equals("fleet_paused")) paused.add(e); }).build();
              Host one = new Host("host-a")) {
+            waitFor(() -> gate.fleetView().connected());
             Thread.sleep((long) (5 * REFRESH * 1000)); // one host's opening alone pauses no other host
             for (int i = 0; i < 5; i++) {
                 gate.call(calls::incrementAndGet);
@@ -106,6 +117,8 @@ class FleetGateTest {
             assertEquals(GateState.CLOSED, gate.state());
             gate.pollEvents();
             assertEquals(List.of(), paused);
+            FleetView view = gate.fleetView();
+            assertEquals(List.of(false, 1, "host-c"), List.of(view.paused(), view.hostsOpened(), view.hostId()));
 
             try (Host two = new Host("host-b")) {
                 TemporarilyUnavailableException refusal = null;
@@ -128,6 +141,9 @@ class FleetGateTest {
                 assertEquals(2, paused.get(0).count());
                 assertTrue(log.lines.stream().anyMatch(l -> l.contains("fleet paused: 2 hosts' gates opened within 10s")),
                         log.lines.toString());
+                view = gate.fleetView();
+                assertEquals(List.of(true, 2, 1L), List.of(view.paused(), view.hostsOpened(), view.epoch()));
+                assertTrue(view.pauseLeft() > 4 && view.pauseLeft() <= 5, String.valueOf(view.pauseLeft()));
                 int count = calls.get(); // a refused call never runs: no network call
                 assertThrows(TemporarilyUnavailableException.class, () -> gate.call(calls::incrementAndGet));
                 assertEquals(count, calls.get());
@@ -142,7 +158,7 @@ class FleetGateTest {
         try (Lines log = new Lines();
              Gate gate = FleetHost.fleetGate(redis.url, "billing", "host-c")
                      .onEvent(e -> { if (e.type().equals("fleet_store_lost")) lost.add(e); }).build()) {
-            Thread.sleep((long) (3 * REFRESH * 1000));
+            waitFor(() -> gate.fleetView().connected());
             redis.kill();
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
             long slowest = 0;
@@ -154,6 +170,8 @@ class FleetGateTest {
                 Thread.sleep(10);
             }
             assertTrue(slowest < REFRESH * 1e9, "a call waited " + slowest + " ns"); // a wait on Redis lasts the refresh
+            FleetView view = gate.fleetView();
+            assertTrue(!view.connected() && view.failedExchanges() >= 1, view.toString());
             assertTrue(log.lines.stream().anyMatch(l -> l.contains("fleet store unreachable or slow: this host decides on its own gate")),
                     log.lines.toString());
             // Alone, the local gate keeps its own rules: three failures open it.
@@ -172,7 +190,11 @@ class FleetGateTest {
         assertTrue(gate.isClosed());
         ClosedException closed = assertThrows(ClosedException.class, gate::acquire);
         assertEquals("gate is closed", closed.getMessage());
+        assertThrows(ClosedException.class, gate::fleetView);
         gate.close(); // twice is no error
+        try (Gate local = Gate.builder().build()) {
+            assertNull(local.fleetView(), "not a fleet gate");
+        }
 
         InvalidSettingException badUrl = assertThrows(InvalidSettingException.class,
                 () -> Gate.builder().name("billing").fleetUrl("http://127.0.0.1:6379").build());
