@@ -6,10 +6,10 @@ import type {
   GateSettings, BackoffSettings, QueueSettings, SenderSettings, ClientSettings, FleetSettings,
 } from './generated/tables';
 import type { TransportError } from './generated/errors';
-import type { Decision, GateEvent, GateStats, QueueStats, EngineStats, SenderStats } from './generated/structs';
+import type { Decision, GateEvent, GateStats, QueueStats, EngineStats, SenderStats, FleetView } from './generated/structs';
 
 export * from './generated/errors';
-export type { OutcomeName, SettingInfo, Decision, GateEvent, GateStats, QueueStats, EngineStats, SenderStats };
+export type { OutcomeName, SettingInfo, Decision, GateEvent, GateStats, QueueStats, EngineStats, SenderStats, FleetView };
 export { OUTCOMES, STATUS_NAMES, DISPOSITIONS, ACTIONS } from './generated/tables';
 /** An outcome name, an HTTP status, or a description of the answer. */
 export type OutcomeSpec =
@@ -127,6 +127,8 @@ export interface Gate extends TypedEmitter<GateEventType>, Layer {
   state(now?: number): GateState;
   reset(now?: number): void;
   stats(): GateStats;
+  /** A fleet gate's fleet as its thread last read it (F12); null for a gate made without `fleet`. */
+  fleetView(): FleetView | null;
   /**
    * Runs fn(context) through the gate; refused → rejects with TemporarilyUnavailableError, fn
    * not called; the result or error is classified (classifier), reported and passed through.

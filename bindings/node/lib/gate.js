@@ -2,7 +2,7 @@
 // The recovery gate (spec section 2) as an EventEmitter.
 const { EventEmitter } = require('node:events');
 const native = require('./native');
-const { decisionOf, gateStatsOf } = require('../generated/structs');
+const { decisionOf, fleetViewOf, gateStatsOf } = require('../generated/structs');
 const { buildSettings } = require('./settings');
 const { SUCCESS, parseOutcome, hintOf } = require('./outcome');
 const { DEFAULT_CLASSIFIER, classifierOf, reported } = require('./classify');
@@ -34,6 +34,7 @@ function ownFleetGate(gate, settings, fleet) {
     native.respite_settings_free(fleetSettings);
   }
   own(gate, native.respite_fleet_gate_gate(handle), () => native.respite_fleet_gate_free(handle));
+  gate._fleet = handle;
 }
 
 class Gate extends EventEmitter {
@@ -46,6 +47,7 @@ class Gate extends EventEmitter {
   // openings through Redis, and no call waits on it.
   constructor(options = {}) {
     super();
+    this._fleet = null; // a fleet gate's handle (ownFleetGate), dropped by close()
     const settings = buildSettings('gate', options, ['logger', 'classify', 'fleet']);
     this.classifier = classifierOf(options.classify) || DEFAULT_CLASSIFIER;
     let probes;
@@ -101,6 +103,7 @@ class Gate extends EventEmitter {
   close() {
     if (!release(this)) return;
     this._token = null;
+    this._fleet = null;
     this._leanPermit = 0;
   }
 
@@ -173,6 +176,16 @@ class Gate extends EventEmitter {
     stats.admitted += this._leanAdmitted;
     stats.reported += this._leanReported;
     return stats;
+  }
+
+  // A fleet gate's fleet as its thread last read it (F12): {connected,
+  // paused, pauseLeft, hostsOpened, ...}; null for a gate made without
+  // `fleet`; the core's ClosedError once closed.
+  fleetView() {
+    if (this._fleet === null && this._handle !== null) return null;
+    const raw = new native.respite_fleet_view();
+    native.respite_fleet_gate_view(this._fleet, raw);
+    return fleetViewOf(raw);
   }
 
   // Runs `fn(context)` (sync or async) through the gate: refused → a

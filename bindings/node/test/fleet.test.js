@@ -13,6 +13,14 @@ const { startRedis } = require('./redis');
 const REFRESH = 0.1;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+async function waitFor(condition, ms = 5000) {
+  const until = Date.now() + ms;
+  while (!condition()) {
+    assert.ok(Date.now() < until, 'timed out');
+    await sleep(10);
+  }
+}
+
 let redis;
 test.beforeEach(async () => (redis = await startRedis()));
 test.afterEach(() => redis.kill());
@@ -47,6 +55,7 @@ test('quorum 2: one host failing alone pauses no other; two pause a host that ne
   gate.on('fleet_paused', (event) => paused.push(event));
   let calls = 0;
   const call = () => gate.run(() => ++calls);
+  await waitFor(() => gate.fleetView().connected);
   const one = await startHost('host-a');
   try {
     await sleep(5 * REFRESH * 1000);
@@ -55,6 +64,8 @@ test('quorum 2: one host failing alone pauses no other; two pause a host that ne
     assert.equal(gate.state(), 'closed');
     gate.pollEvents();
     assert.deepEqual(paused, []);
+    const view = gate.fleetView();
+    assert.deepEqual([view.paused, view.hostsOpened, view.hostId], [false, 1, 'host-c']);
 
     const two = await startHost('host-b');
     try {
@@ -77,6 +88,9 @@ test('quorum 2: one host failing alone pauses no other; two pause a host that ne
       assert.equal(paused[0].count, 2);
       assert.ok(warnings.some((line) => line.includes("billing: fleet paused: 2 hosts' gates opened within 10s")),
         warnings.join('\n'));
+      const pausedView = gate.fleetView();
+      assert.deepEqual([pausedView.paused, pausedView.hostsOpened, pausedView.epoch], [true, 2, 1]);
+      assert.ok(pausedView.pauseLeft > 4 && pausedView.pauseLeft <= 5, `${pausedView.pauseLeft}`);
       const count = calls; // a refused call never runs: no network call
       await assert.rejects(call(), respite.TemporarilyUnavailableError);
       assert.equal(calls, count);
@@ -95,7 +109,7 @@ test('Redis killed: calls go on on the local gate and fleet_store_lost says so',
   const lost = [];
   gate.on('fleet_store_lost', (event) => lost.push(event));
   try {
-    await sleep(3 * REFRESH * 1000);
+    await waitFor(() => gate.fleetView().connected);
     await redis.kill();
     const until = Date.now() + 3000;
     let slowest = 0;
@@ -107,6 +121,8 @@ test('Redis killed: calls go on on the local gate and fleet_store_lost says so',
       await sleep(10);
     }
     assert.ok(slowest < REFRESH, `a call waited ${slowest} s`); // a wait on Redis lasts fleet_refresh_seconds
+    const view = gate.fleetView();
+    assert.ok(!view.connected && view.failedExchanges >= 1, JSON.stringify(view));
     assert.ok(warnings.includes('billing: fleet store unreachable or slow: this host decides on its own gate'),
       warnings.join('\n'));
     // Alone, the local gate keeps its own rules: three failures open it.
@@ -123,7 +139,11 @@ test('a closed fleet gate raises the core\'s ClosedError; bad fleet settings the
   gate.close();
   assert.equal(gate.closed, true);
   raises(() => gate.acquire(), { name: 'ClosedError', message: 'gate is closed' });
+  raises(() => gate.fleetView(), { name: 'ClosedError', message: 'fleet gate is closed' });
   gate.close(); // twice is no error
+  const local = new respite.Gate();
+  assert.equal(local.fleetView(), null); // not a fleet gate
+  local.close();
 
   const badUrl = raises(() => new respite.Gate({ name: 'billing', fleet: { fleetUrl: 'http://127.0.0.1:6379' } }),
     respite.InvalidSettingError);
