@@ -205,6 +205,23 @@ final class Gate
         return self::statsArray($s);
     }
 
+    /**
+     * A fleet gate's fleet as its thread last read it (F12): connected, paused, pause_left,
+     * hosts_opened, holds_probe, probe_host, host_id, epoch, exchanges, failed_exchanges; null for a
+     * gate made without $fleet; the core's ClosedException once closed.
+     * @return array<string, bool|int|float|string>|null
+     */
+    public function fleetView(): ?array
+    {
+        if ($this->fleet === null && $this->ptr !== null) {
+            return null;
+        }
+        $view = new \respite_fleet_view();
+        respite_fleet_gate_view($this->fleet, $view);
+        return array_replace(self::fields($view), ['connected' => $view->connected !== 0,
+            'paused' => $view->paused !== 0, 'holds_probe' => $view->holds_probe !== 0]);
+    }
+
     /** @internal @return array<string, int|float|string> a raw stats struct's figures (also a sender's gate) */
     public static function statsArray(\respite_gate_stats $s): array
     {

@@ -40,6 +40,17 @@ final class FleetGateTest extends TestCase
         );
     }
 
+    private static function waitFor(callable $condition): void
+    {
+        $until = microtime(true) + 5;
+        while (!$condition()) {
+            if (microtime(true) > $until) {
+                throw new \RuntimeException('timed out');
+            }
+            usleep(10000);
+        }
+    }
+
     /** A host process whose gate has opened: [process, stdin, the time it opened]. */
     private function startHost(string $hostId): array
     {
@@ -68,6 +79,7 @@ final class FleetGateTest extends TestCase
         $call = static function () use (&$calls): void {
             $calls++;
         };
+        self::waitFor(static fn () => $gate->fleetView()['connected']);
         $one = $this->startHost('host-a');
         try {
             usleep((int) (5 * self::REFRESH * 1e6)); // one host's opening alone pauses no other host
@@ -77,6 +89,8 @@ final class FleetGateTest extends TestCase
             $this->assertSame(5, $calls);
             $this->assertSame('closed', $gate->state());
             $this->assertSame([], array_filter($gate->takeEvents(), static fn ($e) => $e->type === 'fleet_paused'));
+            $view = $gate->fleetView();
+            $this->assertSame([false, 1, 'host-c'], [$view['paused'], $view['hosts_opened'], $view['host_id']]);
 
             $two = $this->startHost('host-b');
             try {
@@ -104,6 +118,10 @@ final class FleetGateTest extends TestCase
                     $line,
                     "billing: fleet paused: 2 hosts' gates opened within 10s; requests paused for ",
                 )), implode("\n", $warnings));
+                $view = $gate->fleetView();
+                $this->assertSame([true, 2, 1], [$view['paused'], $view['hosts_opened'], $view['epoch']]);
+                $this->assertGreaterThan(4, $view['pause_left']);
+                $this->assertLessThanOrEqual(5, $view['pause_left']);
                 $count = $calls; // a refused call never runs: no network call
                 try {
                     $gate->call($call);
@@ -124,7 +142,7 @@ final class FleetGateTest extends TestCase
     {
         $logger = new MemoryLogger();
         $gate = $this->fleetGate('host-c', $logger);
-        usleep((int) (3 * self::REFRESH * 1e6));
+        self::waitFor(static fn () => $gate->fleetView()['connected']);
         $this->redis->kill();
         $until = microtime(true) + 3;
         $slowest = 0.0;
@@ -138,6 +156,9 @@ final class FleetGateTest extends TestCase
             usleep(10000);
         }
         $this->assertLessThan(self::REFRESH, $slowest); // a wait on Redis lasts fleet_refresh_seconds
+        $view = $gate->fleetView();
+        $this->assertFalse($view['connected']);
+        $this->assertGreaterThanOrEqual(1, $view['failed_exchanges']);
         $this->assertContains(
             ['warning', 'billing: fleet store unreachable or slow: this host decides on its own gate'],
             array_map(static fn ($l) => [$l[0], $l[1]], $logger->lines),
@@ -166,7 +187,14 @@ final class FleetGateTest extends TestCase
         } catch (ClosedException $e) {
             $this->assertSame('gate is closed', $e->getMessage());
         }
+        try {
+            $gate->fleetView();
+            $this->fail('a closed fleet gate gave its view');
+        } catch (ClosedException $e) {
+            $this->assertSame('fleet gate is closed', $e->getMessage());
+        }
         $gate->close(); // twice is no error
+        $this->assertNull((new Gate())->fleetView(), 'not a fleet gate');
     }
 
     public function testBadFleetSettingsAreTheCoresErrors(): void
