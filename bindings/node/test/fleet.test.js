@@ -103,11 +103,14 @@ test('quorum 2: one host failing alone pauses no other; two pause a host that ne
   }
 });
 
-test('Redis killed: calls go on on the local gate and fleet_store_lost says so', async () => {
+test('Redis killed: calls go on on the local gate, fleet_store_lost says so; back: fleet_rejoined', async () => {
   const warnings = [];
-  const gate = fleetGate('host-c', { logger: { warn: (line) => warnings.push(line), info() {} } });
+  const infos = [];
+  const gate = fleetGate('host-c', { logger: { warn: (line) => warnings.push(line), info: (line) => infos.push(line) } });
   const lost = [];
   gate.on('fleet_store_lost', (event) => lost.push(event));
+  const rejoined = [];
+  gate.on('fleet_rejoined', (event) => rejoined.push(event));
   try {
     await waitFor(() => gate.fleetView().connected);
     await redis.kill();
@@ -128,6 +131,18 @@ test('Redis killed: calls go on on the local gate and fleet_store_lost says so',
     // Alone, the local gate keeps its own rules: three failures open it.
     for (let i = 0; i < 3; i++) gate.report(gate.acquire(), 'server_error');
     raises(() => gate.acquire(), respite.TemporarilyUnavailableError);
+
+    const again = await startRedis(redis.port); // Redis answers again (empty): the host rejoins the fleet
+    try {
+      await waitFor(() => {
+        gate.pollEvents();
+        return rejoined.length === 1;
+      });
+      assert.ok(infos.includes('billing: fleet store answers again: this host rejoined the fleet'), infos.join('\n'));
+      assert.equal(gate.fleetView().connected, true);
+    } finally {
+      await again.kill();
+    }
   } finally {
     gate.close();
   }

@@ -26,9 +26,10 @@ function accepts(port) {
   });
 }
 
-// Resolves with {url, port, kill()} once it accepts connections.
-async function startRedis() {
-  const port = await freePort();
+// Resolves with {url, port, kill()} once it accepts connections; on `port`
+// when given (a Redis that comes back after a kill), else on a free one.
+async function startRedis(port = undefined) {
+  port = port ?? (await freePort());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'respite-redis-'));
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '',
     '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });

@@ -138,7 +138,7 @@ final class FleetGateTest extends TestCase
         }
     }
 
-    public function testRedisKilledCallsGoOnLocallyAndAnEventSaysSo(): void
+    public function testRedisKilledCallsGoOnLocallyThenTheHostRejoins(): void
     {
         $logger = new MemoryLogger();
         $gate = $this->fleetGate('host-c', $logger);
@@ -167,10 +167,24 @@ final class FleetGateTest extends TestCase
         for ($i = 0; $i < 3; $i++) {
             $gate->report('server_error', $gate->acquire());
         }
-        $this->expectException(TemporarilyUnavailableException::class);
         try {
             $gate->acquire();
+            $this->fail('admitted after three failures');
+        } catch (TemporarilyUnavailableException) {
+        }
+
+        $again = new RedisServer($this->redis->port); // Redis answers again (empty): the host rejoins the fleet
+        try {
+            $rejoined = [];
+            self::waitFor(static function () use ($gate, &$rejoined): bool {
+                $rejoined = [...$rejoined, ...array_filter($gate->takeEvents(), static fn ($e) => $e->type === 'fleet_rejoined')];
+                return $rejoined !== [];
+            });
+            $this->assertContains(['info', 'billing: fleet store answers again: this host rejoined the fleet'],
+                array_map(static fn ($l) => [$l[0], $l[1]], $logger->lines));
+            $this->assertTrue($gate->fleetView()['connected']);
         } finally {
+            $again->kill();
             $gate->close();
         }
     }

@@ -15,11 +15,15 @@ final class RedisServer
     public readonly int $port;
     public readonly string $url;
 
-    public function __construct()
+    /** On $port (a Redis that comes back after a kill), else on a free one. */
+    public function __construct(?int $port = null)
     {
-        $probe = stream_socket_server('tcp://127.0.0.1:0');
-        $this->port = (int) substr(strrchr((string) stream_socket_get_name($probe, false), ':'), 1);
-        fclose($probe);
+        if ($port === null) {
+            $probe = stream_socket_server('tcp://127.0.0.1:0');
+            $port = (int) substr(strrchr((string) stream_socket_get_name($probe, false), ':'), 1);
+            fclose($probe);
+        }
+        $this->port = $port;
         $this->url = "redis://127.0.0.1:{$this->port}";
         $this->dir = sys_get_temp_dir() . '/respite-redis-' . bin2hex(random_bytes(6));
         mkdir($this->dir);

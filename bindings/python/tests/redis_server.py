@@ -16,11 +16,12 @@ def free_port():
 
 
 class RedisServer:
-    def __init__(self):
+    def __init__(self, port=None):
+        """On ``port`` (a free one when None): a Redis that comes back after a kill."""
         program = shutil.which("redis-server")
         if program is None:
             pytest.fail("the fleet tests need redis-server (scripts/setup.sh installs it)")
-        self.port = free_port()
+        self.port = free_port() if port is None else port
         self.url = f"redis://127.0.0.1:{self.port}"
         self._dir = tempfile.TemporaryDirectory()
         self._proc = subprocess.Popen([program, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",

@@ -97,7 +97,7 @@ def test_quorum_of_two_pauses_a_host_that_never_failed(redis, caplog):
             one.stop()
 
 
-def test_redis_killed_calls_go_on_locally(redis, caplog):
+def test_redis_killed_calls_go_on_locally_then_the_host_rejoins(redis, caplog):
     caplog.set_level(logging.INFO, logger="respite")
     with fleet_gate(redis, "host-c") as gate:
         wait_for(lambda: gate.fleet_view().connected)
@@ -119,6 +119,15 @@ def test_redis_killed_calls_go_on_locally(redis, caplog):
             gate.report("server_error", permit=gate.acquire())
         with pytest.raises(respite.TemporarilyUnavailableError):
             gate.acquire()
+
+        again = RedisServer(redis.port)  # Redis answers again (empty): the host rejoins the fleet
+        try:
+            seen = []
+            wait_for(lambda: seen.extend(gate.events()) or "fleet_rejoined" in [e.type for e in seen])
+            assert "billing: fleet store answers again: this host rejoined the fleet" in caplog.text
+            assert gate.fleet_view().connected
+        finally:
+            again.kill()
 
 
 def test_closed_fleet_gate_is_the_cores_closed_error(redis):

@@ -153,11 +153,17 @@ class FleetGateTest {
 
     @Test
     @Timeout(60)
-    void redisKilledCallsGoOnLocallyAndAnEventSaysSo() throws Exception {
+    void redisKilledCallsGoOnLocallyThenTheHostRejoins() throws Exception {
         List<Event> lost = new CopyOnWriteArrayList<>();
+        List<Event> rejoined = new CopyOnWriteArrayList<>();
         try (Lines log = new Lines();
-             Gate gate = FleetHost.fleetGate(redis.url, "billing", "host-c")
-                     .onEvent(e -> { if (e.type().equals("fleet_store_lost")) lost.add(e); }).build()) {
+             Gate gate = FleetHost.fleetGate(redis.url, "billing", "host-c").onEvent(e -> {
+                 if (e.type().equals("fleet_store_lost")) {
+                     lost.add(e);
+                 } else if (e.type().equals("fleet_rejoined")) {
+                     rejoined.add(e);
+                 }
+             }).build()) {
             waitFor(() -> gate.fleetView().connected());
             redis.kill();
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
@@ -179,6 +185,16 @@ class FleetGateTest {
                 gate.report(gate.acquire(), Outcome.SERVER_ERROR);
             }
             assertThrows(TemporarilyUnavailableException.class, gate::acquire);
+
+            try (RedisServer again = new RedisServer(redis.port)) { // Redis answers again (empty): the host rejoins
+                waitFor(() -> {
+                    gate.pollEvents();
+                    return !rejoined.isEmpty();
+                });
+                assertTrue(log.lines.stream().anyMatch(l -> l.contains("fleet store answers again: this host rejoined the fleet")),
+                        log.lines.toString());
+                assertTrue(gate.fleetView().connected());
+            }
         }
     }
 

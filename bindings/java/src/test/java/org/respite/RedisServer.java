@@ -21,9 +21,12 @@ final class RedisServer implements AutoCloseable {
     private final Process process;
 
     RedisServer() throws IOException, InterruptedException {
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = probe.getLocalPort();
-        }
+        this(freePort());
+    }
+
+    /** On this port: a Redis that comes back after a kill. */
+    RedisServer(int port) throws IOException, InterruptedException {
+        this.port = port;
         url = "redis://127.0.0.1:" + port;
         dir = Files.createTempDirectory("respite-redis-");
         try {
@@ -44,6 +47,12 @@ final class RedisServer implements AutoCloseable {
                 }
                 Thread.sleep(10);
             }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return probe.getLocalPort();
         }
     }
 
