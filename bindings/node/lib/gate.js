@@ -2,7 +2,7 @@
 // The recovery gate (spec section 2) as an EventEmitter.
 const { EventEmitter } = require('node:events');
 const native = require('./native');
-const { decisionOf, gateStatsOf } = require('../generated/structs');
+const { decisionOf, fleetViewOf, gateStatsOf } = require('../generated/structs');
 const { buildSettings } = require('./settings');
 const { SUCCESS, parseOutcome, hintOf } = require('./outcome');
 const { DEFAULT_CLASSIFIER, classifierOf, reported } = require('./classify');
@@ -24,17 +24,41 @@ function validTime(now) {
   return typeof now === 'number' && now >= 0 && now <= Number.MAX_VALUE;
 }
 
+// A fleet gate made from the gate's settings and `fleet`'s, owned through
+// its local gate (every call goes there); freeing it stops its thread and
+// drops the local gate. The fleet is named as its gate unless told otherwise.
+function ownFleetGate(gate, settings, fleet) {
+  const name = native.respite_settings_get_text(settings, 'name');
+  const fleetSettings = buildSettings('fleet', { name, ...fleet, profile: undefined });
+  let handle;
+  try {
+    handle = native.respite_fleet_gate_new(settings, fleetSettings);
+  } finally {
+    native.respite_settings_free(fleetSettings);
+  }
+  own(gate, native.respite_fleet_gate_gate(handle), () => native.respite_fleet_gate_free(handle));
+  gate._fleet = handle;
+}
+
 class Gate extends EventEmitter {
   // options: the gate's settings in camelCase ({failuresToEnterRecovery: 5}),
   // `profile` ('cloud_request' | 'usage_sharing'), and `logger` (an object
   // with warn/info, e.g. console) that receives every event, and `classify`
   // ({error, result}: which results and errors of run() count, classify.js).
+  // `fleet` (the fleet settings: {fleetUrl, fleetQuorum, ...}) makes it a
+  // fleet gate (spec section 11): the hosts' gates of one name share their
+  // openings through Redis, and no call waits on it.
   constructor(options = {}) {
     super();
-    const settings = buildSettings('gate', options, ['logger', 'classify']);
+    this._fleet = null; // a fleet gate's handle (ownFleetGate), dropped by close()
+    const settings = buildSettings('gate', options, ['logger', 'classify', 'fleet']);
     this.classifier = classifierOf(options.classify) || DEFAULT_CLASSIFIER;
     try {
-      own(this, native.respite_gate_new(settings), native.respite_gate_free);
+      if (options.fleet === undefined) {
+        own(this, native.respite_gate_new(settings), native.respite_gate_free);
+      } else {
+        ownFleetGate(this, settings, options.fleet);
+      }
     } finally {
       native.respite_settings_free(settings);
     }
@@ -66,6 +90,7 @@ class Gate extends EventEmitter {
     if (!release(this)) return;
     this._token = null;
     this._fast = null; // its views are of the gate's memory
+    this._fleet = null;
   }
 
   // {allowed, probe, permit, retryAfter}: whether a call may be made now.
@@ -134,6 +159,16 @@ class Gate extends EventEmitter {
     const raw = new native.respite_gate_stats();
     native.respite_gate_stats_get(this._handle, raw);
     return gateStatsOf(raw);
+  }
+
+  // A fleet gate's fleet as its thread last read it (F12): {connected,
+  // paused, pauseLeft, hostsOpened, ...}; null for a gate made without
+  // `fleet`; the core's ClosedError once closed.
+  fleetView() {
+    if (this._fleet === null && this._handle !== null) return null;
+    const raw = new native.respite_fleet_view();
+    native.respite_fleet_gate_view(this._fleet, raw);
+    return fleetViewOf(raw);
   }
 
   // Runs `fn(context)` (sync or async) through the gate: refused → a
