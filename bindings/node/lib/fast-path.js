@@ -13,11 +13,12 @@ const TWO32 = 2 ** 32;
 const LOW_MAX = 0xffffffff;
 // K1: the word is read with one 64-bit load (a Float64Array element: an
 // aligned 8-byte load, which x86-64 and arm64 make atomic; it is below 2^53,
-// never a NaN, so its bits are kept) into local memory, then read as
-// halves. Atomics.load of a BigUint64Array would allocate, and of a
-// Uint32Array takes two loads that a publish may split (and costs a runtime
-// call on a buffer that is not shared). The decisions depend on the word
-// alone, so no further ordering is needed.
+// never a NaN, so its bits are kept and compare exactly), and when it
+// changed, moved into local memory to be read as halves. Atomics.load of a
+// BigUint64Array would allocate, and of a Uint32Array takes two loads that
+// a publish may split (and costs a runtime call on a buffer that is not
+// shared). The decisions depend on the word alone, so no further ordering
+// is needed.
 const SCRATCH = new ArrayBuffer(8);
 const SCRATCH_WORD = new Float64Array(SCRATCH);
 const SCRATCH_HALVES = new Uint32Array(SCRATCH);
@@ -43,26 +44,49 @@ class FastPath {
     [this.successValueLo, this.successValueHi] = halves(fp.successValue);
     this.admittedOffset = fp.admittedOffset;
     this.reportedOffset = fp.reportedOffset;
+    // The low halves' indices in `block` (small integers: fast element access).
+    this.admittedLow = (fp.admittedOffset / 4 + LO) | 0;
+    this.reportedLow = (fp.reportedOffset / 4 + LO) | 0;
+    this.seen = -1; // the word last decoded (never negative: decoded at the first call)
+    this.admitPermit = 0;
+    this.successPermit = 0;
+  }
+
+  // K1: reads the word whole with one 64-bit load; decodes it again only
+  // when it changed (it changes at transitions only).
+  _read() {
+    const word = this.word[0];
+    if (word !== this.seen) this._decode(word);
+  }
+
+  // The permit a closed admit gets (0: not closed, ask the core) and the one
+  // a success may be settled with here (0: not closed and confirmed).
+  _decode(word) {
+    SCRATCH_WORD[0] = word;
+    const lo = SCRATCH_HALVES[LO] | 0;
+    const hi = SCRATCH_HALVES[HI] | 0;
+    const permit = ((hi & this.permitMaskHi) >>> 0) * TWO32 + ((lo & this.permitMaskLo) >>> 0);
+    const closed = (lo & this.admitMaskLo) === this.admitValueLo && (hi & this.admitMaskHi) === this.admitValueHi;
+    const confirmed = (lo & this.successMaskLo) === this.successValueLo && (hi & this.successMaskHi) === this.successValueHi;
+    this.admitPermit = closed ? permit : 0;
+    this.successPermit = confirmed ? permit : 0;
+    this.seen = word;
   }
 
   // K2: the permit when the gate is closed (counted here), else 0: ask the core.
   admit() {
-    SCRATCH_WORD[0] = this.word[0]; // K1: one 64-bit load, see SCRATCH
-    const lo = SCRATCH_HALVES[LO] | 0;
-    const hi = SCRATCH_HALVES[HI] | 0;
-    if ((lo & this.admitMaskLo) !== this.admitValueLo || (hi & this.admitMaskHi) !== this.admitValueHi) return 0;
-    this._add(this.admittedOffset);
-    return ((hi & this.permitMaskHi) >>> 0) * TWO32 + ((lo & this.permitMaskLo) >>> 0);
+    this._read();
+    const permit = this.admitPermit;
+    if (permit !== 0) this._add(this.admittedLow, this.admittedOffset);
+    return permit;
   }
 
   // K3: true when a success with this permit (0: none) was settled here.
   success(permit) {
-    SCRATCH_WORD[0] = this.word[0];
-    const lo = SCRATCH_HALVES[LO] | 0;
-    const hi = SCRATCH_HALVES[HI] | 0;
-    if ((lo & this.successMaskLo) !== this.successValueLo || (hi & this.successMaskHi) !== this.successValueHi) return false;
-    if (permit !== 0 && permit !== ((hi & this.permitMaskHi) >>> 0) * TWO32 + ((lo & this.permitMaskLo) >>> 0)) return false;
-    this._add(this.reportedOffset);
+    this._read();
+    const own = this.successPermit;
+    if (own === 0 || (permit !== 0 && permit !== own)) return false;
+    this._add(this.reportedLow, this.reportedOffset);
     return true;
   }
 
@@ -81,8 +105,7 @@ class FastPath {
   // K5: this handle's block has one writer, this thread. A reader must see
   // the 64-bit count whole: the low half is stored alone (one 32-bit
   // store) until it would carry, then the core's addon stores all 64 bits.
-  _add(offset) {
-    const i = offset / 4 + LO;
+  _add(i, offset) {
     const low = this.block[i];
     if (low !== LOW_MAX) this.block[i] = low + 1;
     else native.respite_node_fast_carry(this.blockBuffer, offset);
