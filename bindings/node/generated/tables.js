@@ -4,7 +4,7 @@
 // its profiles, as data.
 
 // status names in code order (0 is 'ok')
-const STATUS_NAMES = Object.freeze(["ok", "invalid_argument", "invalid_setting", "invalid_time", "temporarily_unavailable", "invalid_policy", "queue_full", "too_large", "closed", "no_memory", "transport", "internal", "storage"]);
+const STATUS_NAMES = Object.freeze(["ok", "invalid_argument", "invalid_setting", "invalid_time", "temporarily_unavailable", "invalid_policy", "queue_full", "too_large", "closed", "no_memory", "transport", "internal", "storage", "cancelled"]);
 // what happened to one call (spec section 1)
 const OUTCOMES = Object.freeze(["success", "request_error", "throttled", "server_error", "unusable", "transport"]);
 // the kind of an event a gate or sender reports (G18)

@@ -8,7 +8,7 @@ namespace Respite;
 final class Tables
 {
     /** Status names in code order (0 is "ok"). */
-    public const STATUS_NAMES = ['ok', 'invalid_argument', 'invalid_setting', 'invalid_time', 'temporarily_unavailable', 'invalid_policy', 'queue_full', 'too_large', 'closed', 'no_memory', 'transport', 'internal', 'storage'];
+    public const STATUS_NAMES = ['ok', 'invalid_argument', 'invalid_setting', 'invalid_time', 'temporarily_unavailable', 'invalid_policy', 'queue_full', 'too_large', 'closed', 'no_memory', 'transport', 'internal', 'storage', 'cancelled'];
 
     /** Status name => code. */
     public const STATUS_CODES = [
@@ -25,6 +25,7 @@ final class Tables
         'transport' => 10,
         'internal' => 11,
         'storage' => 12,
+        'cancelled' => 13,
     ];
 
     /** What happened to one call (spec section 1). Names in code order. */

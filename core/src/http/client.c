@@ -9,6 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An easy handle driven by its own multi handle (which holds its
+ * connections), so another thread can wake the transfer (C10). */
+typedef struct client_handle {
+    CURL *easy;
+    CURLM *multi;
+} client_handle;
+
+static void handle_cleanup(client_handle h)
+{
+    if (h.multi)
+        curl_multi_cleanup(h.multi);
+    if (h.easy)
+        curl_easy_cleanup(h.easy);
+}
+
 struct respite_client {
     respite_gate *gate;       /* held; NULL: no gate */
     respite_backoff *backoff; /* held; NULL: one attempt */
@@ -20,10 +35,10 @@ struct respite_client {
     CURLSH *share;
     pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
 
-    /* Idle easy handles: each keeps its connections open, so a thread
+    /* Idle transfer handles: each keeps its connections open, so a thread
      * that takes one back reuses them (C7). */
     pthread_mutex_t pool_lock;
-    CURL **idle;
+    client_handle *idle;
     size_t idle_count;
     size_t idle_cap;
 };
@@ -96,7 +111,7 @@ void respite_client_free(respite_client *client)
     if (!client)
         return;
     for (size_t i = 0; i < client->idle_count; i++)
-        curl_easy_cleanup(client->idle[i]);
+        handle_cleanup(client->idle[i]);
     free(client->idle);
     if (client->share)
         curl_share_cleanup(client->share);
@@ -109,31 +124,41 @@ void respite_client_free(respite_client *client)
     free(client);
 }
 
-static CURL *pool_take(respite_client *c)
+/* An idle handle, or a new one; 0 (easy NULL) when out of memory. */
+static int pool_take(respite_client *c, client_handle *out)
 {
-    CURL *easy = NULL;
+    int found = 0;
     pthread_mutex_lock(&c->pool_lock);
-    if (c->idle_count > 0)
-        easy = c->idle[--c->idle_count];
+    if (c->idle_count > 0) {
+        *out = c->idle[--c->idle_count];
+        found = 1;
+    }
     pthread_mutex_unlock(&c->pool_lock);
-    return easy ? easy : curl_easy_init();
+    if (found)
+        return 1;
+    out->easy = curl_easy_init();
+    out->multi = curl_multi_init();
+    if (out->easy && out->multi)
+        return 1;
+    handle_cleanup(*out);
+    return 0;
 }
 
-static void pool_give(respite_client *c, CURL *easy)
+static void pool_give(respite_client *c, client_handle h)
 {
     pthread_mutex_lock(&c->pool_lock);
     if (c->idle_count == c->idle_cap) {
         size_t cap = c->idle_cap ? c->idle_cap * 2 : 4;
-        CURL **grown = realloc(c->idle, cap * sizeof *grown);
+        client_handle *grown = realloc(c->idle, cap * sizeof *grown);
         if (!grown) {
             pthread_mutex_unlock(&c->pool_lock);
-            curl_easy_cleanup(easy);
+            handle_cleanup(h);
             return;
         }
         c->idle = grown;
         c->idle_cap = cap;
     }
-    c->idle[c->idle_count++] = easy;
+    c->idle[c->idle_count++] = h;
     pthread_mutex_unlock(&c->pool_lock);
 }
 
@@ -166,20 +191,20 @@ static int check_arguments(const char *method, const char *url, const char *data
 /* One attempt: take a handle, perform, give it back, classify (C3, C4). */
 static respite_response *attempt_once(respite_client *c, const char *method, const char *url,
                                       const struct curl_slist *headers, const char *data, size_t size,
-                                      respite_error *err)
+                                      respite_cancel_token *cancel, respite_error *err)
 {
     respite_response *r = respite_response_new(c->max_body);
     if (r)
         r->body_limit_fails = 1;
-    CURL *easy = r ? pool_take(c) : NULL;
-    if (!easy) {
+    client_handle h = {NULL, NULL};
+    if (!r || !pool_take(c, &h)) {
         respite_response_free(r);
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory making a request");
         return NULL;
     }
-    respite_transfer t = {method, url, headers, data, size, c->timeout, c->user_agent, c->share, NULL, 0};
-    int rc = respite_http_perform(easy, NULL, &t, r);
-    pool_give(c, easy);
+    respite_transfer t = {method, url, headers, data, size, c->timeout, c->user_agent, c->share, NULL, 0, cancel};
+    int rc = respite_http_perform(h.easy, h.multi, &t, r);
+    pool_give(c, h);
     if (rc != RESPITE_OK) {
         respite_response_free(r);
         respite_fail(err, rc, "out of memory reading the answer");
@@ -189,13 +214,29 @@ static respite_response *attempt_once(respite_client *c, const char *method, con
     return r;
 }
 
+/* C10: the caller's cancel, after `attempts` attempts. */
+static int fail_cancelled(int attempts, respite_error *err)
+{
+    return respite_fail(err, RESPITE_E_CANCELLED, "the request was cancelled by its caller (after %d attempt%s)",
+                        attempts, attempts == 1 ? "" : "s");
+}
+
 respite_response *respite_client_request(respite_client *client, const char *method, const char *url,
                                          const char *headers, const char *data, size_t size, respite_error *err)
+{
+    return respite_client_request_with(client, method, url, headers, data, size, NULL, err);
+}
+
+respite_response *respite_client_request_with(respite_client *client, const char *method, const char *url,
+                                              const char *headers, const char *data, size_t size,
+                                              respite_cancel_token *cancel, respite_error *err)
 {
     if (!client)
         return fail_closed(err), NULL;
     if (check_arguments(method, url, data, size, err) != RESPITE_OK)
         return NULL;
+    if (respite_cancel_token_cancelled(cancel))
+        return fail_cancelled(0, err), NULL;
     double start = respite_now();
     struct curl_slist *list = NULL;
     respite_response *last = NULL;
@@ -225,7 +266,15 @@ respite_response *respite_client_request(respite_client *client, const char *met
             }
             permit = decision.permit;
         }
-        respite_response *r = attempt_once(client, method, url, list, data, size, err);
+        respite_response *r = attempt_once(client, method, url, list, data, size, cancel, err);
+        if (r && respite_cancel_token_cancelled(cancel)) {
+            /* G19: the caller's decision says nothing about the service. */
+            respite_response_free(r);
+            if (client->gate)
+                respite_gate_release(client->gate, permit, respite_now(), NULL);
+            fail_cancelled(attempt, err);
+            goto fail;
+        }
         if (!r) {
             if (client->gate) /* the permit must not stay out as a lost probe */
                 respite_gate_report(client->gate, permit, RESPITE_OUTCOME_TRANSPORT, 0.0, respite_now(), NULL);
@@ -245,7 +294,10 @@ respite_response *respite_client_request(respite_client *client, const char *met
             goto fail;
         if (delay < 0) /* RESPITE_RETRY_STOP */
             break;
-        respite_http_sleep(delay);
+        if (respite_cancel_sleep(cancel, delay)) {
+            fail_cancelled(attempt, err);
+            goto fail;
+        }
     }
     curl_slist_free_all(list);
     last->elapsed = respite_now() - start;

@@ -41,6 +41,21 @@ respite_response *respite_response_new(size_t body_limit);
 /* Empties a response for reuse (keeps its buffers). */
 void respite_response_reset(respite_response *response);
 
+/* ---------------------------------------------------------- cancel token */
+
+/* A transfer in flight on a token: a cancel wakes its multi handle. */
+typedef struct respite_cancel_waiter {
+    CURLM *multi;
+    struct respite_cancel_waiter *next;
+} respite_cancel_waiter;
+
+void respite_cancel_attach(respite_cancel_token *token, respite_cancel_waiter *waiter);
+void respite_cancel_detach(respite_cancel_token *token, respite_cancel_waiter *waiter);
+
+/* Sleeps `seconds` (at most a day) or until the token is cancelled (NULL:
+ * the whole time); 1 when it was cancelled. */
+int respite_cancel_sleep(respite_cancel_token *token, double seconds);
+
 /* -------------------------------------------------------------- transfer */
 
 /* One HTTP exchange on an easy handle. */
@@ -60,10 +75,13 @@ typedef struct respite_transfer {
      * the same method, URL, headers and settings; only the body is set
      * (the sender: saves a curl_easy_reset and a dozen options per batch). */
     int same_as_last;
+    /* Only with a multi handle: when cancelled, the transfer is abandoned
+     * (C10); may be NULL. */
+    respite_cancel_token *cancel;
 } respite_transfer;
 
 /* Performs t on easy (through multi when not NULL, so another thread can
- * cut it short with curl_multi_wakeup and *abort_at_us) and fills out:
+ * cut it short with curl_multi_wakeup and *abort_at_us or t->cancel) and fills out:
  * status (0 when the transport failed, with out->error), headers, body and
  * the Retry-After hint of a 429/503. Returns RESPITE_OK, or no_memory. */
 int respite_http_perform(CURL *easy, CURLM *multi, const respite_transfer *t, respite_response *out);

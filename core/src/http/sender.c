@@ -429,7 +429,7 @@ static void send_batch(respite_sender *s)
         if (s->gzip)
             payload = &s->gzipped;
         respite_transfer t = {"POST", s->url, with_ids ? with_ids : s->request_headers, payload->data, payload->size,
-                              s->timeout, "respite", NULL, &s->abort_at_us, s->options_set && !with_ids};
+                              s->timeout, "respite", NULL, &s->abort_at_us, s->options_set && !with_ids, NULL};
         rc = respite_http_perform(s->easy, s->multi, &t, r);
         /* A batch's own header list is freed below: the next send sets its own. */
         s->options_set = !with_ids;

@@ -9,7 +9,7 @@ import enum
 from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 #: status names in code order (0 is "ok")
-STATUS_NAMES: Tuple[str, ...] = ('ok', 'invalid_argument', 'invalid_setting', 'invalid_time', 'temporarily_unavailable', 'invalid_policy', 'queue_full', 'too_large', 'closed', 'no_memory', 'transport', 'internal', 'storage',)
+STATUS_NAMES: Tuple[str, ...] = ('ok', 'invalid_argument', 'invalid_setting', 'invalid_time', 'temporarily_unavailable', 'invalid_policy', 'queue_full', 'too_large', 'closed', 'no_memory', 'transport', 'internal', 'storage', 'cancelled',)
 #: what happened to one call (spec section 1): names in code order
 OUTCOMES: Tuple[str, ...] = ('success', 'request_error', 'throttled', 'server_error', 'unusable', 'transport',)
 #: the kind of an event a gate or sender reports (G18): names in code order
