@@ -120,6 +120,8 @@ export interface Gate extends TypedEmitter<GateEventType>, Layer {
   acquire(now?: number): number;
   report(permit: number, outcome: OutcomeSpec, options?: { retryAfter?: number; now?: number }): void;
   record(outcome: OutcomeSpec, options?: { retryAfter?: number; now?: number }): void;
+  /** Ends a permit without an outcome (the caller gave up on the call): nothing counts; a probe's slot is freed. */
+  release(permit: number, now?: number): void;
   retryAfter(now?: number): number;
   state(now?: number): GateState;
   reset(now?: number): void;
@@ -127,6 +129,7 @@ export interface Gate extends TypedEmitter<GateEventType>, Layer {
   /**
    * Runs fn(context) through the gate; refused → rejects with TemporarilyUnavailableError, fn
    * not called; the result or error is classified (classifier), reported and passed through.
+   * An error after the context's signal aborted is released uncounted (release()).
    */
   run<T>(fn: (context: CallContext) => T | PromiseLike<T>, options?: RunOptions | CallContext): Promise<T>;
   /** Emits the events waiting for this handle now: on a shared gate, transitions other handles or processes made. */

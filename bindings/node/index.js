@@ -87,3 +87,4 @@ module.exports.NoMemoryError = errors.NoMemoryError;
 module.exports.TransportError = errors.TransportError;
 module.exports.InternalError = errors.InternalError;
 module.exports.StorageError = errors.StorageError;
+module.exports.CancelledError = errors.CancelledError;
