@@ -429,6 +429,21 @@ export function retry<T, B extends BackoffOptions = {}, R extends RetryOptions =
   backoff?: Backoff | Exact<B, BackoffOptions>,
   options?: Exact<R, RetryOptions>,
 ): Promise<T>;
+/** A function shaped like the global fetch (undici's, node-fetch's, a test double). */
+export type FetchFunction = (input: string | URL | globalThis.Request, init?: RequestInit) => Promise<globalThis.Response>;
+export interface GateFetchOptions {
+  /** The fetch to wrap; default globalThis.fetch. */
+  fetch?: FetchFunction;
+  /** Retries through the core's back-off, each attempt through the gate; default one attempt. */
+  retry?: Retry | Backoff | BackoffOptions;
+}
+/**
+ * fetch through the gate: refused while paused with no network call (TemporarilyUnavailableError
+ * with retryAfter); transport errors, 5xx and 429 count, other 4xx never; a 429/503's
+ * Retry-After is the gate's hint; init.signal (or the Request's) is passed on, and an aborted
+ * call counts nothing. Resolves with the last Response, as fetch does.
+ */
+export function gateFetch<O extends GateFetchOptions = {}>(gate: Gate, options?: Exact<O, GateFetchOptions>): FetchFunction;
 export function now(): number;
 export function classify(httpStatus: number, options?: { transport?: boolean; bodyUsable?: boolean }): OutcomeName;
 export function outcome(spec: OutcomeSpec): OutcomeName;

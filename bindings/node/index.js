@@ -12,6 +12,7 @@ const { Queue, Batch, DISPOSITIONS } = require('./lib/queue');
 const { DeliveryEngine, ACTIONS } = require('./lib/engine');
 const { Client, Response } = require('./lib/client');
 const { Sender } = require('./lib/sender');
+const { gateFetch } = require('./lib/fetch');
 const { settingsTable, Settings } = require('./lib/settings');
 const { OUTCOMES, parseOutcome } = require('./lib/outcome');
 
@@ -57,6 +58,7 @@ module.exports = {
   ACTIONS,
   retry,
   Retry,
+  gateFetch,
   Fallback,
   wrap,
   Classifier,

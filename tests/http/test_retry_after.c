@@ -78,6 +78,19 @@ static void test_the_public_parser_ignores_surrounding_blanks(void **state)
     assert_true(respite_retry_after_seconds("Sun, 06 Nov 1994 08:49:37 GMT") == 0.0);
 }
 
+/* C6 for wrappers: the hint of a 429 or 503 only, as the client reads it. */
+static void test_the_hint_comes_from_429_and_503_only(void **state)
+{
+    (void)state;
+    assert_true(respite_retry_after_hint(429, "7") == 7.0);
+    assert_true(respite_retry_after_hint(503, " 0.5 ") == 0.5);
+    assert_true(respite_retry_after_hint(500, "7") == 0.0);
+    assert_true(respite_retry_after_hint(200, "7") == 0.0);
+    assert_true(respite_retry_after_hint(0, "7") == 0.0);
+    assert_true(respite_retry_after_hint(429, NULL) == 0.0);
+    assert_true(respite_retry_after_hint(503, "soon") == 0.0);
+}
+
 static void test_the_client_reads_the_header_by_the_same_rule(void **state)
 {
     (void)state;
@@ -96,6 +109,7 @@ int main(void)
         cmocka_unit_test(test_huge_hints_are_capped_in_both_forms),
         cmocka_unit_test(test_the_public_parser_ignores_surrounding_blanks),
         cmocka_unit_test(test_the_client_reads_the_header_by_the_same_rule),
+        cmocka_unit_test(test_the_hint_comes_from_429_and_503_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

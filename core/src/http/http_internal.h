@@ -96,6 +96,9 @@ int respite_http_perform(CURL *easy, CURLM *multi, const respite_transfer *t, re
  * 0 when absent, malformed or in the past. */
 double respite_http_parse_retry_after(const char *value, time_t wall_now);
 
+/* 1 for the statuses whose Retry-After is read (C6): 429 and 503. */
+int respite_http_status_has_hint(int http_status);
+
 /* Appends "Name: value" lines (separated by "\n", "\r\n" accepted) to
  * *list. invalid_argument naming the line when one is not a header. */
 int respite_http_parse_header_lines(const char *lines, struct curl_slist **list, respite_error *err);

@@ -53,3 +53,14 @@ double respite_retry_after_seconds(const char *header_value)
     free(trimmed);
     return seconds;
 }
+
+/* C6: only a 429 or a 503 asks the caller to come back later. */
+int respite_http_status_has_hint(int http_status)
+{
+    return http_status == 429 || http_status == 503;
+}
+
+double respite_retry_after_hint(int http_status, const char *header_value)
+{
+    return respite_http_status_has_hint(http_status) ? respite_retry_after_seconds(header_value) : 0.0;
+}

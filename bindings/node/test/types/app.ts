@@ -2,10 +2,11 @@
 // (test/types.test.js runs tsc --noEmit --strict on it).
 import {
   Gate, Backoff, Retry, Fallback, wrap, Classifier, Policy, Queue, Batch, DeliveryEngine, Client, Response, Sender,
-  Settings, retry, now, classify, outcome, outcomeCounts, refusalMessage, settingsTable,
+  Settings, retry, gateFetch, now, classify, outcome, outcomeCounts, refusalMessage, settingsTable,
   OUTCOMES, STATUS_NAMES, DISPOSITIONS, ACTIONS,
   RespiteError, InvalidArgumentError, InvalidSettingError, InvalidTimeError, TemporarilyUnavailableError,
   InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError, StorageError,
+  CancelledError,
 } from '../../index.js';
 import type { CallContext, GateEvent, GateOptions, Layer, OutcomeName, RetryInfo, Wrapped } from '../../index.js';
 
@@ -32,10 +33,13 @@ async function main(signal: AbortSignal): Promise<void> {
   const status: number = await gate.run(({ signal: inner }: CallContext) => fetch('http://localhost/', { signal: inner }).then((r) => r.status), { signal });
   const text: string = await policy.run(async ({ attempt }) => `attempt ${attempt}`, { signal });
   const value: number = await retry(async (attempt, { signal: inner }) => attempt + Number(inner.aborted), { maxAttempts: 2 }, { gate, signal, onRetry });
+  const guarded = gateFetch(gate, { retry: { maxAttempts: 3 } });
+  const fetched: globalThis.Response = await guarded('http://localhost/', { signal });
+  gate.release(gate.acquire());
   const client = new Client({ gate, backoff, timeoutSeconds: 2, userAgent: 'app' });
   const response: Response = await client.request({ url: 'http://localhost/', method: 'POST', body: 'x', headers: { a: 'b' }, signal });
   const answer = await client.get('http://localhost/', { signal });
-  console.log(status, text, value, response.outcome, answer.headers.get('content-type'));
+  console.log(status, text, value, fetched.status, response.outcome, answer.headers.get('content-type'));
   client.close();
 
   const queue = new Queue({ policy: Policy.default(), overflow: 'drop_oldest', maxBytes: 1 << 20 });
@@ -56,7 +60,7 @@ async function main(signal: AbortSignal): Promise<void> {
   console.log(settings.get('probes'), outcomes, STATUS_NAMES, DISPOSITIONS, ACTIONS, now(), classify(503), outcome(429));
   console.log(outcomeCounts('transport'), refusalMessage(3), settingsTable().length, fromVariable.stats());
   const errors = [RespiteError, InvalidArgumentError, InvalidSettingError, InvalidTimeError, TemporarilyUnavailableError,
-    InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError, StorageError];
+    InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError, StorageError, CancelledError];
   console.log(errors.map((type) => type.name));
 }
 
