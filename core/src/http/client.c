@@ -41,6 +41,8 @@ struct respite_client {
     client_handle *idle;
     size_t idle_count;
     size_t idle_cap;
+
+    unsigned fork_generation; /* the process it was made in (C11) */
 };
 
 static int fail_closed(respite_error *err)
@@ -83,6 +85,7 @@ respite_client *respite_client_new(const respite_settings *settings, respite_gat
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a client");
         return NULL;
     }
+    c->fork_generation = respite_http_fork_generation();
     c->gate = respite_gate_retain(gate);
     c->backoff = respite_backoff_retain(backoff);
     c->timeout = respite_setting_number(settings, RESPITE_SETTING_CLIENT_TIMEOUT_SECONDS);
@@ -106,10 +109,26 @@ respite_client *respite_client_new(const respite_settings *settings, respite_gat
     return c;
 }
 
+/* C11: made before this process was forked from its maker. */
+static int inherited(const respite_client *c)
+{
+    return c->fork_generation != respite_http_fork_generation();
+}
+
 void respite_client_free(respite_client *client)
 {
     if (!client)
         return;
+    if (inherited(client)) {
+        /* C11: the handles, their connections and locks are the parent's
+         * (a TLS close here would end its sessions): only this process's
+         * references and copy go. */
+        respite_gate_free(client->gate);
+        respite_backoff_free(client->backoff);
+        free(client->user_agent);
+        free(client);
+        return;
+    }
     for (size_t i = 0; i < client->idle_count; i++)
         handle_cleanup(client->idle[i]);
     free(client->idle);
@@ -233,6 +252,11 @@ respite_response *respite_client_request_with(respite_client *client, const char
 {
     if (!client)
         return fail_closed(err), NULL;
+    if (inherited(client))
+        return respite_fail(err, RESPITE_E_CLOSED,
+                            "client belongs to the process that made it: this process was forked after, and its "
+                            "connections are the parent's; make a new client here"),
+               NULL;
     if (check_arguments(method, url, data, size, err) != RESPITE_OK)
         return NULL;
     if (respite_cancel_token_cancelled(cancel))

@@ -12,6 +12,10 @@
 /* curl_global_init exactly once per process (it is not thread-safe). */
 int respite_http_global_init(respite_error *err);
 
+/* This process's fork generation (fork_watch.c): a handle made with another
+ * value belongs to the process that forked this one (S15, C11). */
+unsigned respite_http_fork_generation(void);
+
 /* ------------------------------------------------------------ response */
 
 struct respite_response {

@@ -82,24 +82,10 @@ static int fail_closed(respite_error *err)
     return respite_fail(err, RESPITE_E_CLOSED, "sender is closed");
 }
 
-/* Counted in every child (pthread_atfork), never in the parent. */
-static _Atomic unsigned forks_seen;
-static pthread_once_t fork_watch_once = PTHREAD_ONCE_INIT;
-
-static void count_fork(void)
-{
-    atomic_fetch_add(&forks_seen, 1);
-}
-
-static void watch_forks(void)
-{
-    pthread_atfork(NULL, NULL, count_fork);
-}
-
 /* S15: made before this process was forked from its maker. */
 static int inherited(const respite_sender *s)
 {
-    return s->fork_generation != atomic_load_explicit(&forks_seen, memory_order_relaxed);
+    return s->fork_generation != respite_http_fork_generation();
 }
 
 /* What every call but close starts with: NULL is closed (common.h), and so
@@ -183,8 +169,7 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a sender");
         return NULL;
     }
-    pthread_once(&fork_watch_once, watch_forks);
-    s->fork_generation = atomic_load(&forks_seen);
+    s->fork_generation = respite_http_fork_generation();
     pthread_mutex_init(&s->lock, NULL);
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
