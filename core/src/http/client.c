@@ -1,28 +1,13 @@
-/* The request client (spec section 6, C1-C9): one call through a gate,
- * optional retries, connections reused from a pool of easy handles. */
+/* The request client (spec section 6, C1-C11): one call through a gate,
+ * optional retries and a cancel token, connections reused from this
+ * process's pool of handles (client_pool.c). */
 #include "http_internal.h"
 #include "../utf8.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* An easy handle driven by its own multi handle (which holds its
- * connections), so another thread can wake the transfer (C10). */
-typedef struct client_handle {
-    CURL *easy;
-    CURLM *multi;
-} client_handle;
-
-static void handle_cleanup(client_handle h)
-{
-    if (h.multi)
-        curl_multi_cleanup(h.multi);
-    if (h.easy)
-        curl_easy_cleanup(h.easy);
-}
 
 struct respite_client {
     respite_gate *gate;       /* held; NULL: no gate */
@@ -30,19 +15,8 @@ struct respite_client {
     double timeout;
     size_t max_body; /* C9 */
     char *user_agent;
-
-    /* DNS and TLS sessions are shared by every handle of the client. */
-    CURLSH *share;
-    pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
-
-    /* Idle transfer handles: each keeps its connections open, so a thread
-     * that takes one back reuses them (C7). */
-    pthread_mutex_t pool_lock;
-    client_handle *idle;
-    size_t idle_count;
-    size_t idle_cap;
-
-    unsigned fork_generation; /* the process it was made in (C11) */
+    /* This process's connections (C7); replaced in a forked child (C11). */
+    _Atomic(respite_client_pool *) pool;
 };
 
 static int fail_closed(respite_error *err)
@@ -50,19 +24,9 @@ static int fail_closed(respite_error *err)
     return respite_fail(err, RESPITE_E_CLOSED, "client is closed");
 }
 
-static void share_lock(CURL *easy, curl_lock_data data, curl_lock_access access, void *user)
+static int fail_memory(respite_error *err)
 {
-    (void)easy;
-    (void)access;
-    respite_client *c = user;
-    pthread_mutex_lock(&c->share_locks[data]);
-}
-
-static void share_unlock(CURL *easy, curl_lock_data data, void *user)
-{
-    (void)easy;
-    respite_client *c = user;
-    pthread_mutex_unlock(&c->share_locks[data]);
+    return respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a client");
 }
 
 respite_client *respite_client_new(const respite_settings *settings, respite_gate *gate, respite_backoff *backoff,
@@ -82,103 +46,51 @@ respite_client *respite_client_new(const respite_settings *settings, respite_gat
     respite_client *c = calloc(1, sizeof *c);
     if (!c) {
         respite_settings_free(own);
-        respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a client");
+        fail_memory(err);
         return NULL;
     }
-    c->fork_generation = respite_http_fork_generation();
     c->gate = respite_gate_retain(gate);
     c->backoff = respite_backoff_retain(backoff);
     c->timeout = respite_setting_number(settings, RESPITE_SETTING_CLIENT_TIMEOUT_SECONDS);
     c->max_body = (size_t)respite_setting_integer(settings, RESPITE_SETTING_CLIENT_MAX_BODY_BYTES);
     c->user_agent = strdup(respite_setting_text(settings, RESPITE_SETTING_CLIENT_USER_AGENT));
     respite_settings_free(own);
-    for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
-        pthread_mutex_init(&c->share_locks[i], NULL);
-    pthread_mutex_init(&c->pool_lock, NULL);
-    c->share = curl_share_init();
-    if (!c->user_agent || !c->share) {
+    atomic_init(&c->pool, respite_client_pool_new());
+    if (!c->user_agent || !atomic_load(&c->pool)) {
         respite_client_free(c);
-        respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a client");
+        fail_memory(err);
         return NULL;
     }
-    curl_share_setopt(c->share, CURLSHOPT_LOCKFUNC, share_lock);
-    curl_share_setopt(c->share, CURLSHOPT_UNLOCKFUNC, share_unlock);
-    curl_share_setopt(c->share, CURLSHOPT_USERDATA, c);
-    curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-    curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
     return c;
-}
-
-/* C11: made before this process was forked from its maker. */
-static int inherited(const respite_client *c)
-{
-    return c->fork_generation != respite_http_fork_generation();
 }
 
 void respite_client_free(respite_client *client)
 {
     if (!client)
         return;
-    if (inherited(client)) {
-        /* C11: the handles, their connections and locks are the parent's
-         * (a TLS close here would end its sessions): only this process's
-         * references and copy go. */
-        respite_gate_free(client->gate);
-        respite_backoff_free(client->backoff);
-        free(client->user_agent);
-        free(client);
-        return;
-    }
-    for (size_t i = 0; i < client->idle_count; i++)
-        handle_cleanup(client->idle[i]);
-    free(client->idle);
-    if (client->share)
-        curl_share_cleanup(client->share);
-    for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
-        pthread_mutex_destroy(&client->share_locks[i]);
-    pthread_mutex_destroy(&client->pool_lock);
+    respite_client_pool *pool = atomic_load(&client->pool);
+    if (pool && respite_client_pool_here(pool))
+        respite_client_pool_free(pool); /* C11: a parent's pool is left as it is */
     free(client->user_agent);
     respite_gate_free(client->gate);
     respite_backoff_free(client->backoff);
     free(client);
 }
 
-/* An idle handle, or a new one; 0 (easy NULL) when out of memory. */
-static int pool_take(respite_client *c, client_handle *out)
+/* This process's pool (C11): in a child forked after the client was made,
+ * the first call makes one (the threads of a child race for it once). */
+static respite_client_pool *pool_here(respite_client *c)
 {
-    int found = 0;
-    pthread_mutex_lock(&c->pool_lock);
-    if (c->idle_count > 0) {
-        *out = c->idle[--c->idle_count];
-        found = 1;
-    }
-    pthread_mutex_unlock(&c->pool_lock);
-    if (found)
-        return 1;
-    out->easy = curl_easy_init();
-    out->multi = curl_multi_init();
-    if (out->easy && out->multi)
-        return 1;
-    handle_cleanup(*out);
-    return 0;
-}
-
-static void pool_give(respite_client *c, client_handle h)
-{
-    pthread_mutex_lock(&c->pool_lock);
-    if (c->idle_count == c->idle_cap) {
-        size_t cap = c->idle_cap ? c->idle_cap * 2 : 4;
-        client_handle *grown = realloc(c->idle, cap * sizeof *grown);
-        if (!grown) {
-            pthread_mutex_unlock(&c->pool_lock);
-            handle_cleanup(h);
-            return;
-        }
-        c->idle = grown;
-        c->idle_cap = cap;
-    }
-    c->idle[c->idle_count++] = h;
-    pthread_mutex_unlock(&c->pool_lock);
+    respite_client_pool *pool = atomic_load_explicit(&c->pool, memory_order_acquire);
+    if (respite_client_pool_here(pool))
+        return pool;
+    respite_client_pool *mine = respite_client_pool_new();
+    if (!mine)
+        return NULL;
+    if (atomic_compare_exchange_strong_explicit(&c->pool, &pool, mine, memory_order_acq_rel, memory_order_acquire))
+        return mine;
+    respite_client_pool_free(mine); /* another thread of this process made one first */
+    return pool;
 }
 
 /* C2: the method is an HTTP token such as GET or POST. */
@@ -215,15 +127,17 @@ static respite_response *attempt_once(respite_client *c, const char *method, con
     respite_response *r = respite_response_new(c->max_body);
     if (r)
         r->body_limit_fails = 1;
-    client_handle h = {NULL, NULL};
-    if (!r || !pool_take(c, &h)) {
+    respite_client_pool *pool = r ? pool_here(c) : NULL;
+    respite_client_handle h = {NULL, NULL};
+    if (!pool || !respite_client_pool_take(pool, &h)) {
         respite_response_free(r);
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory making a request");
         return NULL;
     }
-    respite_transfer t = {method, url, headers, data, size, c->timeout, c->user_agent, c->share, NULL, 0, cancel};
+    respite_transfer t = {method, url, headers, data, size, c->timeout, c->user_agent, respite_client_pool_share(pool),
+                          NULL, 0, cancel};
     int rc = respite_http_perform(h.easy, h.multi, &t, r);
-    pool_give(c, h);
+    respite_client_pool_give(pool, h);
     if (rc != RESPITE_OK) {
         respite_response_free(r);
         respite_fail(err, rc, "out of memory reading the answer");
@@ -252,11 +166,6 @@ respite_response *respite_client_request_with(respite_client *client, const char
 {
     if (!client)
         return fail_closed(err), NULL;
-    if (inherited(client))
-        return respite_fail(err, RESPITE_E_CLOSED,
-                            "client belongs to the process that made it: this process was forked after, and its "
-                            "connections are the parent's; make a new client here"),
-               NULL;
     if (check_arguments(method, url, data, size, err) != RESPITE_OK)
         return NULL;
     if (respite_cancel_token_cancelled(cancel))

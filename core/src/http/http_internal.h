@@ -16,6 +16,28 @@ int respite_http_global_init(respite_error *err);
  * value belongs to the process that forked this one (S15, C11). */
 unsigned respite_http_fork_generation(void);
 
+/* --------------------------------------------------------- client pool */
+
+/* An easy handle driven by its own multi handle (which holds its
+ * connections), so another thread can wake the transfer (C10). */
+typedef struct respite_client_handle {
+    CURL *easy;
+    CURLM *multi;
+} respite_client_handle;
+
+/* A client's idle handles and shared DNS/TLS caches, in the process that
+ * made it (client_pool.c). NULL: no memory. */
+typedef struct respite_client_pool respite_client_pool;
+respite_client_pool *respite_client_pool_new(void);
+void respite_client_pool_free(respite_client_pool *pool);
+/* 1 when the pool was made in this process (not inherited through fork). */
+int respite_client_pool_here(const respite_client_pool *pool);
+CURLSH *respite_client_pool_share(respite_client_pool *pool);
+/* An idle handle, or a new one; 0 when out of memory. */
+int respite_client_pool_take(respite_client_pool *pool, respite_client_handle *out);
+/* Back to the pool, its connections open. */
+void respite_client_pool_give(respite_client_pool *pool, respite_client_handle handle);
+
 /* ------------------------------------------------------------ response */
 
 struct respite_response {
