@@ -24,7 +24,7 @@ if pid == 0:
     queue.enqueue("child")
     action = engine.next()
     batch = engine.take()
-    seen["engine"] = [action, [p.decode() for p in batch.payloads()]]
+    seen["engine"] = [action, [p.decode() for p in batch.payloads]]
     engine.settle(batch, status=200)
     seen["pending"] = queue.pending
     client.close()  # frees the child's connections only

@@ -7,7 +7,7 @@ import math
 from typing import Dict, List, Optional, Type
 
 import respite
-from respite import (ERRORS_BY_CODE, ERRORS_BY_STATUS, Attempt, Backoff, BackoffSettings, Batch, Client,
+from respite import (ERRORS_BY_CODE, ERRORS_BY_STATUS, Attempt, Backoff, BackoffSettings, Batch, CancelledError, Client,
                      ClientSettings, ClosedError, FleetSettings, Decision, Engine, EngineStats, Event, FailureOn, Gate, GateSettings,
                      GateStats, InternalError, InvalidArgumentError, InvalidPolicyError, InvalidSettingError,
                      InvalidTimeError, NoMemoryError, Outcome, Policy, Problem, Queue, QueueFullError, QueueSettings,
@@ -105,7 +105,7 @@ def queues_and_senders() -> None:
 
 
 def errors_and_settings() -> None:
-    classes: List[Type[RespiteError]] = [ClosedError, InternalError, InvalidArgumentError, InvalidPolicyError,
+    classes: List[Type[RespiteError]] = [CancelledError, ClosedError, InternalError, InvalidArgumentError, InvalidPolicyError,
                                          InvalidSettingError, InvalidTimeError, NoMemoryError, QueueFullError,
                                          StorageError, TemporarilyUnavailableError, TooLargeError, TransportError]
     by_status: Dict[str, Type[RespiteError]] = ERRORS_BY_STATUS
