@@ -5,7 +5,7 @@
 // call (TemporarilyUnavailableError with retryAfter). What counts is what
 // the spec counts, decided by the core: a transport error, a 5xx or a 429
 // (respite_classify, through the gate's classifier), never another 4xx; the
-// Retry-After of a 429 or 503 is the gate's hint (respite_retry_after_hint).
+// Retry-After of a 429 or 503 is the gate's hint (respite_retry_after_seconds).
 // The caller's AbortSignal (init.signal, or the Request's) reaches fetch, and
 // a call aborted meanwhile is released from the gate uncounted (G19). With
 // `retry` (a Retry, a Backoff or back-off options) each attempt goes through

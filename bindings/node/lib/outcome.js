@@ -27,7 +27,7 @@ function hintOf(value) {
   if (typeof hint === 'number') return hint > 0 && Number.isFinite(hint) ? hint : 0;
   if (typeof value?.headers?.get !== 'function') return 0;
   const status = httpStatusOf(value);
-  return status === 0 ? 0 : native.respite_retry_after_hint(status, String(value.headers.get('retry-after') ?? ''));
+  return status === 0 ? 0 : native.respite_retry_after_seconds(status, String(value.headers.get('retry-after') ?? ''));
 }
 
 // An outcome given by a caller: a name ('server_error'), an HTTP status
