@@ -3,7 +3,6 @@
 #include "http_internal.h"
 
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -93,19 +92,7 @@ int respite_cancel_sleep(respite_cancel_token *token, double seconds)
         respite_http_sleep(seconds);
         return 0;
     }
-    if (seconds > 86400.0)
-        seconds = 86400.0;
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    if (seconds > 0.0) {
-        double whole = floor(seconds);
-        until.tv_sec += (time_t)whole;
-        until.tv_nsec += (long)((seconds - whole) * 1e9);
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
-    }
+    struct timespec until = respite_http_deadline_in(seconds);
     pthread_mutex_lock(&token->lock);
     int rc = 0;
     while (!atomic_load_explicit(&token->cancelled, memory_order_relaxed) && rc != ETIMEDOUT)

@@ -137,6 +137,10 @@ long long respite_http_now_us(void);
 /* respite_sleep_seconds, capped at a day. */
 void respite_http_sleep(double seconds);
 
+/* CLOCK_MONOTONIC `seconds` from now (0 to a day), for a timed wait on a
+ * condition variable made with that clock. */
+struct timespec respite_http_deadline_in(double seconds);
+
 /* ------------------------------------------------------------ batch body */
 
 /* A growable byte buffer. */

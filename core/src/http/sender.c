@@ -101,24 +101,6 @@ static int unusable(const respite_sender *s, respite_error *err)
     return RESPITE_OK;
 }
 
-static struct timespec deadline_in(double seconds)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    if (!(seconds < 86400.0))
-        seconds = 86400.0;
-    if (seconds < 0)
-        seconds = 0;
-    double whole = floor(seconds);
-    ts.tv_sec += (time_t)whole;
-    ts.tv_nsec += (long)((seconds - whole) * 1e9);
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
-    return ts;
-}
-
 /* The sender's gate and engine are its own: their events are the sender's. */
 static void push_as_sender(respite_sender *s, respite_event *event)
 {
@@ -459,7 +441,7 @@ static void *sender_main(void *arg)
             if (s->closing && (respite_engine_stats_get(s->engine, &es, NULL) != RESPITE_OK ||
                                respite_now() >= es.close_deadline))
                 break;
-            struct timespec until = deadline_in(STORAGE_RETRY_SECONDS);
+            struct timespec until = respite_http_deadline_in(STORAGE_RETRY_SECONDS);
             pthread_cond_timedwait(&s->changed, &s->lock, &until);
             continue;
         }
@@ -467,14 +449,14 @@ static void *sender_main(void *arg)
             send_batch(s);
         } else if (action == RESPITE_ACTION_WAIT) {
             /* S4: wait out the pause; close (or flush) ends the wait early. */
-            struct timespec until = deadline_in(respite_engine_wait_seconds(s->engine));
+            struct timespec until = respite_http_deadline_in(respite_engine_wait_seconds(s->engine));
             if (!s->closing)
                 pthread_cond_timedwait(&s->changed, &s->lock, &until);
         } else if (s->flushes > 0 && respite_queue_pending(s->queue, NULL) > 0) {
             /* flush: below the minimum too, but never past a refusing gate */
             double wait = respite_gate_retry_after(s->gate, respite_now(), NULL);
             if (wait > 0) {
-                struct timespec until = deadline_in(wait);
+                struct timespec until = respite_http_deadline_in(wait);
                 pthread_cond_timedwait(&s->changed, &s->lock, &until);
             } else {
                 send_batch(s);
@@ -550,7 +532,7 @@ int respite_sender_flush(respite_sender *sender, double timeout_seconds, respite
             break;
         }
         double step = deadline - now < 0.05 ? deadline - now : 0.05;
-        struct timespec until = deadline_in(step);
+        struct timespec until = respite_http_deadline_in(step);
         pthread_cond_timedwait(&sender->changed, &sender->lock, &until);
     }
     sender->flushes--;
