@@ -14,6 +14,7 @@ const { Client, Response } = require('./lib/client');
 const { Sender } = require('./lib/sender');
 const { settingsTable, Settings } = require('./lib/settings');
 const { OUTCOMES, parseOutcome } = require('./lib/outcome');
+const testing = require('./lib/testing');
 
 // Seconds on the core's monotonic clock (the `now` every method accepts).
 function now() {
@@ -60,6 +61,7 @@ module.exports = {
   Fallback,
   wrap,
   Classifier,
+  testing,
   now,
   classify,
   outcome,
