@@ -13,9 +13,6 @@ from .gate import Gate
 from .generated.errors import TransportError
 from .generated.tables import Outcome
 
-# C6: the client reads Retry-After from 429 and 503 answers only.
-_HINTED_STATUSES = (429, 503)
-
 
 class Exchange:
     """The attempts of one request: :meth:`begin` before each (the gate may
@@ -39,7 +36,7 @@ class Exchange:
 
     def answered(self, status: int, retry_after: Optional[str]) -> Optional[float]:
         """An answer with this status and Retry-After header (None: none)."""
-        hint = _c.respite_retry_after_seconds(retry_after) if status in _HINTED_STATUSES else 0.0
+        hint = _c.respite_retry_after_seconds(status, retry_after)
         return self._settle(classify(status), status, hint)
 
     def failed(self, transport: bool) -> Optional[float]:

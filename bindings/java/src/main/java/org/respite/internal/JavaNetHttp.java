@@ -29,12 +29,12 @@ public final class JavaNetHttp {
         }
 
         static double retryAfter(Object value) {
-            // C6: only 429 and 503 answers carry a hint.
-            if (!(value instanceof HttpResponse<?> response)
-                    || (response.statusCode() != 429 && response.statusCode() != 503)) {
+            if (!(value instanceof HttpResponse<?> response)) {
                 return 0;
             }
-            return response.headers().firstValue("Retry-After").map(RespiteNative::respite_retry_after_seconds)
+            // C6 in the core: only 429 and 503 answers carry a hint.
+            return response.headers().firstValue("Retry-After")
+                    .map(header -> RespiteNative.respite_retry_after_seconds(response.statusCode(), header))
                     .orElse(0.0);
         }
     }
