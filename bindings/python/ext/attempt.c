@@ -1,0 +1,401 @@
+/*
+ * attempt.c - `with gate.attempt():` in C. The type respite._respite_swig._Attempt
+ * holds what the Python Attempt held (gate, now, permit, the outcome code and
+ * retry_after set on it); gate.py's Attempt subclasses it with the setters
+ * and the async forms. Gate.attempt(now=None) makes one with no Python frame,
+ * __enter__ admits (respite_gate_admit_now, or admit at `now`) and __exit__
+ * reports (respite_gate_report_now, or report at `now`), each followed by the
+ * gate's event rule (Gate._poll when events are pending).
+ *
+ * __exit__ decides as gate.py did: no exception -> the outcome set on the
+ * attempt, else success; an exception that is not an Exception (KeyboardInterrupt,
+ * SystemExit, cancellation) -> nothing reported (G10); another exception with
+ * no outcome set -> the gate's classifier (Python: Classifier.exception) says
+ * its outcome and hint, request_error when it is the caller's own. The gate's
+ * handle is read from gate._own at each step, so a gate closed inside the
+ * block raises ClosedError on the way out, as before.
+ */
+#define PY_SSIZE_T_CLEAN
+#include "respite_py.h"
+
+#if PY_VERSION_HEX >= 0x030C0000
+#define ATTEMPT_T_OBJECT Py_T_OBJECT_EX
+#define ATTEMPT_T_INT64 Py_T_LONGLONG
+#else
+#include <structmember.h>
+#define ATTEMPT_T_OBJECT T_OBJECT_EX
+#define ATTEMPT_T_INT64 T_LONGLONG
+#endif
+
+#include <limits.h>
+#include <stddef.h>
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *gate;
+    PyObject *now;         /* None: the core's clock */
+    PyObject *code;        /* None: success, or the exception's outcome */
+    PyObject *retry_after; /* None: no hint set */
+    long long permit;
+} attempt_object;
+
+static PyObject *attempt_base;  /* the type _Attempt */
+static PyObject *attempt_class; /* gate.py's Attempt, which Gate.attempt makes */
+static PyObject *str_own;
+static PyObject *str_addr;
+static PyObject *str_poll;
+static PyObject *str_classifier;
+static PyObject *str_exception;
+
+/* gate._own and its handle; NULL with an exception set when they cannot be read. */
+static PyObject *gate_own(PyObject *gate, respite_gate **handle)
+{
+    PyObject *own = PyObject_GetAttr(gate, str_own);
+    if (!own)
+        return NULL;
+    PyObject *addr = PyObject_GetAttr(own, str_addr);
+    *handle = addr ? (respite_gate *)PyLong_AsVoidPtr(addr) : NULL;
+    Py_XDECREF(addr);
+    if (PyErr_Occurred()) {
+        Py_DECREF(own);
+        return NULL;
+    }
+    return own;
+}
+
+/* The gate's event rule after a call into it: 0, or -1 when logging raised. */
+static int poll_events(PyObject *gate, PyObject *own, const respite_gate *handle)
+{
+    if (respite_gate_events_pending(handle) <= 0)
+        return 0;
+    PyObject *res = PyObject_CallMethodObjArgs(gate, str_poll, own, NULL);
+    Py_XDECREF(res);
+    return res ? 0 : -1;
+}
+
+/* A number argument as the core takes it (None is `absent`); -1 with an exception. */
+static int as_double(PyObject *value, const char *what, double *out)
+{
+    if (!PyFloat_Check(value) && !PyLong_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a number (got %R)", what, value);
+        return -1;
+    }
+    *out = PyFloat_AsDouble(value);
+    return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* An outcome code (an int the core checks); -1 with an exception. */
+static int as_code(PyObject *value, int *out)
+{
+    if (!PyLong_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "an outcome code must be an int (got %R)", value);
+        return -1;
+    }
+    long code = PyLong_AsLong(value);
+    if (code == -1 && PyErr_Occurred())
+        return -1;
+    if (code < INT_MIN || code > INT_MAX) {
+        PyErr_Format(PyExc_OverflowError, "outcome code %ld does not fit an int", code);
+        return -1;
+    }
+    *out = (int)code;
+    return 0;
+}
+
+static int attempt_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    attempt_object *self = (attempt_object *)op;
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(self->gate);
+    Py_VISIT(self->now);
+    Py_VISIT(self->code);
+    Py_VISIT(self->retry_after);
+    return 0;
+}
+
+static int attempt_clear(PyObject *op)
+{
+    attempt_object *self = (attempt_object *)op;
+    Py_CLEAR(self->gate);
+    Py_CLEAR(self->now);
+    Py_CLEAR(self->code);
+    Py_CLEAR(self->retry_after);
+    return 0;
+}
+
+static void attempt_dealloc(PyObject *op)
+{
+    PyTypeObject *type = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    attempt_clear(op);
+    freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    free_slot(op);
+    Py_DECREF(type);
+}
+
+/* Fills a new attempt of `type` (Attempt or a subclass) for `gate` at `now`. */
+static PyObject *attempt_make(PyTypeObject *type, PyObject *gate, PyObject *now)
+{
+    allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+    attempt_object *self = (attempt_object *)alloc(type, 0);
+    if (!self)
+        return NULL;
+    Py_INCREF(gate);
+    self->gate = gate;
+    Py_INCREF(now);
+    self->now = now;
+    Py_INCREF(Py_None);
+    self->code = Py_None;
+    Py_INCREF(Py_None);
+    self->retry_after = Py_None;
+    self->permit = 0;
+    return (PyObject *)self;
+}
+
+/* Attempt(gate, now) */
+static PyObject *attempt_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"gate", "now", NULL};
+    PyObject *gate, *now = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Attempt", names, &gate, &now))
+        return NULL;
+    return attempt_make(type, gate, now);
+}
+
+/* gate.attempt(now=None): an Attempt of gate.py's class, made without a Python frame. */
+static PyObject *gate_attempt(PyObject *gate, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *now = nargs > 0 ? args[0] : Py_None;
+    Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+    if (nargs > 1 || nargs + nkw > 1 ||
+        (nkw == 1 && PyUnicode_CompareWithASCIIString(PyTuple_GetItem(kwnames, 0), "now") != 0)) {
+        PyErr_SetString(PyExc_TypeError, "attempt() takes one optional argument, now");
+        return NULL;
+    }
+    if (nkw == 1)
+        now = args[nargs];
+    if (!attempt_class) {
+        PyErr_SetString(PyExc_RuntimeError, "respite: the Attempt class is not registered");
+        return NULL;
+    }
+    return attempt_make((PyTypeObject *)attempt_class, gate, now);
+}
+
+/* __enter__: asks the gate (refused: TemporarilyUnavailableError); returns the attempt. */
+static PyObject *attempt_enter(PyObject *op, PyObject *unused)
+{
+    (void)unused;
+    attempt_object *self = (attempt_object *)op;
+    PyObject *gate = self->gate;
+    if (!gate) {
+        PyErr_SetString(PyExc_AttributeError, "gate");
+        return NULL;
+    }
+    Py_INCREF(gate);
+    respite_gate *handle;
+    PyObject *own = gate_own(gate, &handle);
+    if (!own) {
+        Py_DECREF(gate);
+        return NULL;
+    }
+    respite_error err = {0};
+    int64_t permit = -1;
+    double now = 0.0;
+    int timed = self->now != NULL && self->now != Py_None;
+    PyObject *type = NULL, *value = NULL, *tb = NULL;
+    if (timed && as_double(self->now, "now", &now) != 0)
+        PyErr_Fetch(&type, &value, &tb); /* raised after the events are logged */
+    else
+        permit = timed ? respite_gate_admit(handle, now, &err) : respite_gate_admit_now(handle, &err);
+    /* as Gate.acquire: events are logged whether or not the gate admitted;
+     * an error while logging them wins */
+    int polled = poll_events(gate, own, handle);
+    Py_DECREF(own);
+    Py_DECREF(gate);
+    if (type && polled == 0) {
+        PyErr_Restore(type, value, tb);
+        return NULL;
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    if (polled != 0)
+        return NULL;
+    if (err.status != RESPITE_OK)
+        return respite_py_raise(&err);
+    self->permit = permit;
+    Py_INCREF(op);
+    return op;
+}
+
+/* The outcome and hint the exception `exc` says, by the gate's classifier. */
+static int classify_exception(PyObject *gate, PyObject *exc, int *code, double *hint, int have_hint)
+{
+    PyObject *classifier = PyObject_GetAttr(gate, str_classifier);
+    PyObject *verdict = classifier ? PyObject_CallMethodObjArgs(classifier, str_exception, exc, NULL) : NULL;
+    Py_XDECREF(classifier);
+    if (!verdict)
+        return -1;
+    PyObject *verdict_code = NULL, *verdict_hint = NULL;
+    if (PyTuple_Check(verdict) && PyTuple_Size(verdict) == 3) {
+        verdict_code = PyTuple_GetItem(verdict, 0);
+        verdict_hint = PyTuple_GetItem(verdict, 2);
+    }
+    int ok = verdict_code != NULL;
+    if (!ok)
+        PyErr_SetString(PyExc_TypeError, "Classifier.exception() must return (code, status, hint)");
+    if (ok && verdict_code == Py_None) /* the caller's own: not the service's fault */
+        *code = RESPITE_OUTCOME_REQUEST_ERROR;
+    else if (ok)
+        ok = as_code(verdict_code, code) == 0;
+    if (ok && !have_hint && verdict_hint != Py_None)
+        ok = as_double(verdict_hint, "retry_after", hint) == 0;
+    Py_DECREF(verdict);
+    return ok ? 0 : -1;
+}
+
+/* __exit__(exc_type, exc, tb): reports how the block ended; returns None, so
+ * an exception from the block always propagates. */
+static PyObject *attempt_exit(PyObject *op, PyObject *const *args, Py_ssize_t nargs)
+{
+    attempt_object *self = (attempt_object *)op;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "__exit__() takes exc_type, exc and tb");
+        return NULL;
+    }
+    PyObject *exc = args[1];
+    if (exc != Py_None && !PyObject_TypeCheck(exc, (PyTypeObject *)PyExc_Exception)) {
+        int is_exception = PyObject_IsInstance(exc, PyExc_Exception);
+        if (is_exception < 0)
+            return NULL;
+        if (!is_exception) /* KeyboardInterrupt, SystemExit, cancellation: the call did not end (G10) */
+            Py_RETURN_NONE;
+    }
+    PyObject *gate = self->gate;
+    if (!gate) {
+        PyErr_SetString(PyExc_AttributeError, "gate");
+        return NULL;
+    }
+    Py_INCREF(gate);
+    int code = RESPITE_OUTCOME_SUCCESS;
+    double hint = 0.0, now = 0.0;
+    int failed = 0;
+    int have_hint = self->retry_after != NULL && self->retry_after != Py_None;
+    if (have_hint)
+        failed = as_double(self->retry_after, "retry_after", &hint) != 0;
+    if (!failed && self->code != NULL && self->code != Py_None) {
+        failed = as_code(self->code, &code) != 0;
+    } else if (!failed && exc != Py_None) {
+        failed = classify_exception(gate, exc, &code, &hint, have_hint) != 0;
+    }
+    int timed = self->now != NULL && self->now != Py_None;
+    if (!failed && timed)
+        failed = as_double(self->now, "now", &now) != 0;
+    respite_gate *handle;
+    PyObject *own = failed ? NULL : gate_own(gate, &handle);
+    if (!own) {
+        Py_DECREF(gate);
+        return NULL;
+    }
+    respite_error err = {0};
+    int rc = timed ? respite_gate_report(handle, self->permit, code, hint, now, &err)
+                   : respite_gate_report_now(handle, self->permit, code, hint, &err);
+    int polled = rc == RESPITE_OK ? poll_events(gate, own, handle) : 0;
+    Py_DECREF(own);
+    Py_DECREF(gate);
+    if (rc != RESPITE_OK)
+        return respite_py_raise(&err);
+    if (polled != 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef attempt_methods[] = {
+    {"__enter__", attempt_enter, METH_NOARGS, "Asks the gate; refused: TemporarilyUnavailableError."},
+    {"__exit__", (PyCFunction)(void (*)(void))attempt_exit, METH_FASTCALL,
+     "Reports how the block ended; an exception from the block propagates."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef attempt_members[] = {
+    {"gate", ATTEMPT_T_OBJECT, offsetof(attempt_object, gate), 0, "the gate asked"},
+    {"now", ATTEMPT_T_OBJECT, offsetof(attempt_object, now), 0, "the time given (None: the core's clock)"},
+    {"permit", ATTEMPT_T_INT64, offsetof(attempt_object, permit), 0, "the permit (0 until entered)"},
+    {"_code", ATTEMPT_T_OBJECT, offsetof(attempt_object, code), 0, "the outcome set on the call (None: none)"},
+    {"_retry_after", ATTEMPT_T_OBJECT, offsetof(attempt_object, retry_after), 0, "the hint set (None: none)"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot attempt_slots[] = {
+    {Py_tp_doc, "The C part of respite.Attempt: one call made through a gate."},
+    {Py_tp_new, attempt_new},
+    {Py_tp_dealloc, attempt_dealloc},
+    {Py_tp_traverse, attempt_traverse},
+    {Py_tp_clear, attempt_clear},
+    {Py_tp_methods, attempt_methods},
+    {Py_tp_members, attempt_members},
+    {0, NULL},
+};
+
+static PyType_Spec attempt_spec = {
+    "respite._respite_swig._Attempt",
+    sizeof(attempt_object),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    attempt_slots,
+};
+
+/* _attempt_class(cls): the class Gate.attempt makes (gate.py's Attempt, a subclass of _Attempt). */
+static PyObject *register_class(PyObject *module, PyObject *cls)
+{
+    (void)module;
+    int sub = PyType_Check(cls) ? PyObject_IsSubclass(cls, attempt_base) : 0;
+    if (sub < 0)
+        return NULL;
+    if (!sub) {
+        PyErr_SetString(PyExc_TypeError, "_attempt_class() takes a subclass of _Attempt");
+        return NULL;
+    }
+    Py_INCREF(cls);
+    PyObject *old = attempt_class;
+    attempt_class = cls;
+    Py_XDECREF(old);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef register_def = {"_attempt_class", register_class, METH_O,
+                                   "Sets the class that Gate.attempt makes (a subclass of _Attempt)."};
+static PyMethodDef gate_attempt_def = {
+    "attempt", (PyCFunction)(void (*)(void))gate_attempt, METH_FASTCALL | METH_KEYWORDS,
+    "attempt(now=None)\n--\n\n"
+    "A context manager around one call: entering asks the gate, leaving reports how the call ended."};
+
+/* Adds _Attempt, _attempt_class and _gate_attempt (a method descriptor that
+ * gate.py makes Gate.attempt) to the module. */
+int respite_py_attempt_register(PyObject *module)
+{
+    if (!(str_own = PyUnicode_InternFromString("_own")) || !(str_addr = PyUnicode_InternFromString("addr")) ||
+        !(str_poll = PyUnicode_InternFromString("_poll")) ||
+        !(str_classifier = PyUnicode_InternFromString("_classifier")) ||
+        !(str_exception = PyUnicode_InternFromString("exception")))
+        return -1;
+    attempt_base = PyType_FromSpec(&attempt_spec);
+    if (!attempt_base)
+        return -1;
+    Py_INCREF(attempt_base);
+    if (PyModule_AddObject(module, "_Attempt", attempt_base) != 0) {
+        Py_DECREF(attempt_base);
+        return -1;
+    }
+    PyObject *reg = PyCFunction_New(&register_def, NULL);
+    if (!reg || PyModule_AddObject(module, "_attempt_class", reg) != 0) {
+        Py_XDECREF(reg);
+        return -1;
+    }
+    PyObject *descr = PyDescr_NewMethod(&PyBaseObject_Type, &gate_attempt_def);
+    if (!descr || PyModule_AddObject(module, "_gate_attempt", descr) != 0) {
+        Py_XDECREF(descr);
+        return -1;
+    }
+    return 0;
+}
