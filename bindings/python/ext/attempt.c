@@ -1,19 +1,20 @@
 /*
- * attempt.c - `with gate.attempt():` in C. The type respite._respite_swig._Attempt
- * holds what the Python Attempt held (gate, now, permit, the outcome code and
- * retry_after set on it); gate.py's Attempt subclasses it with the setters
- * and the async forms. Gate.attempt(now=None) makes one with no Python frame,
- * __enter__ admits (respite_gate_admit_now, or admit at `now`) and __exit__
- * reports (respite_gate_report_now, or report at `now`), each followed by the
- * gate's event rule (Gate._poll when events are pending).
+ * attempt.c - `with gate.attempt():` in C. The type respite.Attempt holds
+ * what one call made through a gate needs (gate, now, permit, the outcome
+ * code and retry_after set on it); gate.py adds its Python methods (the
+ * setters and the async forms). Gate.attempt(now=None) makes one with no
+ * Python frame, __enter__ admits (respite_gate_admit_now, or admit at `now`)
+ * and __exit__ reports (respite_gate_report_now, or report at `now`), each
+ * followed by the gate's event rule. Not garbage-collected: it refers only to
+ * its gate and numbers, so it cannot be part of a cycle the gate makes.
  *
  * __exit__ decides as gate.py did: no exception -> the outcome set on the
  * attempt, else success; an exception that is not an Exception (KeyboardInterrupt,
  * SystemExit, cancellation) -> nothing reported (G10); another exception with
  * no outcome set -> the gate's classifier (Python: Classifier.exception) says
  * its outcome and hint, request_error when it is the caller's own. The gate's
- * handle is read from gate._own at each step, so a gate closed inside the
- * block raises ClosedError on the way out, as before.
+ * handle is read from gate._own at each step (gate_handle.c), so a gate
+ * closed inside the block raises ClosedError on the way out, as before.
  */
 #define PY_SSIZE_T_CLEAN
 #include "respite_py.h"
@@ -39,39 +40,9 @@ typedef struct {
     long long permit;
 } attempt_object;
 
-static PyObject *attempt_base;  /* the type _Attempt */
-static PyObject *attempt_class; /* gate.py's Attempt, which Gate.attempt makes */
-static PyObject *str_own;
-static PyObject *str_addr;
-static PyObject *str_poll;
+static PyObject *attempt_type; /* respite.Attempt */
 static PyObject *str_classifier;
 static PyObject *str_exception;
-
-/* gate._own and its handle; NULL with an exception set when they cannot be read. */
-static PyObject *gate_own(PyObject *gate, respite_gate **handle)
-{
-    PyObject *own = PyObject_GetAttr(gate, str_own);
-    if (!own)
-        return NULL;
-    PyObject *addr = PyObject_GetAttr(own, str_addr);
-    *handle = addr ? (respite_gate *)PyLong_AsVoidPtr(addr) : NULL;
-    Py_XDECREF(addr);
-    if (PyErr_Occurred()) {
-        Py_DECREF(own);
-        return NULL;
-    }
-    return own;
-}
-
-/* The gate's event rule after a call into it: 0, or -1 when logging raised. */
-static int poll_events(PyObject *gate, PyObject *own, const respite_gate *handle)
-{
-    if (respite_gate_events_pending(handle) <= 0)
-        return 0;
-    PyObject *res = PyObject_CallMethodObjArgs(gate, str_poll, own, NULL);
-    Py_XDECREF(res);
-    return res ? 0 : -1;
-}
 
 /* A number argument as the core takes it (None is `absent`); -1 with an exception. */
 static int as_double(PyObject *value, const char *what, double *out)
@@ -102,32 +73,18 @@ static int as_code(PyObject *value, int *out)
     return 0;
 }
 
-static int attempt_traverse(PyObject *op, visitproc visit, void *arg)
+static void attempt_clear(attempt_object *self)
 {
-    attempt_object *self = (attempt_object *)op;
-    Py_VISIT(Py_TYPE(op));
-    Py_VISIT(self->gate);
-    Py_VISIT(self->now);
-    Py_VISIT(self->code);
-    Py_VISIT(self->retry_after);
-    return 0;
-}
-
-static int attempt_clear(PyObject *op)
-{
-    attempt_object *self = (attempt_object *)op;
     Py_CLEAR(self->gate);
     Py_CLEAR(self->now);
     Py_CLEAR(self->code);
     Py_CLEAR(self->retry_after);
-    return 0;
 }
 
 static void attempt_dealloc(PyObject *op)
 {
     PyTypeObject *type = Py_TYPE(op);
-    PyObject_GC_UnTrack(op);
-    attempt_clear(op);
+    attempt_clear((attempt_object *)op);
     freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
     free_slot(op);
     Py_DECREF(type);
@@ -162,7 +119,7 @@ static PyObject *attempt_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     return attempt_make(type, gate, now);
 }
 
-/* gate.attempt(now=None): an Attempt of gate.py's class, made without a Python frame. */
+/* gate.attempt(now=None): an Attempt, made without a Python frame. */
 static PyObject *gate_attempt(PyObject *gate, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *now = nargs > 0 ? args[0] : Py_None;
@@ -174,11 +131,7 @@ static PyObject *gate_attempt(PyObject *gate, PyObject *const *args, Py_ssize_t 
     }
     if (nkw == 1)
         now = args[nargs];
-    if (!attempt_class) {
-        PyErr_SetString(PyExc_RuntimeError, "respite: the Attempt class is not registered");
-        return NULL;
-    }
-    return attempt_make((PyTypeObject *)attempt_class, gate, now);
+    return attempt_make((PyTypeObject *)attempt_type, gate, now);
 }
 
 /* __enter__: asks the gate (refused: TemporarilyUnavailableError); returns the attempt. */
@@ -193,12 +146,13 @@ static PyObject *attempt_enter(PyObject *op, PyObject *unused)
     }
     Py_INCREF(gate);
     respite_gate *handle;
-    PyObject *own = gate_own(gate, &handle);
+    PyObject *own = respite_py_gate_own(gate, &handle);
     if (!own) {
         Py_DECREF(gate);
         return NULL;
     }
-    respite_error err = {0};
+    respite_error err;
+    respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
     int64_t permit = -1;
     double now = 0.0;
     int timed = self->now != NULL && self->now != Py_None;
@@ -209,7 +163,7 @@ static PyObject *attempt_enter(PyObject *op, PyObject *unused)
         permit = timed ? respite_gate_admit(handle, now, &err) : respite_gate_admit_now(handle, &err);
     /* as Gate.acquire: events are logged whether or not the gate admitted;
      * an error while logging them wins */
-    int polled = poll_events(gate, own, handle);
+    int polled = respite_py_gate_poll(gate, own, handle);
     Py_DECREF(own);
     Py_DECREF(gate);
     if (type && polled == 0) {
@@ -292,15 +246,16 @@ static PyObject *attempt_exit(PyObject *op, PyObject *const *args, Py_ssize_t na
     if (!failed && timed)
         failed = as_double(self->now, "now", &now) != 0;
     respite_gate *handle;
-    PyObject *own = failed ? NULL : gate_own(gate, &handle);
+    PyObject *own = failed ? NULL : respite_py_gate_own(gate, &handle);
     if (!own) {
         Py_DECREF(gate);
         return NULL;
     }
-    respite_error err = {0};
+    respite_error err;
+    respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
     int rc = timed ? respite_gate_report(handle, self->permit, code, hint, now, &err)
                    : respite_gate_report_now(handle, self->permit, code, hint, &err);
-    int polled = rc == RESPITE_OK ? poll_events(gate, own, handle) : 0;
+    int polled = rc == RESPITE_OK ? respite_py_gate_poll(gate, own, handle) : 0;
     Py_DECREF(own);
     Py_DECREF(gate);
     if (rc != RESPITE_OK)
@@ -327,69 +282,40 @@ static PyMemberDef attempt_members[] = {
 };
 
 static PyType_Slot attempt_slots[] = {
-    {Py_tp_doc, "The C part of respite.Attempt: one call made through a gate."},
+    {Py_tp_doc, "One call made through a gate; see Gate.attempt."},
     {Py_tp_new, attempt_new},
     {Py_tp_dealloc, attempt_dealloc},
-    {Py_tp_traverse, attempt_traverse},
-    {Py_tp_clear, attempt_clear},
     {Py_tp_methods, attempt_methods},
     {Py_tp_members, attempt_members},
     {0, NULL},
 };
 
 static PyType_Spec attempt_spec = {
-    "respite._respite_swig._Attempt",
+    "respite.Attempt",
     sizeof(attempt_object),
     0,
-    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     attempt_slots,
 };
 
-/* _attempt_class(cls): the class Gate.attempt makes (gate.py's Attempt, a subclass of _Attempt). */
-static PyObject *register_class(PyObject *module, PyObject *cls)
-{
-    (void)module;
-    int sub = PyType_Check(cls) ? PyObject_IsSubclass(cls, attempt_base) : 0;
-    if (sub < 0)
-        return NULL;
-    if (!sub) {
-        PyErr_SetString(PyExc_TypeError, "_attempt_class() takes a subclass of _Attempt");
-        return NULL;
-    }
-    Py_INCREF(cls);
-    PyObject *old = attempt_class;
-    attempt_class = cls;
-    Py_XDECREF(old);
-    Py_RETURN_NONE;
-}
-
-static PyMethodDef register_def = {"_attempt_class", register_class, METH_O,
-                                   "Sets the class that Gate.attempt makes (a subclass of _Attempt)."};
 static PyMethodDef gate_attempt_def = {
     "attempt", (PyCFunction)(void (*)(void))gate_attempt, METH_FASTCALL | METH_KEYWORDS,
     "attempt(now=None)\n--\n\n"
     "A context manager around one call: entering asks the gate, leaving reports how the call ended."};
 
-/* Adds _Attempt, _attempt_class and _gate_attempt (a method descriptor that
- * gate.py makes Gate.attempt) to the module. */
+/* Adds Attempt and _gate_attempt (a method descriptor that gate.py makes
+ * Gate.attempt) to the module. */
 int respite_py_attempt_register(PyObject *module)
 {
-    if (!(str_own = PyUnicode_InternFromString("_own")) || !(str_addr = PyUnicode_InternFromString("addr")) ||
-        !(str_poll = PyUnicode_InternFromString("_poll")) ||
-        !(str_classifier = PyUnicode_InternFromString("_classifier")) ||
+    if (!(str_classifier = PyUnicode_InternFromString("_classifier")) ||
         !(str_exception = PyUnicode_InternFromString("exception")))
         return -1;
-    attempt_base = PyType_FromSpec(&attempt_spec);
-    if (!attempt_base)
+    attempt_type = PyType_FromSpec(&attempt_spec);
+    if (!attempt_type)
         return -1;
-    Py_INCREF(attempt_base);
-    if (PyModule_AddObject(module, "_Attempt", attempt_base) != 0) {
-        Py_DECREF(attempt_base);
-        return -1;
-    }
-    PyObject *reg = PyCFunction_New(&register_def, NULL);
-    if (!reg || PyModule_AddObject(module, "_attempt_class", reg) != 0) {
-        Py_XDECREF(reg);
+    Py_INCREF(attempt_type);
+    if (PyModule_AddObject(module, "Attempt", attempt_type) != 0) {
+        Py_DECREF(attempt_type);
         return -1;
     }
     PyObject *descr = PyDescr_NewMethod(&PyBaseObject_Type, &gate_attempt_def);

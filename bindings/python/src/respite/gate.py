@@ -219,11 +219,13 @@ class Gate(OwnsHandle):
             self._log.take(_c.respite_gate_next_event, own.ptr)
 
 
-if TYPE_CHECKING:
-    _A = TypeVar("_A", bound="_AttemptCore")
+class _AttemptMethods:
+    """The Python methods of :class:`Attempt`, whose state, ``__enter__`` and
+    ``__exit__`` are C (ext/attempt.c): entering asks the gate; leaving
+    reports the outcome set here, success, or what the gate's classifier
+    says of an exception leaving the block (which propagates)."""
 
-    class _AttemptCore:
-        """What ext/attempt.c's _Attempt holds and does."""
+    if TYPE_CHECKING:
         gate: Gate
         now: Optional[float]
         permit: int
@@ -232,20 +234,10 @@ if TYPE_CHECKING:
 
         def __init__(self, gate: Gate, now: Optional[float] = None) -> None: ...
 
-        def __enter__(self: _A) -> _A: ...
+        def __enter__(self) -> "Attempt": ...
 
         def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException],
                      tb: Any) -> None: ...
-else:
-    _AttemptCore = _c._Attempt
-
-
-class Attempt(_AttemptCore):
-    """One call made through a gate; see :meth:`Gate.attempt`. Entering asks
-    the gate and leaving reports (in C, ext/attempt.c: the block's exception,
-    if any, judged by the gate's classifier)."""
-
-    __slots__ = ()
 
     def set_status(self, status: int, *, body_usable: bool = True, retry_after: Optional[float] = None) -> None:
         """The call got this HTTP status (classified by the core)."""
@@ -272,4 +264,14 @@ class Attempt(_AttemptCore):
         self.__exit__(exc_type, exc, tb)
 
 
-_c._attempt_class(Attempt)
+if TYPE_CHECKING:
+    class Attempt(_AttemptMethods):
+        """One call made through a gate; see :meth:`Gate.attempt`."""
+else:
+    # One type, made in C (no Python subclass: its instances stay cheap to
+    # make and free); the methods above are added to it.
+    Attempt = _c.Attempt
+    for _name in ("set_status", "set_outcome", "_set", "unusable", "__aenter__", "__aexit__"):
+        setattr(Attempt, _name, _AttemptMethods.__dict__[_name])
+
+_c._gate_classes(Gate, Owned)
