@@ -6,7 +6,8 @@
  * Python frame, __enter__ admits (respite_gate_admit_now, or admit at `now`)
  * and __exit__ reports (respite_gate_report_now, or report at `now`), each
  * followed by the gate's event rule. Not garbage-collected: it refers only to
- * its gate and numbers, so it cannot be part of a cycle the gate makes.
+ * its gate and numbers, so it cannot be part of a cycle the gate makes; and
+ * `with` binds its steps without making method objects (see attempt_call).
  *
  * __exit__ decides as gate.py did: no exception -> the outcome set on the
  * attempt, else success; an exception that is not an Exception (KeyboardInterrupt,
@@ -22,10 +23,16 @@
 #if PY_VERSION_HEX >= 0x030C0000
 #define ATTEMPT_T_OBJECT Py_T_OBJECT_EX
 #define ATTEMPT_T_INT64 Py_T_LONGLONG
+#define ATTEMPT_T_SSIZE Py_T_PYSSIZET
+#define ATTEMPT_READONLY Py_READONLY
+#define ATTEMPT_HAVE_VECTORCALL Py_TPFLAGS_HAVE_VECTORCALL
 #else
 #include <structmember.h>
 #define ATTEMPT_T_OBJECT T_OBJECT_EX
 #define ATTEMPT_T_INT64 T_LONGLONG
+#define ATTEMPT_T_SSIZE T_PYSSIZET
+#define ATTEMPT_READONLY READONLY
+#define ATTEMPT_HAVE_VECTORCALL Py_TPFLAGS_HAVE_VECTORCALL
 #endif
 
 #include <limits.h>
@@ -33,6 +40,7 @@
 
 typedef struct {
     PyObject_HEAD
+    vectorcallfunc vectorcall; /* attempt_call: see "The with statement's steps" */
     PyObject *gate;
     PyObject *now;         /* None: the core's clock */
     PyObject *code;        /* None: success, or the exception's outcome */
@@ -41,6 +49,7 @@ typedef struct {
 } attempt_object;
 
 static PyObject *attempt_type; /* respite.Attempt */
+static PyObject *step_type;    /* the type of Attempt.__enter__ and Attempt.__exit__ */
 static PyObject *str_classifier;
 static PyObject *str_exception;
 
@@ -90,6 +99,8 @@ static void attempt_dealloc(PyObject *op)
     Py_DECREF(type);
 }
 
+static PyObject *attempt_call(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames);
+
 /* Fills a new attempt of `type` (Attempt or a subclass) for `gate` at `now`. */
 static PyObject *attempt_make(PyTypeObject *type, PyObject *gate, PyObject *now)
 {
@@ -106,6 +117,7 @@ static PyObject *attempt_make(PyTypeObject *type, PyObject *gate, PyObject *now)
     Py_INCREF(Py_None);
     self->retry_after = Py_None;
     self->permit = 0;
+    self->vectorcall = attempt_call;
     return (PyObject *)self;
 }
 
@@ -265,14 +277,99 @@ static PyObject *attempt_exit(PyObject *op, PyObject *const *args, Py_ssize_t na
     Py_RETURN_NONE;
 }
 
-static PyMethodDef attempt_methods[] = {
-    {"__enter__", attempt_enter, METH_NOARGS, "Asks the gate; refused: TemporarilyUnavailableError."},
-    {"__exit__", (PyCFunction)(void (*)(void))attempt_exit, METH_FASTCALL,
-     "Reports how the block ended; an exception from the block propagates."},
-    {NULL, NULL, 0, NULL},
+/*
+ * The with statement's steps. `with` looks __enter__ and __exit__ up on the
+ * type and binds them to the attempt: two method objects made and freed on
+ * every use, which cost more than the gate's own work. So the two are
+ * instances of a small descriptor type whose binding is the attempt itself,
+ * and an attempt called with no arguments enters, with three (exc_type,
+ * exc, tb) exits. Called on the class (Attempt.__enter__(a), as
+ * contextlib.ExitStack does), a step takes the attempt first.
+ */
+static PyObject *attempt_call(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if ((kwnames && PyTuple_Size(kwnames) > 0) || (nargs != 0 && nargs != 3)) {
+        PyErr_SetString(PyExc_TypeError, "an attempt is entered with no arguments, or left with exc_type, exc, tb");
+        return NULL;
+    }
+    return nargs == 0 ? attempt_enter(op, NULL) : attempt_exit(op, args, nargs);
+}
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall; /* step_call */
+    int exit;                  /* 0: __enter__, 1: __exit__ */
+} step_object;
+
+static PyObject *step_get(PyObject *step, PyObject *obj, PyObject *type)
+{
+    (void)type;
+    PyObject *bound = obj ? obj : step; /* on an attempt: the attempt; on the class: the step */
+    Py_INCREF(bound);
+    return bound;
+}
+
+/* Attempt.__enter__(attempt), Attempt.__exit__(attempt, exc_type, exc, tb) */
+static PyObject *step_call(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    step_object *step = (step_object *)op;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    int is_attempt = nargs > 0 ? PyObject_IsInstance(args[0], attempt_type) : 0;
+    if (is_attempt < 0)
+        return NULL;
+    if (!is_attempt || (kwnames && PyTuple_Size(kwnames) > 0) || nargs != (step->exit ? 4 : 1)) {
+        PyErr_SetString(PyExc_TypeError, step->exit ? "Attempt.__exit__(attempt, exc_type, exc, tb)"
+                                                    : "Attempt.__enter__(attempt)");
+        return NULL;
+    }
+    return step->exit ? attempt_exit(args[0], args + 1, 3) : attempt_enter(args[0], NULL);
+}
+
+static void step_dealloc(PyObject *op)
+{
+    PyTypeObject *type = Py_TYPE(op);
+    freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    free_slot(op);
+    Py_DECREF(type);
+}
+
+static PyMemberDef step_members[] = {
+    {"__vectorcalloffset__", ATTEMPT_T_SSIZE, offsetof(step_object, vectorcall), ATTEMPT_READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
 };
 
+static PyType_Slot step_slots[] = {
+    {Py_tp_doc, "Attempt.__enter__ (asks the gate) or Attempt.__exit__ (reports how the block ended)."},
+    {Py_tp_descr_get, step_get},
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_dealloc, step_dealloc},
+    {Py_tp_members, step_members},
+    {0, NULL},
+};
+
+static PyType_Spec step_spec = {
+    "respite._AttemptStep",
+    sizeof(step_object),
+    0,
+    Py_TPFLAGS_DEFAULT | ATTEMPT_HAVE_VECTORCALL,
+    step_slots,
+};
+
+/* A step, or NULL with an exception. */
+static PyObject *step_new(int exit)
+{
+    allocfunc alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)step_type, Py_tp_alloc);
+    step_object *step = (step_object *)alloc((PyTypeObject *)step_type, 0);
+    if (step) {
+        step->vectorcall = step_call;
+        step->exit = exit;
+    }
+    return (PyObject *)step;
+}
+
 static PyMemberDef attempt_members[] = {
+    {"__vectorcalloffset__", ATTEMPT_T_SSIZE, offsetof(attempt_object, vectorcall), ATTEMPT_READONLY, NULL},
     {"gate", ATTEMPT_T_OBJECT, offsetof(attempt_object, gate), 0, "the gate asked"},
     {"now", ATTEMPT_T_OBJECT, offsetof(attempt_object, now), 0, "the time given (None: the core's clock)"},
     {"permit", ATTEMPT_T_INT64, offsetof(attempt_object, permit), 0, "the permit (0 until entered)"},
@@ -285,7 +382,7 @@ static PyType_Slot attempt_slots[] = {
     {Py_tp_doc, "One call made through a gate; see Gate.attempt."},
     {Py_tp_new, attempt_new},
     {Py_tp_dealloc, attempt_dealloc},
-    {Py_tp_methods, attempt_methods},
+    {Py_tp_call, PyVectorcall_Call},
     {Py_tp_members, attempt_members},
     {0, NULL},
 };
@@ -294,7 +391,7 @@ static PyType_Spec attempt_spec = {
     "respite.Attempt",
     sizeof(attempt_object),
     0,
-    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | ATTEMPT_HAVE_VECTORCALL,
     attempt_slots,
 };
 
@@ -311,8 +408,16 @@ int respite_py_attempt_register(PyObject *module)
         !(str_exception = PyUnicode_InternFromString("exception")))
         return -1;
     attempt_type = PyType_FromSpec(&attempt_spec);
-    if (!attempt_type)
+    step_type = attempt_type ? PyType_FromSpec(&step_spec) : NULL;
+    if (!step_type)
         return -1;
+    for (int exit = 0; exit <= 1; exit++) {
+        PyObject *step = step_new(exit);
+        int set = step ? PyObject_SetAttrString(attempt_type, exit ? "__exit__" : "__enter__", step) : -1;
+        Py_XDECREF(step);
+        if (set != 0)
+            return -1;
+    }
     Py_INCREF(attempt_type);
     if (PyModule_AddObject(module, "Attempt", attempt_type) != 0) {
         Py_DECREF(attempt_type);

@@ -1,6 +1,7 @@
 """`with gate.attempt()` is C (ext/attempt.c): what the C path decides,
 checked against the Python Attempt it replaced, step by step."""
 import asyncio
+import contextlib
 import gc
 import logging
 import random
@@ -196,6 +197,23 @@ def test_a_predicate_may_name_the_outcome():
             raise ValueError()
     stats = gate.stats()
     assert stats.reported == 2 and stats.counted_failures == 1
+
+
+def test_the_steps_called_by_hand_and_through_exit_stack():
+    gate = respite.Gate(failures_to_enter_recovery=1)
+    attempt = gate.attempt()
+    assert attempt.__enter__() is attempt and attempt.permit > 0
+    assert attempt.__exit__(None, None, None) is None
+    with contextlib.ExitStack() as stack:  # calls type(cm).__enter__(cm) and type(cm).__exit__(cm, ...)
+        stack.enter_context(gate.attempt()).set_status(503)
+    assert gate.stats().reported == 2 and gate.state() == "open"
+    with pytest.raises(TypeError):
+        attempt.__exit__(None, None)
+    with pytest.raises(TypeError):
+        respite.Attempt.__enter__(gate)
+    with pytest.raises(TypeError):
+        respite.Attempt.__exit__(attempt)
+    assert gate.stats().reported == 2
 
 
 def test_bad_arguments_are_errors_not_crashes():
