@@ -90,12 +90,23 @@ static void attempt_clear(attempt_object *self)
     Py_CLEAR(self->retry_after);
 }
 
+/* Attempts freed lately, kept for the next ones (as CPython keeps floats and
+ * tuples): `with gate.attempt()` makes and frees one per call. Guarded by
+ * the GIL, as everything here. */
+#define FREE_ATTEMPTS 8
+static attempt_object *free_attempts[FREE_ATTEMPTS];
+static int free_count;
+
 static void attempt_dealloc(PyObject *op)
 {
     PyTypeObject *type = Py_TYPE(op);
     attempt_clear((attempt_object *)op);
-    freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
-    free_slot(op);
+    if ((PyObject *)type == attempt_type && free_count < FREE_ATTEMPTS) {
+        free_attempts[free_count++] = (attempt_object *)op;
+    } else {
+        freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
+        free_slot(op);
+    }
     Py_DECREF(type);
 }
 
@@ -104,10 +115,16 @@ static PyObject *attempt_call(PyObject *op, PyObject *const *args, size_t nargsf
 /* Fills a new attempt of `type` (Attempt or a subclass) for `gate` at `now`. */
 static PyObject *attempt_make(PyTypeObject *type, PyObject *gate, PyObject *now)
 {
-    allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
-    attempt_object *self = (attempt_object *)alloc(type, 0);
-    if (!self)
-        return NULL;
+    attempt_object *self;
+    if ((PyObject *)type == attempt_type && free_count > 0) {
+        self = free_attempts[--free_count];
+        PyObject_Init((PyObject *)self, type); /* a new reference to it and to its type */
+    } else {
+        allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+        self = (attempt_object *)alloc(type, 0);
+        if (!self)
+            return NULL;
+    }
     Py_INCREF(gate);
     self->gate = gate;
     Py_INCREF(now);
