@@ -25,14 +25,12 @@
 #define ATTEMPT_T_INT64 Py_T_LONGLONG
 #define ATTEMPT_T_SSIZE Py_T_PYSSIZET
 #define ATTEMPT_READONLY Py_READONLY
-#define ATTEMPT_HAVE_VECTORCALL Py_TPFLAGS_HAVE_VECTORCALL
 #else
 #include <structmember.h>
 #define ATTEMPT_T_OBJECT T_OBJECT_EX
 #define ATTEMPT_T_INT64 T_LONGLONG
 #define ATTEMPT_T_SSIZE T_PYSSIZET
 #define ATTEMPT_READONLY READONLY
-#define ATTEMPT_HAVE_VECTORCALL Py_TPFLAGS_HAVE_VECTORCALL
 #endif
 
 #include <limits.h>
@@ -53,7 +51,7 @@ static PyObject *step_type;    /* the type of Attempt.__enter__ and Attempt.__ex
 static PyObject *str_classifier;
 static PyObject *str_exception;
 
-/* A number argument as the core takes it (None is `absent`); -1 with an exception. */
+/* A time or a hint as the core takes it (a float or an int, as SWIG's double); -1 with an exception. */
 static int as_double(PyObject *value, const char *what, double *out)
 {
     if (!PyFloat_Check(value) && !PyLong_Check(value)) {
@@ -369,7 +367,7 @@ static PyType_Spec step_spec = {
     "respite._AttemptStep",
     sizeof(step_object),
     0,
-    Py_TPFLAGS_DEFAULT | ATTEMPT_HAVE_VECTORCALL,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
     step_slots,
 };
 
@@ -408,7 +406,7 @@ static PyType_Spec attempt_spec = {
     "respite.Attempt",
     sizeof(attempt_object),
     0,
-    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | ATTEMPT_HAVE_VECTORCALL,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_VECTORCALL,
     attempt_slots,
 };
 
