@@ -186,20 +186,34 @@ static void print_events(respite_sender *sender)
 static void *event_printer_main(void *arg)
 {
     cli_event_printer *p = arg;
-    const struct timespec tick = {0, 50 * 1000 * 1000};
+    const struct timespec nap = {0, 50 * 1000 * 1000};
+    double next_tick = respite_now() + p->tick_seconds;
     while (!atomic_load(&p->stop)) {
         print_events(p->sender);
-        nanosleep(&tick, NULL);
+        if (p->tick && respite_now() >= next_tick) {
+            p->tick(p->tick_ctx);
+            next_tick += p->tick_seconds;
+        }
+        nanosleep(&nap, NULL);
     }
     return NULL;
 }
 
-void cli_event_printer_start(cli_event_printer *printer, respite_sender *sender)
+void cli_event_printer_start_ticking(cli_event_printer *printer, respite_sender *sender, double tick_seconds,
+                                     void (*tick)(void *ctx), void *tick_ctx)
 {
     printer->sender = sender;
+    printer->tick = tick;
+    printer->tick_ctx = tick_ctx;
+    printer->tick_seconds = tick_seconds;
     atomic_init(&printer->stop, 0);
     /* Without the thread the events are still printed at stop. */
     printer->running = pthread_create(&printer->thread, NULL, event_printer_main, printer) == 0;
+}
+
+void cli_event_printer_start(cli_event_printer *printer, respite_sender *sender)
+{
+    cli_event_printer_start_ticking(printer, sender, 0, NULL, NULL);
 }
 
 void cli_event_printer_stop(cli_event_printer *printer)

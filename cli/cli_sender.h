@@ -52,15 +52,22 @@ void cli_sender_print_settings_help(FILE *out, const cli_sender_setup *setup);
 int cli_sender_fail(const cli_sender_setup *setup, const respite_error *err);
 
 /* Prints the sender's events on stderr ("warning: ...", "info: ...") from a
- * thread of its own while the command does something else. */
+ * thread of its own while the command does something else; with a tick,
+ * also calls tick(tick_ctx) from that thread every tick_seconds (so a
+ * progress line never interleaves with an event's). */
 typedef struct cli_event_printer {
     respite_sender *sender;
     atomic_int stop;
     pthread_t thread;
     int running;
+    void (*tick)(void *ctx);
+    void *tick_ctx;
+    double tick_seconds;
 } cli_event_printer;
 
 void cli_event_printer_start(cli_event_printer *printer, respite_sender *sender);
+void cli_event_printer_start_ticking(cli_event_printer *printer, respite_sender *sender, double tick_seconds,
+                                     void (*tick)(void *ctx), void *tick_ctx);
 /* Stops the thread, then prints what is left. */
 void cli_event_printer_stop(cli_event_printer *printer);
 

@@ -132,11 +132,19 @@ static void dashed(const char *name, char *buf, size_t size)
     buf[k] = '\0';
 }
 
-static const char *metavar(int type)
+/* The placeholder of a setting's value in help: numbers by their unit (a
+ * number setting is seconds, a factor or a fraction; the name says which). */
+static const char *metavar(const respite_setting_info *row)
 {
-    switch (type) {
+    size_t n = strlen(row->name);
+    switch (row->type) {
     case RESPITE_SETTING_INTEGER: return "N";
-    case RESPITE_SETTING_NUMBER: return "SECONDS";
+    case RESPITE_SETTING_NUMBER:
+        if (n >= 8 && strcmp(row->name + n - 8, "_seconds") == 0)
+            return "SECONDS";
+        if (n >= 10 && strcmp(row->name + n - 10, "multiplier") == 0)
+            return "FACTOR";
+        return strcmp(row->name, "jitter") == 0 ? "FRACTION" : "NUMBER";
     case RESPITE_SETTING_BOOLEAN: return "[true|false]";
     case RESPITE_SETTING_CHOICE: return "WORD";
     case RESPITE_SETTING_LIST: return "LIST";
@@ -182,7 +190,7 @@ void cli_print_settings_help(FILE *out, const char *component, const respite_set
         dashed(row->name, option, sizeof option);
         default_text(defaults, row, value, sizeof value);
         char left[160];
-        snprintf(left, sizeof left, "--%s %s", option, metavar(row->type));
+        snprintf(left, sizeof left, "--%s %s", option, metavar(row));
         fprintf(out, "  %-44s %s\n  %-44s (%s; default %s)\n", left, row->doc, "", row->accepted, value);
     }
 }

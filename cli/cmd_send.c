@@ -1,12 +1,37 @@
 /* respite send --url URL [--policy FILE] [settings...] - delivers
  * newline-delimited events from standard input with a sender (background
- * thread, gate, queue, delivery policy), then closes it and prints the
- * accounting (D9). With --queue FILE and no --url it only enqueues them
- * into that durable queue, for `respite deliver`. */
+ * thread, gate, queue, delivery policy), waits out the gate's pauses when
+ * the policy retries (--wait), then closes it and prints the accounting
+ * (D9). With --queue FILE and no --url it only enqueues them into that
+ * durable queue, for `respite deliver`. */
 #include "cli_sender.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* A progress line this often while stderr is a terminal. */
+#define PROGRESS_SECONDS 1.0
+
+typedef struct send_options {
+    int wait;  /* --wait 1, --no-wait 0, -1: wait when the policy retries */
+    int quiet; /* --quiet: no progress lines */
+} send_options;
+
+static const char *const own_flags[] = {"wait", "no_wait", "quiet", NULL};
+
+static int own_option(void *ctx, const cli_option *option)
+{
+    send_options *o = ctx;
+    if (strcmp(option->name, "wait") == 0 || strcmp(option->name, "no_wait") == 0)
+        o->wait = option->name[0] == 'w';
+    else if (strcmp(option->name, "quiet") == 0)
+        o->quiet = 1;
+    else
+        return 0;
+    return 1;
+}
 
 static void print_help(FILE *out, const cli_sender_setup *setup)
 {
@@ -27,6 +52,15 @@ static void print_help(FILE *out, const cli_sender_setup *setup)
             "  --policy FILE  a delivery policy (JSON; see respite check-policy);\n"
             "                 default @default: discard on any error, capacity 1000\n"
             "  --queue FILE   keep the queue in this file (the setting queue_path)\n"
+            "  --wait         at the end of input, wait while the gate pauses sending\n"
+            "                 (up to close-timeout-seconds), then close; the default\n"
+            "                 when the policy retries some error\n"
+            "  --no-wait      close at the end of input: a paused gate leaves the\n"
+            "                 queued events unsent (the default when the policy retries\n"
+            "                 nothing, as @default does)\n"
+            "  --quiet        no progress lines (printed every second on stderr when\n"
+            "                 it is a terminal: events accepted, delivered, pending,\n"
+            "                 and the gate's state)\n"
             "\n"
             "Settings, by their spec names with dashes (--name VALUE or --name=VALUE;\n"
             "a boolean alone means true). Values are checked by the core.\n");
@@ -138,7 +172,84 @@ static int64_t lost(const respite_queue_stats *q)
     return q->dropped_capacity + q->expired + q->retries_exhausted + q->discarded;
 }
 
-static int send_all(cli_sender_setup *setup)
+/* ------------------------------------------------------------ progress */
+
+enum { PHASE_READING, PHASE_WAITING, PHASE_CLOSING };
+static const char *const phase_names[] = {"reading input", "draining (waiting out pauses)", "closing"};
+
+typedef struct progress {
+    respite_sender *sender;
+    double started;
+    atomic_int phase;
+} progress;
+
+/* "respite send: 2.00s: reading input; accepted 20, delivered 5, pending 15,
+ * in flight 0; gate open, 1.20s left" */
+static void print_progress(void *arg)
+{
+    progress *p = arg;
+    respite_sender_stats st;
+    if (respite_sender_stats_get(p->sender, &st, NULL) != RESPITE_OK)
+        return;
+    double now = respite_now();
+    char elapsed[32], left[32] = "";
+    cli_format_seconds(now - p->started, elapsed, sizeof elapsed);
+    if (st.gate.state == RESPITE_GATE_OPEN && st.gate.until > now) {
+        char span[24];
+        snprintf(left, sizeof left, ", %s left", cli_format_seconds(st.gate.until - now, span, sizeof span));
+    }
+    fprintf(stderr, "respite send: %s: %s; accepted %lld, delivered %lld, pending %lld, in flight %lld; gate %s%s\n",
+            elapsed, phase_names[atomic_load(&p->phase)], (long long)st.queue.accepted,
+            (long long)st.queue.delivered, (long long)st.queue.pending, (long long)st.queue.in_flight,
+            respite_gate_state_name(st.gate.state), left);
+}
+
+/* ---------------------------------------------------------------- wait */
+
+static void sleep_seconds(double seconds)
+{
+    struct timespec t = {(time_t)seconds, (long)((seconds - floor(seconds)) * 1e9)};
+    nanosleep(&t, NULL);
+}
+
+/* --wait: a pause ends on its own (S4) but close gives up at once while
+ * paused (S5), so flush, wait out each pause, and flush again, until
+ * nothing is left or close_timeout_seconds have passed. */
+static void wait_out_pauses(respite_sender *sender, double budget)
+{
+    double deadline = respite_now() + budget;
+    for (;;) {
+        double left = deadline - respite_now();
+        if (left <= 0)
+            return;
+        respite_error err = {0};
+        if (respite_sender_flush(sender, left, &err) != RESPITE_E_TEMPORARILY_UNAVAILABLE)
+            return; /* drained, out of time, or an error that close reports */
+        if (isinf(err.retry_after))
+            return; /* recover_never: no pause to wait out */
+        left = deadline - respite_now();
+        /* at least a millisecond: the pause may end between the two reads */
+        sleep_seconds(fmax(0.001, fmin(err.retry_after, left)));
+    }
+}
+
+/* ---------------------------------------------------------------- send */
+
+/* The @default policy discards on any error: say so when it did, and how
+ * to retry instead. */
+static void note_default_discards(const cli_sender_setup *setup, int64_t discarded)
+{
+    if (setup->policy_path || discarded <= 0)
+        return;
+    fprintf(stderr,
+            "note: the default policy @default discarded %lld event%s (it discards on any error); to retry "
+            "failed events, give --policy FILE with a retry handler, e.g. {\"name\": \"retrying\", "
+            "\"maximum_capacity\": 1000, \"retry_times\": 5, \"error_handlers\": [{\"on\": \"any_error\", "
+            "\"strategy\": \"retry\"}]} (respite check-policy FILE checks it)\n",
+            (long long)discarded, discarded == 1 ? "" : "s");
+}
+
+static int send_all(cli_sender_setup *setup, const send_options *options)
 {
     respite_error err = {0};
     respite_sender *sender = respite_sender_new(setup->settings[CLI_SENDER], setup->settings[CLI_GATE],
@@ -151,11 +262,22 @@ static int send_all(cli_sender_setup *setup)
         respite_sender_free(sender);
         return cli_sender_fail(setup, &err);
     }
+    int wait = options->wait >= 0 ? options->wait : setup->policy && respite_policy_retry_times(setup->policy) > 0;
+    progress shown = {.sender = sender, .started = respite_now()};
+    atomic_init(&shown.phase, PHASE_READING);
     cli_event_printer printer;
-    cli_event_printer_start(&printer, sender);
+    if (!options->quiet && cli_is_tty(stderr))
+        cli_event_printer_start_ticking(&printer, sender, PROGRESS_SECONDS, print_progress, &shown);
+    else
+        cli_event_printer_start(&printer, sender);
     target to = {.sender = sender};
     input_counts counts = {0};
     enqueue_lines(&to, stdin, &counts);
+    if (wait) {
+        atomic_store(&shown.phase, PHASE_WAITING);
+        wait_out_pauses(sender, respite_settings_get_number(setup->settings[CLI_SENDER], "close_timeout_seconds", NULL));
+    }
+    atomic_store(&shown.phase, PHASE_CLOSING);
     int64_t unsent = respite_sender_close(sender, &err);
     cli_event_printer_stop(&printer);
     respite_sender_stats stats;
@@ -166,6 +288,7 @@ static int send_all(cli_sender_setup *setup)
         print_input(&counts);
         cli_print_accounting(stdout, &stats.queue, &stats, unsent);
         const respite_queue_stats *q = &stats.queue;
+        note_default_discards(setup, q->discarded - before.queue.discarded);
         int all_delivered = counts.refused == 0 && q->accepted - before.queue.accepted == counts.lines &&
                             lost(q) == lost(&before.queue) && q->pending == 0 && q->in_flight == 0;
         printf("result               %s\n",
@@ -179,10 +302,11 @@ static int send_all(cli_sender_setup *setup)
 int cmd_send(int argc, char **argv)
 {
     cli_sender_setup setup;
+    send_options options = {.wait = -1};
     int help = 0;
     int status = cli_sender_setup_init(&setup, "send");
     if (status == CLI_EXIT_OK)
-        status = cli_sender_parse(&setup, argc, argv, NULL, NULL, NULL, &help);
+        status = cli_sender_parse(&setup, argc, argv, own_flags, own_option, &options, &help);
     if (status == CLI_EXIT_OK && help) {
         print_help(stdout, &setup);
     } else if (status == CLI_EXIT_OK) {
@@ -192,7 +316,7 @@ int cmd_send(int argc, char **argv)
             status = cli_usage_error("send", "--url is required (or --queue FILE alone to enqueue for "
                                              "respite deliver; respite send --help)");
         else if ((status = cli_sender_load_policy(&setup)) == CLI_EXIT_OK)
-            status = has_url ? send_all(&setup) : enqueue_only(&setup);
+            status = has_url ? send_all(&setup, &options) : enqueue_only(&setup);
     }
     cli_sender_setup_free(&setup);
     return status;

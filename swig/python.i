@@ -86,7 +86,7 @@
  * closed-state path takes no lock), so releasing and re-taking it would
  * cost more than the call. It is released (-threads) only by the calls
  * below, which may wait: on big input, a queue's lock or condition, the
- * sender's thread or the network. */
+ * sender's thread, the network or the fleet gate's thread. */
 %nothread;
 %thread respite_policy_from_json;
 %thread respite_policy_from_json_n;
@@ -121,6 +121,7 @@
 %thread respite_sender_close;
 %thread respite_sender_stats_get;
 %thread respite_sender_next_event;
+%thread respite_fleet_gate_free;
 
 /* Gate.call's lean path and `with gate.attempt()` are C
  * (bindings/python/ext/gate_call.c and attempt.c, with gate_handle.c,

@@ -72,6 +72,14 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 %immutable respite_setting_info::accepted;
 %immutable respite_setting_info::doc;
 %immutable respite_event::detail;
+/* The fleet gate (respite/fleet.h, library respite_fleet): the bindings make
+ * one, call through its local gate and read its view; the operator's read
+ * of another gate's fleet (respite_fleet_read) is the command's. */
+%immutable respite_fleet_view::probe_host;
+%immutable respite_fleet_view::host_id;
+%ignore respite_fleet_read;
+%ignore respite_fleet_info;
+%ignore respite_fleet_host;
 
 /* Per-language binary payload typemaps go in <lang>.i before this include
  * where the language supports them. */
@@ -84,3 +92,4 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 %include "respite/queue.h"
 %include "respite/engine.h"
 %include "respite/http.h"
+%include "respite/fleet.h"

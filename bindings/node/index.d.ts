@@ -3,13 +3,13 @@
 import { EventEmitter } from 'node:events';
 import type {
   OutcomeName, GateStateName, DispositionName, ActionName, StrategyName, ProfileName, SettingInfo,
-  GateSettings, BackoffSettings, QueueSettings, SenderSettings, ClientSettings,
+  GateSettings, BackoffSettings, QueueSettings, SenderSettings, ClientSettings, FleetSettings,
 } from './generated/tables';
 import type { TransportError } from './generated/errors';
-import type { Decision, GateEvent, GateStats, QueueStats, EngineStats, SenderStats } from './generated/structs';
+import type { Decision, GateEvent, GateStats, QueueStats, EngineStats, SenderStats, FleetView } from './generated/structs';
 
 export * from './generated/errors';
-export type { OutcomeName, SettingInfo, Decision, GateEvent, GateStats, QueueStats, EngineStats, SenderStats };
+export type { OutcomeName, SettingInfo, Decision, GateEvent, GateStats, QueueStats, EngineStats, SenderStats, FleetView };
 export { OUTCOMES, STATUS_NAMES, DISPOSITIONS, ACTIONS } from './generated/tables';
 /** An outcome name, an HTTP status, or a description of the answer. */
 export type OutcomeSpec =
@@ -85,12 +85,15 @@ export interface GateOptions extends GateSettings {
   logger?: Logger;
   /** Which results and errors of run() count (also for a Retry wrapping this gate). */
   classify?: ClassifySpec | Classifier;
+  /** Makes it a fleet gate (spec section 11): the hosts' gates of one `name` share their openings through Redis. */
+  fleet?: FleetSettings;
 }
 
 export type BackoffOptions = BackoffSettings;
 
 /** The events a gate emits (G18); 'event' carries every one. */
-export type GateEventType = 'recovery_started' | 'recovery_extended' | 'probing' | 'recovered' | 'reset';
+export type GateEventType = 'recovery_started' | 'recovery_extended' | 'probing' | 'recovered' | 'reset'
+  | 'fleet_paused' | 'fleet_store_lost' | 'fleet_rejoined';
 /** The events a sender or engine emits besides its gate's. */
 export type SenderEventType = GateEventType | 'send_failed' | 'unsent_at_close';
 /** The event object for a listener of `K` ('event': any of Names). */
@@ -124,12 +127,14 @@ export interface Gate extends TypedEmitter<GateEventType>, Layer {
   state(now?: number): GateState;
   reset(now?: number): void;
   stats(): GateStats;
+  /** A fleet gate's fleet as its thread last read it (F12); null for a gate made without `fleet`. */
+  fleetView(): FleetView | null;
   /**
    * Runs fn(context) through the gate; refused → rejects with TemporarilyUnavailableError, fn
    * not called; the result or error is classified (classifier), reported and passed through.
    */
   run<T>(fn: (context: CallContext) => T | PromiseLike<T>, options?: RunOptions | CallContext): Promise<T>;
-  /** Emits the events waiting for this handle now: on a shared gate, transitions other handles or processes made. */
+  /** Emits the events waiting for this handle now: on a shared gate, transitions other handles or processes made; on a fleet gate, its thread's. */
   pollEvents(): void;
 }
 export const Gate: { new <O extends GateOptions = {}>(options?: Exact<O, GateOptions>): Gate; readonly prototype: Gate };

@@ -21,13 +21,14 @@ cmake --build "$build/php" --target respite_php_swig_compilation >/dev/null
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 dir="$stage/respite-$version"
-mkdir -p "$dir/lib/src/http"
+mkdir -p "$dir/lib/src/http" "$dir/lib/src/fleet"
 cp bindings/php/ext/config.m4 bindings/php/ext/composer.json bindings/php/ext/*.c bindings/php/ext/*.h "$dir/"
 cp "$build/php/wrap/phpPHP7_wrap.c" "$dir/respite_wrap.c"
 cp "$build/php/wrap/php_respite.h" "$dir/"
 cp -r core/include "$dir/lib/"
 cp core/src/*.c core/src/*.h "$dir/lib/src/"
 cp core/src/http/*.c core/src/http/*.h "$dir/lib/src/http/"
+cp core/src/fleet/*.c core/src/fleet/*.h "$dir/lib/src/fleet/"
 # The licence text travels with the sources it covers.
 if [ -f LICENSE ]; then cp LICENSE "$dir/"; fi
 

@@ -59,9 +59,43 @@ expect_out "/dev/zero: (document): the document is longer than 1048576 bytes; at
 [ "$peak_kb" -lt 200000 ] || fail "/dev/zero: peak RSS ${peak_kb} kB, expected under 200 MB (1 MiB is read)"
 awk -v s="$seconds" 'BEGIN { exit !(s < 5) }' || fail "/dev/zero: took ${seconds}s, expected well under 5 s"
 
+# --json: one stable object for every file, the same exit codes.
+# json_says EXPRESSION: a Python expression over the document `d` on stdout.
+json_says() {
+  python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+print($1)" "$out" || echo "(stdout is not one JSON document)"
+}
+run check-policy --json "$policies/valid.json" "$policies/invalid.json" "$policies/syntax.json" "$policies/no-such-file.json"
+expect_code 2 "--json: the worst result decides the exit code"
+[ ! -s "$err" ] || fail "--json: nothing on stderr"
+[ "$(json_says "sorted(d)")" = "['files', 'invalid', 'not_checked', 'valid']" ] || fail "--json: the document's keys"
+[ "$(json_says "(d['valid'], d['invalid'], d['not_checked'])")" = "(1, 2, 1)" ] || fail "--json: the counts"
+[ "$(json_says "[sorted(f) for f in d['files']] == [['error', 'file', 'policy', 'problems', 'result']] * 4")" = True ] ||
+  fail "--json: every file has the same keys"
+[ "$(json_says "[f['result'] for f in d['files']]")" = "['valid', 'invalid', 'invalid', 'unreadable']" ] ||
+  fail "--json: each file's result, in order"
+[ "$(json_says "d['files'][0]['policy']")" = "{'name': 'edgehog', 'maximum_capacity': 100, 'error_handlers': [{'on': 'server_error', 'strategy': 'retry'}, {'on': 'client_error', 'strategy': 'discard'}], 'retry_times': 3, 'event_ttl': 30}" ] ||
+  fail "--json: a valid policy as the core reads it"
+[ "$(json_says "d['files'][1]['problems'][1]")" = "{'pointer': '/maximum_capacity', 'line': None, 'column': None, 'message': 'must be an integer from 1 to 1000000 (got 0)'}" ] ||
+  fail "--json: a problem with its pointer"
+[ "$(json_says "(len(d['files'][1]['problems']), d['files'][1]['policy'])")" = "(5, None)" ] || fail "--json: every problem, no policy"
+[ "$(json_says "(d['files'][2]['problems'][0]['line'], d['files'][2]['problems'][0]['column'])")" = "(5, 33)" ] ||
+  fail "--json: a syntax error's line and column"
+[ "$(json_says "(d['files'][3]['error'], d['files'][3]['problems'])")" = "('No such file or directory', [])" ] ||
+  fail "--json: an unreadable file says why"
+
+run check-policy --json "$policies/valid.json"
+expect_code 0 "--json: a valid policy"
+[ "$(json_says "(d['valid'], d['files'][0]['result'], d['files'][0]['error'])")" = "(1, 'valid', None)" ] ||
+  fail "--json: one valid file"
+
+run check-policy --json "$policies/invalid.json"
+expect_code 1 "--json: an invalid policy"
+
 run check-policy
 expect_code 2 "no file"
-expect_err "usage: respite check-policy FILE..." "no file"
+expect_err "usage: respite check-policy [--json] FILE..." "no file"
 
 run check-policy --frobnicate x.json
 expect_code 2 "an unknown option"
@@ -69,6 +103,6 @@ expect_err "unknown option --frobnicate" "an unknown option"
 
 run check-policy --help
 expect_code 0 "--help"
-expect_out "usage: respite check-policy FILE..." "--help"
+expect_out "usage: respite check-policy [--json] FILE..." "--help"
 
 finish

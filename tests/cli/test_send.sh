@@ -79,7 +79,112 @@ expect_out "accounting           balanced" "D9 still holds"
 expect_out "result               some events were NOT delivered" "the result"
 expect_err "warning: recovery started: 1 failure within 100s; requests paused for 30s" "the pause, as a warning"
 expect_err "warning: closed with 2 events not sent" "unsent at close"
+expect_err "note: the default policy @default discarded 1 event (it discards on any error); to retry failed events, give --policy FILE" \
+  "@default's discards are pointed out, with how to retry"
 [ "$(server_says "s['requests']")" = 1 ] || fail "nothing is sent while paused"
+stop_server
+
+# --------------------------------- --wait: a pause is waited out, not given up
+# The endpoint answers 503 for 2 s, then 200: the gate pauses after the
+# first failure (1 s, then 2 s after the failed probe); the retry policy
+# makes --wait the default, so all 20 events are delivered. --no-wait
+# closes at once with the events unsent (what send did before --wait).
+healthy_in() { # healthy_in SECONDS: the fault server turns healthy then
+  (sleep "$1"; python3 -c "import urllib.request
+urllib.request.urlopen(urllib.request.Request('http://127.0.0.1:$port/__control/script', data=b'healthy'))") &
+}
+retrying=(--policy "$source_dir/tests/cli/policies/valid.json" --min-entries-per-message 1
+  --max-entries-per-message 5 --failures-to-enter-recovery 1 --recovery-seconds 1)
+events20="$(seq 1 20 | tr '\n' ' ' | sed 's/ /\\n/g')"
+
+start_server "503"
+healthy_in 2
+started=$(date +%s%N)
+send "$events20" --url "$url" "${retrying[@]}"
+took=$(( ($(date +%s%N) - started) / 1000000 ))
+expect_code 0 "a retry policy waits out the pauses by default"
+expect_out "delivered            20" "all 20 delivered after the outage"
+expect_out "pending              0 (not sent at close: 0)" "nothing left at close"
+expect_no_out "paused at close" "the gate is not paused at close"
+expect_err "info: recovered: the service answered; requests resume" "the gate recovered before close"
+expect_no_out "closed with" "no events unsent"
+[ "$took" -ge 1500 ] && [ "$took" -lt 5000 ] || fail "--wait took ${took} ms, expected the outage's 2 s and less than close_timeout_seconds (5 s)"
+[ "$(server_says "s['statuses'].get('200', 0) > 0 and sum(r['body'].count('\\n') + 1 for r in s['received'] if r['status'] == 200)")" = 20 ] ||
+  fail "the endpoint answered 200 to requests holding the 20 events"
+[ -z "$(grep '^respite send: ' "$err")" ] || fail "no progress lines when stderr is not a terminal"
+stop_server
+
+start_server "503"
+send "$events20" --url "$url" "${retrying[@]}" --no-wait
+expect_code 1 "--no-wait closes while paused"
+expect_out "delivered            0" "nothing delivered"
+expect_out "(not sent at close: 20)" "the events are left unsent"
+expect_err "warning: closed with 20 events not sent" "unsent at close"
+stop_server
+
+# close_timeout_seconds bounds the wait: a pause longer than it is not waited out
+start_server "503"
+started=$(date +%s%N)
+send "$events20" --url "$url" "${retrying[@]}" --recovery-seconds 30 --close-timeout-seconds 1
+took=$(( ($(date +%s%N) - started) / 1000000 ))
+expect_code 1 "a pause longer than close_timeout_seconds"
+expect_out "(not sent at close: 20)" "the events are left unsent"
+[ "$took" -ge 900 ] && [ "$took" -lt 3000 ] || fail "--wait took ${took} ms, expected close_timeout_seconds (1 s)"
+stop_server
+
+# --wait with @default: the failed batch is discarded, nothing is left to wait for
+start_server "503"
+send "$events20" --url "$url" --min-entries-per-message 20 --failures-to-enter-recovery 1 --recovery-seconds 2 --wait
+expect_code 1 "@default with --wait"
+expect_out "discarded            20" "@default discarded the failed batch"
+expect_err "note: the default policy @default discarded 20 events" "the note"
+stop_server
+
+# ----------------- progress on a terminal: at least once a second, --quiet
+# in_pty ARGS...: runs respite send with stderr on a pseudo-terminal (the
+# events on stdin, stdout in $out); what the terminal showed goes to $err.
+in_pty() {
+  python3 - "$respite" "$out" "$err" "$@" <<'PY'
+import os, pty, subprocess, sys
+respite, out, err, *args = sys.argv[1:]
+master, slave = pty.openpty()
+with open(out, "w") as o:
+    proc = subprocess.Popen([respite, "send", *args], stdin=subprocess.PIPE, stdout=o, stderr=slave)
+os.close(slave)
+proc.stdin.write("".join(f"{i}\n" for i in range(1, 21)).encode())
+proc.stdin.close()
+shown = b""
+while True:
+    try:
+        chunk = os.read(master, 4096)
+    except OSError:  # EIO: the child closed the terminal
+        break
+    if not chunk:
+        break
+    shown += chunk
+code = proc.wait()
+open(err, "wb").write(shown.replace(b"\r\n", b"\n"))
+sys.exit(code)
+PY
+  code=$?
+}
+
+start_server "503"
+healthy_in 2
+in_pty --url "$url" "${retrying[@]}"
+expect_code 0 "on a terminal"
+lines=$(grep -c '^respite send: ' "$err")
+[ "$lines" -ge 2 ] || fail "progress lines on a terminal: $lines, expected one a second during the 2 s outage"
+grep -qE '^respite send: [0-9.]+s: draining \(waiting out pauses\); accepted 20, delivered 0, pending 20, in flight 0; gate (open, [0-9.]+m?s left|probing)$' "$err" ||
+  fail "a progress line gives the events accepted, delivered and pending and the gate's state"
+stop_server
+
+start_server "503"
+healthy_in 2
+in_pty --url "$url" "${retrying[@]}" --quiet
+expect_code 0 "--quiet on a terminal"
+[ -z "$(grep '^respite send: ' "$err")" ] || fail "--quiet: no progress lines"
+expect_err "info: recovered" "--quiet keeps the gate's events"
 stop_server
 
 # ------------------------------------------------ capacity: drop_newest refuses
@@ -144,5 +249,13 @@ expect_out "an integer from 1 to 1000; default 10" "with bounds and the profile'
 expect_out "--min-entries-per-message N" "--help lists sender settings"
 expect_out "--overflow WORD" "--help lists queue settings"
 expect_out "--gate-name NAME" "--help lists the gate's name"
+expect_out "--recovery-multiplier FACTOR" "a multiplier is a factor"
+expect_out "--jitter FRACTION" "the gate's jitter is a fraction"
+expect_out "--close-timeout-seconds SECONDS" "seconds are seconds"
+expect_no_out "multiplier SECONDS" "no multiplier in seconds"
+expect_no_out "--jitter SECONDS" "no jitter in seconds"
+expect_out "--wait " "--help shows --wait"
+expect_out "--no-wait " "--help shows --no-wait"
+expect_out "--quiet " "--help shows --quiet"
 
 finish

@@ -45,8 +45,9 @@ static inline int port_open(int port)
 }
 
 /* Starts redis-server on 127.0.0.1:port (no persistence, in a temp dir)
- * and waits until it accepts connections; returns its pid. */
-static inline pid_t redis_start(int port)
+ * with `extra` arguments (NULL-terminated; NULL for none) and waits until
+ * it accepts connections; returns its pid. */
+static inline pid_t redis_start_with(int port, const char *const *extra)
 {
     char port_text[16];
     snprintf(port_text, sizeof port_text, "%d", port);
@@ -55,8 +56,13 @@ static inline pid_t redis_start(int port)
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         int devnull = open("/dev/null", O_WRONLY);
         dup2(devnull, 1);
-        execl(RESPITE_REDIS_SERVER, RESPITE_REDIS_SERVER, "--port", port_text, "--bind", "127.0.0.1", "--save", "",
-              "--appendonly", "no", "--dir", "/tmp", "--enable-debug-command", "local", "--daemonize", "no", (char *)NULL);
+        const char *args[32] = {RESPITE_REDIS_SERVER, "--port", port_text, "--bind", "127.0.0.1", "--save", "",
+                                "--appendonly", "no", "--dir", "/tmp", "--enable-debug-command", "local",
+                                "--daemonize", "no"};
+        int n = 15;
+        for (; extra && *extra && n < 31; extra++)
+            args[n++] = *extra;
+        execv(RESPITE_REDIS_SERVER, (char *const *)args);
         _exit(127);
     }
     double until = respite_now() + 10.0;
@@ -66,6 +72,11 @@ static inline pid_t redis_start(int port)
         sleep_for(0.01);
     }
     return pid;
+}
+
+static inline pid_t redis_start(int port)
+{
+    return redis_start_with(port, NULL);
 }
 
 static inline void process_kill(pid_t pid)

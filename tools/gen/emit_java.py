@@ -410,18 +410,19 @@ STRUCTS = {
     "respite_queue_stats": ("QueueStats", "queue"),
     "respite_engine_stats": ("EngineStats", "engine"),
     "respite_sender_stats": ("SenderStats", "sender"),
+    "respite_fleet_view": ("FleetView", "fleet"),
 }
 # What a struct is, where its header says nothing above it.
 SUMMARIES = {"respite_sender_stats": "A sender's figures (S13): its queue's, its engine's and its gate's, and its own"}
 # Fields converted from their number: a constant of a core table or a 0/1 flag.
 CONVERTED = {"state": "GateState", "overflow": "Overflow"}
-FLAGS = {"closing", "closed_while_paused", "closed", "paused"}
+FLAGS = {"closing", "closed_while_paused", "closed", "paused", "connected", "holds_probe"}
 # Components the binding adds: name, Java type, value, doc.
 ADDED = {
     "respite_queue_stats": [("balanced", "boolean", "RespiteNative.respite_queue_stats_balanced(s) == 1",
                              "whether the snapshot satisfies D9 (respite_queue_stats_balanced)")],
 }
-C_TYPES = {"int64_t": "long", "int": "int", "double": "double"}
+C_TYPES = {"int64_t": "long", "int": "int", "double": "double", "text": "String"}
 
 
 def struct_component(field: str, ctype: str, comment: str):

@@ -275,6 +275,7 @@ STRUCTS = {
     "respite_queue_stats": ("QueueStats", "queueStatsOf"),
     "respite_engine_stats": ("EngineStats", "engineStatsOf"),
     "respite_sender_stats": ("SenderStats", "senderStatsOf"),
+    "respite_fleet_view": ("FleetView", "fleetViewOf"),
 }
 # A nested struct whose fields are also at the top (a sender's stats carry
 # the queue's figures).
@@ -299,6 +300,7 @@ CONVERTED = {
     "overflow": ("OverflowName", "OVERFLOWS[{v}]"),
     "unsent": ("number | null", "{v} < 0 ? null : Number({v})"),
     "allowed": FLAG, "probe": FLAG, "closing": FLAG, "closed_while_paused": FLAG, "closed": FLAG, "paused": FLAG,
+    "connected": FLAG, "holds_probe": FLAG,
 }
 def convert(field: str, ctype: str, comment: str) -> Tuple[str, str, str]:
     """A field's TypeScript type, its JavaScript value read from `raw`, and

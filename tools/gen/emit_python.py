@@ -318,10 +318,11 @@ def emit_settings(tables: Tables) -> str:
 # struct -> the class respite shows it as
 STRUCTS = {"respite_decision": "Decision", "respite_event": "Event", "respite_gate_stats": "GateStats",
            "respite_queue_stats": "QueueStats", "respite_engine_stats": "EngineStats",
-           "respite_sender_stats": "SenderStats"}
+           "respite_sender_stats": "SenderStats", "respite_fleet_view": "FleetView"}
 # Fields the binding reads as another type: a name from a core table, or a 0/1 flag.
 _CONVERTED = {"type": "str", "state": "str", "overflow": "str", "allowed": "bool", "probe": "bool",
-              "closing": "bool", "closed_while_paused": "bool", "closed": "bool", "paused": "bool"}
+              "closing": "bool", "closed_while_paused": "bool", "closed": "bool", "paused": "bool",
+              "connected": "bool", "holds_probe": "bool"}
 # Fields the binding adds after the struct's: name, type, doc.
 _ADDED = {
     "respite_event": [("message", "str", "the whole log line, as the core writes it (respite_event_message)"),

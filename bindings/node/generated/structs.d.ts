@@ -166,9 +166,34 @@ export interface SenderStats extends QueueStats {
   closed: boolean;
 }
 
+/** The fleet as this host's thread last read it. (respite_fleet_view) */
+export interface FleetView {
+  /** true: the last exchange with Redis succeeded */
+  connected: boolean;
+  /** true: the fleet is paused (its pause or its probe runs) */
+  paused: boolean;
+  /** seconds left of the fleet's pause when read; 0 otherwise */
+  pauseLeft: number;
+  /** hosts whose gates opened within the window, this host included */
+  hostsOpened: number;
+  /** true: this host holds the fleet's probe lease */
+  holdsProbe: boolean;
+  /** the host holding it; "" for none */
+  probeHost: string;
+  /** this host's id (fleet_host_id, or the host's name) */
+  hostId: string;
+  /** the fleet's pauses and recoveries so far */
+  epoch: number;
+  /** scripts Redis answered */
+  exchanges: number;
+  /** connections or scripts that failed or timed out */
+  failedExchanges: number;
+}
+
 export function decisionOf(raw: unknown): Decision;
 export function eventOf(raw: unknown): GateEvent;
 export function gateStatsOf(raw: unknown): GateStats;
 export function queueStatsOf(raw: unknown): QueueStats;
 export function engineStatsOf(raw: unknown): EngineStats;
 export function senderStatsOf(raw: unknown): SenderStats;
+export function fleetViewOf(raw: unknown): FleetView;

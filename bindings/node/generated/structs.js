@@ -115,4 +115,20 @@ function senderStatsOf(raw) {
   };
 }
 
-module.exports = { decisionOf, eventOf, gateStatsOf, queueStatsOf, engineStatsOf, senderStatsOf };
+/** The fleet as this host's thread last read it. (respite_fleet_view) */
+function fleetViewOf(raw) {
+  return {
+    connected: raw.connected === 1,
+    paused: raw.paused === 1,
+    pauseLeft: Number(raw.pause_left),
+    hostsOpened: Number(raw.hosts_opened),
+    holdsProbe: raw.holds_probe === 1,
+    probeHost: raw.probe_host,
+    hostId: raw.host_id,
+    epoch: Number(raw.epoch),
+    exchanges: Number(raw.exchanges),
+    failedExchanges: Number(raw.failed_exchanges),
+  };
+}
+
+module.exports = { decisionOf, eventOf, gateStatsOf, queueStatsOf, engineStatsOf, senderStatsOf, fleetViewOf };

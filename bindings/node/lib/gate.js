@@ -2,7 +2,7 @@
 // The recovery gate (spec section 2) as an EventEmitter.
 const { EventEmitter } = require('node:events');
 const native = require('./native');
-const { decisionOf, gateStatsOf } = require('../generated/structs');
+const { decisionOf, fleetViewOf, gateStatsOf } = require('../generated/structs');
 const { buildSettings } = require('./settings');
 const { SUCCESS, parseOutcome, hintOf } = require('./outcome');
 const { DEFAULT_CLASSIFIER, classifierOf, reported } = require('./classify');
@@ -21,23 +21,47 @@ function timeOf(now) {
   return now === undefined ? native.respite_now() : now;
 }
 
+// A fleet gate made from the gate's settings and `fleet`'s, owned through
+// its local gate (every call goes there); freeing it stops its thread and
+// drops the local gate. The fleet is named as its gate unless told otherwise.
+function ownFleetGate(gate, settings, fleet) {
+  const name = native.respite_settings_get_text(settings, 'name');
+  const fleetSettings = buildSettings('fleet', { name, ...fleet, profile: undefined });
+  let handle;
+  try {
+    handle = native.respite_fleet_gate_new(settings, fleetSettings);
+  } finally {
+    native.respite_settings_free(fleetSettings);
+  }
+  own(gate, native.respite_fleet_gate_gate(handle), () => native.respite_fleet_gate_free(handle));
+  gate._fleet = handle;
+}
+
 class Gate extends EventEmitter {
   // options: the gate's settings in camelCase ({failuresToEnterRecovery: 5}),
   // `profile` ('cloud_request' | 'usage_sharing'), and `logger` (an object
   // with warn/info, e.g. console) that receives every event, and `classify`
   // ({error, result}: which results and errors of run() count, classify.js).
+  // `fleet` (the fleet settings: {fleetUrl, fleetQuorum, ...}) makes it a
+  // fleet gate (spec section 11): the hosts' gates of one name share their
+  // openings through Redis, and no call waits on it.
   constructor(options = {}) {
     super();
-    const settings = buildSettings('gate', options, ['logger', 'classify']);
+    this._fleet = null; // a fleet gate's handle (ownFleetGate), dropped by close()
+    const settings = buildSettings('gate', options, ['logger', 'classify', 'fleet']);
     this.classifier = classifierOf(options.classify) || DEFAULT_CLASSIFIER;
     let probes;
     let shared;
     try {
-      own(this, native.respite_gate_new(settings), native.respite_gate_free);
+      if (options.fleet === undefined) {
+        own(this, native.respite_gate_new(settings), native.respite_gate_free);
+      } else {
+        ownFleetGate(this, settings, options.fleet);
+      }
       // The values the core uses, whatever profile or key spelled them (read
       // once the core has taken the settings as a gate's).
       probes = native.respite_settings_get_number(settings, 'probes');
-      shared = native.respite_settings_get_text(settings, 'shared_path') !== '';
+      shared = native.respite_settings_get_text(settings, 'shared_path') !== '' || options.fleet !== undefined;
     } finally {
       native.respite_settings_free(settings);
     }
@@ -55,7 +79,7 @@ class Gate extends EventEmitter {
     // while an engine or client shares the gate (their reports may open
     // it), with probes = 0 (G11: after a pause a success must reach the
     // core to reset the delay), and on a shared gate (spec section 9: other
-    // processes open it).
+    // processes open it; on a fleet gate, its thread).
     this._leanBlocks = probes === 0 || shared ? 1 : 0; // sharers, probes = 0, shared
     this._leanPermit = 0;
     this._leanHandlers = null;
@@ -79,6 +103,7 @@ class Gate extends EventEmitter {
   close() {
     if (!release(this)) return;
     this._token = null;
+    this._fleet = null;
     this._leanPermit = 0;
   }
 
@@ -151,6 +176,16 @@ class Gate extends EventEmitter {
     stats.admitted += this._leanAdmitted;
     stats.reported += this._leanReported;
     return stats;
+  }
+
+  // A fleet gate's fleet as its thread last read it (F12): {connected,
+  // paused, pauseLeft, hostsOpened, ...}; null for a gate made without
+  // `fleet`; the core's ClosedError once closed.
+  fleetView() {
+    if (this._fleet === null && this._handle !== null) return null;
+    const raw = new native.respite_fleet_view();
+    native.respite_fleet_gate_view(this._fleet, raw);
+    return fleetViewOf(raw);
   }
 
   // Runs `fn(context)` (sync or async) through the gate: refused → a

@@ -4,7 +4,7 @@ dnl bindings/php/package.sh makes: the SWIG wrapper respite_wrap.c (made
 dnl with the pinned SWIG, so no SWIG is needed here), the hand-written C beside
 dnl it (gate_call.c, respite_php.h) and the C core's
 dnl include/ and src/ under lib/ (not core/: configure and make delete files
-dnl named core). libcurl, jansson, SQLite and zlib come from the system.
+dnl named core). libcurl, jansson, SQLite, hiredis and zlib come from the system.
 
 PHP_ARG_ENABLE([respite],
   [whether to build the respite extension],
@@ -40,6 +40,8 @@ if test "$PHP_RESPITE" != "no"; then
   RESPITE_REQUIRE([sqlite3], [sqlite3], [sqlite3_open_v2], [sqlite3.h], [libsqlite3-dev])
   RESPITE_REQUIRE([libcurl], [curl], [curl_easy_init], [curl/curl.h], [libcurl4-openssl-dev])
   RESPITE_REQUIRE([zlib], [z], [deflateInit2_], [zlib.h], [zlib1g-dev])
+  dnl The fleet gate (lib/src/fleet) includes <hiredis.h>: pkg-config's -I names its folder.
+  RESPITE_REQUIRE([hiredis], [hiredis], [redisConnectWithTimeout], [hiredis.h], [libhiredis-dev])
   PHP_ADD_LIBRARY([pthread], [1], [RESPITE_SHARED_LIBADD])
   PHP_ADD_LIBRARY([m], [1], [RESPITE_SHARED_LIBADD])
   PHP_SUBST([RESPITE_SHARED_LIBADD])
@@ -50,7 +52,7 @@ if test "$PHP_RESPITE" != "no"; then
   fi
   dnl The SWIG wrapper, the hand-written C beside it (bindings/php/ext/*.c), and
   dnl every core source, as the tarball carries them (the core's CMake globs the same folders).
-  respite_sources="respite_wrap.c gate_call.c `cd "$respite_srcdir" && echo lib/src/*.c lib/src/http/*.c`"
+  respite_sources="respite_wrap.c gate_call.c `cd "$respite_srcdir" && echo lib/src/*.c lib/src/http/*.c lib/src/fleet/*.c`"
 
   dnl C11 like the core's CMake build; only the core's RESPITE_API symbols
   dnl and PHP's get_module are exported. phpize's -D_GNU_SOURCE is undone:
@@ -61,5 +63,5 @@ if test "$PHP_RESPITE" != "no"; then
   PHP_NEW_EXTENSION([respite], [$respite_sources], [$ext_shared], [],
     [-std=gnu11 -fvisibility=hidden -U_GNU_SOURCE $respite_codegen])
   PHP_ADD_INCLUDE([$respite_srcdir/lib/include])
-  PHP_ADD_BUILD_DIR([$ext_builddir/lib/src $ext_builddir/lib/src/http])
+  PHP_ADD_BUILD_DIR([$ext_builddir/lib/src $ext_builddir/lib/src/http $ext_builddir/lib/src/fleet])
 fi

@@ -17,6 +17,11 @@ use Respite\Internal\Events;
  *
  * Methods take an optional $now (seconds on a monotonic clock, for tests);
  * by default the core's clock is read.
+ *
+ * With $fleet (the fleet settings: fleet_url, fleet_quorum, ...) it is a fleet
+ * gate (spec section 11): the hosts' gates of one name share their openings
+ * through Redis, no call waits on it, and its events (fleet_paused,
+ * fleet_store_lost, fleet_rejoined) are logged as the gate's.
  */
 final class Gate
 {
@@ -31,6 +36,8 @@ final class Gate
     private Classifier $classifier;
     /** whether the classifier has result rules (call()'s lean path, in C, skips them for scalars otherwise) */
     private bool $judgesScalars;
+    /** @var mixed the fleet gate whose local gate $ptr is; null for a gate of this process alone */
+    private $fleet = null;
 
     /**
      * @param array<string, mixed> $settings gate settings by name ('name' is shown in log lines)
@@ -38,6 +45,7 @@ final class Gate
      * @param object|callable|null $logger where events go (PSR-3 shape, callable, or null: error_log)
      * @param string|null $name the `name` setting, when not in $settings
      * @param Classifier|null $classifier what counts in call() and retries (null: Classifier::default())
+     * @param array<string, mixed>|null $fleet fleet settings by name: a fleet gate (its `name` is the gate's unless given)
      */
     public function __construct(
         array $settings = [],
@@ -45,16 +53,26 @@ final class Gate
         $logger = null,
         ?string $name = null,
         ?Classifier $classifier = null,
+        ?array $fleet = null,
     ) {
         $this->logTo($logger);
         $this->classifier = $classifier ?? Classifier::default();
         $this->judgesScalars = $this->classifier->judges(null);
         $named = $name === null ? $settings : $settings + ['name' => $name];
-        $this->ptr = Settings::with($profile ?? 'gate', $named, function ($raw) {
-            $gate = respite_gate_new($raw); // first: the core refuses another component's settings
+        $this->ptr = Settings::with($profile ?? 'gate', $named, function ($raw) use ($fleet) {
+            // first: the core refuses another component's settings
+            $gate = $fleet === null ? respite_gate_new($raw) : $this->fleetGate($raw, $fleet);
             $this->settings = Settings::read($raw, 'gate');
             return $gate;
         });
+    }
+
+    /** The local gate of a new fleet gate, where every call goes; close() frees the fleet gate, and with it that gate. */
+    private function fleetGate($raw, array $fleet)
+    {
+        $fleet += ['name' => (string) respite_settings_get_text($raw, 'name')];
+        $this->fleet = Settings::with('fleet', $fleet, static fn ($fleetRaw) => respite_fleet_gate_new($raw, $fleetRaw));
+        return respite_fleet_gate_gate($this->fleet);
     }
 
     /** A gate with a profile's defaults ("cloud_request", "usage_sharing") and these settings. */
@@ -68,13 +86,17 @@ final class Gate
         return new self($settings, $profile, $logger, $name, $classifier);
     }
 
-    /** Frees this gate's reference (engines and clients that use it keep theirs). Idempotent. */
+    /**
+     * Frees this gate's reference (engines and clients that use it keep theirs); a fleet gate's
+     * thread stops (waiting for its exchange under way). Idempotent.
+     */
     public function close(): void
     {
         try {
             $this->pollEvents();
         } finally {
-            $this->free('respite_gate_free');
+            [$fleet, $this->fleet] = [$this->fleet, null];
+            $this->free($fleet === null ? 'respite_gate_free' : static fn () => respite_fleet_gate_free($fleet));
         }
     }
 
@@ -201,6 +223,23 @@ final class Gate
         $s = new \respite_gate_stats();
         respite_gate_stats_get($this->ptr, $s);
         return self::statsArray($s);
+    }
+
+    /**
+     * A fleet gate's fleet as its thread last read it (F12): connected, paused, pause_left,
+     * hosts_opened, holds_probe, probe_host, host_id, epoch, exchanges, failed_exchanges; null for a
+     * gate made without $fleet; the core's ClosedException once closed.
+     * @return array<string, bool|int|float|string>|null
+     */
+    public function fleetView(): ?array
+    {
+        if ($this->fleet === null && $this->ptr !== null) {
+            return null;
+        }
+        $view = new \respite_fleet_view();
+        respite_fleet_gate_view($this->fleet, $view);
+        return array_replace(self::fields($view), ['connected' => $view->connected !== 0,
+            'paused' => $view->paused !== 0, 'holds_probe' => $view->holds_probe !== 0]);
     }
 
     /** @internal @return array<string, int|float|string> a raw stats struct's figures (also a sender's gate) */

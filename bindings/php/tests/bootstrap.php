@@ -18,3 +18,4 @@ require __DIR__ . '/Support.php';
 require __DIR__ . '/FaultServer.php';
 require __DIR__ . '/UsesFaultServer.php';
 require __DIR__ . '/PhpFpm.php';
+require __DIR__ . '/RedisServer.php';

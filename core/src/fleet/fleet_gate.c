@@ -16,31 +16,36 @@
  *     recovers (F6).
  * When an exchange fails, the host forgets the fleet (its gate carries on
  * alone, F10) and says so once; the first exchange that works again says
- * so too (F11). */
+ * so too (F11). Between exchanges the thread also listens for the fleet's
+ * change notices (fleet_changes.c, F13): another host's notice starts an
+ * exchange at once, so a pause reaches this host in milliseconds rather
+ * than at its next refresh. */
 #include "fleet_internal.h"
 
 #include "../gate_fleet.h"
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
 struct respite_fleet_gate {
     respite_gate *gate;
     fleet_store *store;
+    fleet_changes *changes;
+    int wake_fd; /* an eventfd: a call changed the local gate, or free stops the thread */
     fleet_rules rules;
     double refresh;
     char host[RESPITE_NAME_MAX];
     pthread_t thread;
 
     pthread_mutex_t lock; /* guards what follows; never held while calling the gate */
-    pthread_cond_t wake;
     bool stop;
-    bool woken;
     respite_fleet_view view;
 
     /* The thread's own. */
@@ -60,13 +65,16 @@ static double hold_margin(const respite_fleet_gate *f)
     return 4.0 * f->refresh;
 }
 
+static void wake(respite_fleet_gate *f)
+{
+    const uint64_t one = 1;
+    ssize_t put = write(f->wake_fd, &one, sizeof one); /* fails only when the counter is full: awake anyway */
+    (void)put;
+}
+
 static void observe(void *data)
 {
-    respite_fleet_gate *f = data;
-    pthread_mutex_lock(&f->lock);
-    f->woken = true;
-    pthread_cond_signal(&f->wake);
-    pthread_mutex_unlock(&f->lock);
+    wake(data);
 }
 
 /* What this host tells the fleet, from its gate's statistics. */
@@ -88,6 +96,7 @@ static void make_report(respite_fleet_gate *f, const respite_gate_stats *stats, 
 
 static void lose(respite_fleet_gate *f, double now)
 {
+    fleet_changes_drop(f->changes); /* made again on rejoining (F13) */
     f->held = false; /* F10: a held pause ends at its end, on this host's gate */
     f->released = false;
     if (!f->lost) {
@@ -164,25 +173,49 @@ static void step(respite_fleet_gate *f)
     pthread_mutex_unlock(&f->lock);
 }
 
+static bool stopping(respite_fleet_gate *f)
+{
+    pthread_mutex_lock(&f->lock);
+    bool stop = f->stop;
+    pthread_mutex_unlock(&f->lock);
+    return stop;
+}
+
+/* Until the next refresh, a wake-up, or another host's change notice (F13). */
+static void wait_for_news(respite_fleet_gate *f)
+{
+    double until = respite_now() + f->refresh;
+    for (;;) {
+        double left = until - respite_now();
+        if (left <= 0)
+            return;
+        struct pollfd fds[2] = {{.fd = f->wake_fd, .events = POLLIN}, {.fd = fleet_changes_fd(f->changes), .events = POLLIN}};
+        int n = poll(fds, fds[1].fd >= 0 ? 2 : 1, (int)ceil(left * 1000.0));
+        if (n < 0 && errno != EINTR)
+            return; /* cannot wait: exchange now rather than never */
+        if (n <= 0)
+            continue;
+        if (fds[0].revents) {
+            uint64_t count;
+            ssize_t got = read(f->wake_fd, &count, sizeof count); /* clears it (EAGAIN: nothing to clear) */
+            (void)got;
+            return;
+        }
+        /* a notice from another host, or the subscription lost (the store may be gone: F10 at once) */
+        if (fds[1].revents && fleet_changes_read(f->changes, f->host) != 0)
+            return;
+    }
+}
+
 static void *run(void *data)
 {
     respite_fleet_gate *f = data;
-    pthread_mutex_lock(&f->lock);
-    while (!f->stop) {
-        pthread_mutex_unlock(&f->lock);
+    while (!stopping(f)) {
         step(f);
-        pthread_mutex_lock(&f->lock);
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        double next = (double)until.tv_sec + (double)until.tv_nsec / 1e9 + f->refresh;
-        until.tv_sec = (time_t)next;
-        until.tv_nsec = (long)((next - floor(next)) * 1e9);
-        while (!f->stop && !f->woken)
-            if (pthread_cond_timedwait(&f->wake, &f->lock, &until) == ETIMEDOUT)
-                break;
-        f->woken = false;
+        if (!f->lost && !stopping(f)) /* free waits for one exchange, not a subscribe too */
+            fleet_changes_subscribe(f->changes, respite_now());
+        wait_for_news(f);
     }
-    pthread_mutex_unlock(&f->lock);
     return NULL;
 }
 
@@ -261,16 +294,15 @@ respite_fleet_gate *respite_fleet_gate_new(const respite_settings *gate_settings
     double longest = f->rules.max_recovery > f->rules.recovery ? f->rules.max_recovery : f->rules.recovery;
     f->rules.keep = 2.0 * (longest + f->rules.window + f->rules.probe_lease);
     pthread_mutex_init(&f->lock, NULL);
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&f->wake, &attr);
-    pthread_condattr_destroy(&attr);
-    f->gate = respite_gate_new(gate_settings, err);
+    f->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    f->gate = f->wake_fd >= 0 ? respite_gate_new(gate_settings, err) : NULL;
+    if (f->wake_fd < 0)
+        respite_fail(err, RESPITE_E_INTERNAL, "cannot make the fleet gate's eventfd: %s", strerror(errno));
     f->store = f->gate ? fleet_store_new(&endpoint, respite_gate_name(f->gate), f->refresh) : NULL;
-    if (f->gate && !f->store)
+    f->changes = f->store ? fleet_changes_new(&endpoint, respite_gate_name(f->gate), f->refresh) : NULL;
+    if (f->gate && !f->changes)
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a fleet gate");
-    if (f->store) {
+    if (f->changes) {
         respite_gate_set_observer(f->gate, observe, f);
         int rc = pthread_create(&f->thread, NULL, run, f);
         if (rc == 0)
@@ -278,9 +310,11 @@ respite_fleet_gate *respite_fleet_gate_new(const respite_settings *gate_settings
         respite_gate_set_observer(f->gate, NULL, NULL);
         respite_fail(err, RESPITE_E_INTERNAL, "cannot start the fleet gate's thread: %s", strerror(rc));
     }
+    fleet_changes_free(f->changes);
     fleet_store_free(f->store);
     respite_gate_free(f->gate);
-    pthread_cond_destroy(&f->wake);
+    if (f->wake_fd >= 0)
+        close(f->wake_fd);
     pthread_mutex_destroy(&f->lock);
     free(f);
     return NULL;
@@ -292,13 +326,14 @@ void respite_fleet_gate_free(respite_fleet_gate *f)
         return;
     pthread_mutex_lock(&f->lock);
     f->stop = true;
-    pthread_cond_signal(&f->wake);
     pthread_mutex_unlock(&f->lock);
+    wake(f);
     pthread_join(f->thread, NULL);
     respite_gate_set_observer(f->gate, NULL, NULL);
+    fleet_changes_free(f->changes);
     fleet_store_free(f->store);
     respite_gate_free(f->gate);
-    pthread_cond_destroy(&f->wake);
+    close(f->wake_fd);
     pthread_mutex_destroy(&f->lock);
     free(f);
 }

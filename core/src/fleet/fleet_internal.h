@@ -18,6 +18,10 @@ typedef struct fleet_endpoint {
 /* RESPITE_OK, or invalid_setting on fleet_url. */
 int fleet_url_parse(const char *url, fleet_endpoint *out, respite_error *err);
 
+/* A gate's key (or channel) `what`: "respite:{<name>}:<what>", one hash
+ * tag for all of them (F1). */
+void fleet_key_name(const char *gate_name, const char *what, char *buf, size_t size);
+
 /* The Lua script of every exchange (F3): its text, its keys and arguments. */
 extern const char fleet_script[];
 enum { FLEET_KEY_STATE, FLEET_KEY_HOSTS, FLEET_KEY_PAUSE, FLEET_KEY_PROBE, FLEET_KEYS };
@@ -52,6 +56,12 @@ typedef struct fleet_reply {
     double pause;         /* the current fleet pause length */
 } fleet_reply;
 
+/* A connection to the endpoint, AUTH sent when it has a password; every
+ * wait on it (connect, each command) bounded by `timeout` seconds. NULL
+ * when it cannot be made (then `why` says why, when given). */
+struct redisContext;
+struct redisContext *fleet_connect(const fleet_endpoint *endpoint, double timeout, char *why, size_t size);
+
 /* A connection to Redis; every wait on it is bounded by `timeout`. */
 typedef struct fleet_store fleet_store;
 
@@ -60,7 +70,6 @@ void fleet_store_free(fleet_store *store);
 
 /* The connection, made when needed; NULL when it cannot be (then
  * `why` says why, when given). */
-struct redisContext;
 struct redisContext *fleet_store_connection(fleet_store *store, char *why, size_t size);
 
 /* The store's key k (a FLEET_KEY_*). */
@@ -70,5 +79,29 @@ const char *fleet_store_key(const fleet_store *store, int k);
  * connection is dropped; the next exchange reconnects). */
 int fleet_store_exchange(fleet_store *store, const char *host, const fleet_report *report, const fleet_rules *rules,
                          fleet_reply *reply);
+
+/* The change notices of one gate (F13): a second connection SUBSCRIBEd to
+ * its channel "respite:{<name>}:changes", on which each exchange that
+ * changed the fleet's state PUBLISHes the exchanging host's id. Only the
+ * fleet thread uses it; every wait is bounded by `timeout`. */
+typedef struct fleet_changes fleet_changes;
+
+fleet_changes *fleet_changes_new(const fleet_endpoint *endpoint, const char *gate_name, double timeout);
+void fleet_changes_free(fleet_changes *changes);
+
+/* Subscribes when not subscribed, at most once per retry delay (growing
+ * while subscribing fails: pub/sub may be disabled); `now` is respite_now(). */
+void fleet_changes_subscribe(fleet_changes *changes, double now);
+
+/* The subscribed connection's socket to poll for reading; -1 when none. */
+int fleet_changes_fd(const fleet_changes *changes);
+
+/* After a poll found the socket readable: reads what arrived. The number of
+ * notices from hosts other than own_host (0 or more), or -1 when the
+ * subscription was lost (dropped; subscribe makes it again). */
+int fleet_changes_read(fleet_changes *changes, const char *own_host);
+
+/* Drops the subscription (the store was lost: it is made again on rejoining). */
+void fleet_changes_drop(fleet_changes *changes);
 
 #endif

@@ -7,7 +7,9 @@
  * length), 4 probe (the probe lease: the holder's id, PX the lease).
  * ARGV: 1 host, 2 opened (0/1), 3 outcome ("", success, failure),
  * 4 want_probe (0/1), 5 probe_admitted (0/1), 6 window, 7 quorum, 8 R,
- * 9 M, 10 Rmax, 11 short lease, 12 probe lease, 13 keep (durations in ms).
+ * 9 M, 10 Rmax, 11 short lease, 12 probe lease, 13 keep (durations in ms),
+ * 14 the channel that an exchange which changed the fleet's state (paused
+ * it, or settled its probe) publishes the host's id on (F13).
  * Reply: {paused, pause_left_ms, holder, epoch, hosts_opened, pause_ms}. */
 #include "fleet_internal.h"
 
@@ -21,11 +23,13 @@ const char fleet_script[] =
     "local pause = tonumber(redis.call('HGET', KEYS[1], 'pause') or r)\n"
     "local opened = tonumber(redis.call('HGET', KEYS[1], 'opened') or 0)\n"
     "local holder = redis.call('GET', KEYS[4])\n"
+    "local changed = false\n"
     /* F9: the probe's outcome counts only from the host holding the lease */
     "if ARGV[3] ~= '' and holder == host then\n"
     "  redis.call('DEL', KEYS[4])\n"
     "  holder = false\n"
     "  redis.call('HINCRBY', KEYS[1], 'epoch', 1)\n"
+    "  changed = true\n"
     "  if ARGV[3] == 'success' then\n"
     "    paused, pause = false, r\n"
     "    redis.call('DEL', KEYS[2], KEYS[3])\n"
@@ -47,6 +51,7 @@ const char fleet_script[] =
     "  redis.call('SET', KEYS[3], host, 'PX', math.max(1, math.floor(pause)))\n"
     "  redis.call('DEL', KEYS[2])\n"
     "  redis.call('HINCRBY', KEYS[1], 'epoch', 1)\n"
+    "  changed = true\n"
     "end\n"
     "if not paused then opened = hosts end\n"
     "local left = redis.call('PTTL', KEYS[3])\n"
@@ -64,4 +69,5 @@ const char fleet_script[] =
     "redis.call('PEXPIRE', KEYS[1], ARGV[13])\n"
     "redis.call('PEXPIRE', KEYS[2], ARGV[13])\n"
     "local epoch = tonumber(redis.call('HGET', KEYS[1], 'epoch') or 0)\n"
+    "if changed then redis.call('PUBLISH', ARGV[14], host) end\n"
     "return {paused and 1 or 0, left, holder or '', epoch, opened, math.floor(pause)}\n";

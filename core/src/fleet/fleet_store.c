@@ -12,11 +12,18 @@
 
 struct fleet_store {
     fleet_endpoint endpoint;
-    struct timeval timeout;
+    double timeout;
     redisContext *context;
     char sha[48]; /* the script's SHA1 on this connection ("" until loaded) */
     char keys[FLEET_KEYS][RESPITE_NAME_MAX + 32];
+    char channel[RESPITE_NAME_MAX + 32]; /* where the script publishes changes (F13) */
 };
+
+void fleet_key_name(const char *gate_name, const char *what, char *buf, size_t size)
+{
+    /* One hash tag: a Redis Cluster keeps a gate's keys on one node, so one script may touch them all. */
+    snprintf(buf, size, "respite:{%s}:%s", gate_name, what);
+}
 
 fleet_store *fleet_store_new(const fleet_endpoint *endpoint, const char *gate_name, double timeout)
 {
@@ -24,14 +31,11 @@ fleet_store *fleet_store_new(const fleet_endpoint *endpoint, const char *gate_na
     if (!store)
         return NULL;
     store->endpoint = *endpoint;
-    store->timeout.tv_sec = (time_t)timeout;
-    store->timeout.tv_usec = (suseconds_t)((timeout - floor(timeout)) * 1e6);
-    if (store->timeout.tv_sec == 0 && store->timeout.tv_usec < 1000)
-        store->timeout.tv_usec = 1000;
-    /* One hash tag: a Redis Cluster keeps a gate's keys on one node, so one script may touch them all. */
+    store->timeout = timeout;
     static const char *const suffix[FLEET_KEYS] = {"state", "hosts", "pause", "probe"};
     for (int i = 0; i < FLEET_KEYS; i++)
-        snprintf(store->keys[i], sizeof store->keys[i], "respite:{%s}:%s", gate_name, suffix[i]);
+        fleet_key_name(gate_name, suffix[i], store->keys[i], sizeof store->keys[i]);
+    fleet_key_name(gate_name, "changes", store->channel, sizeof store->channel);
     return store;
 }
 
@@ -66,21 +70,37 @@ static bool command_ok(redisContext *c, redisReply **out, const char *format, ..
     return ok;
 }
 
-static bool connect_store(fleet_store *store, char *why, size_t size)
+redisContext *fleet_connect(const fleet_endpoint *endpoint, double timeout, char *why, size_t size)
 {
-    redisContext *c = redisConnectWithTimeout(store->endpoint.host, store->endpoint.port, store->timeout);
-    if (!c || c->err || redisSetTimeout(c, store->timeout) != REDIS_OK) {
+    struct timeval limit = {(time_t)timeout, (suseconds_t)((timeout - floor(timeout)) * 1e6)};
+    if (limit.tv_sec == 0 && limit.tv_usec < 1000)
+        limit.tv_usec = 1000;
+    redisContext *c = redisConnectWithTimeout(endpoint->host, endpoint->port, limit);
+    if (!c || c->err || redisSetTimeout(c, limit) != REDIS_OK) {
         if (why)
             respite_copy_text(why, size, c && c->errstr[0] ? c->errstr : "cannot connect");
         if (c)
             redisFree(c);
-        return false;
+        return NULL;
     }
-    store->context = c;
-    if ((store->endpoint.password[0] && !command_ok(c, NULL, "AUTH %s", store->endpoint.password)) ||
-        (store->endpoint.db != 0 && !command_ok(c, NULL, "SELECT %d", store->endpoint.db))) {
+    if (endpoint->password[0] && !command_ok(c, NULL, "AUTH %s", endpoint->password)) {
         if (why)
-            respite_copy_text(why, size, c->errstr[0] ? c->errstr : "AUTH or SELECT refused");
+            respite_copy_text(why, size, c->errstr[0] ? c->errstr : "AUTH refused");
+        redisFree(c);
+        return NULL;
+    }
+    return c;
+}
+
+static bool connect_store(fleet_store *store, char *why, size_t size)
+{
+    redisContext *c = fleet_connect(&store->endpoint, store->timeout, why, size);
+    if (!c)
+        return false;
+    store->context = c;
+    if (store->endpoint.db != 0 && !command_ok(c, NULL, "SELECT %d", store->endpoint.db)) {
+        if (why)
+            respite_copy_text(why, size, c->errstr[0] ? c->errstr : "SELECT refused");
         drop(store);
         return false;
     }
@@ -150,7 +170,7 @@ int fleet_store_exchange(fleet_store *store, const char *host, const fleet_repor
     const char *argv[] = {"EVALSHA", store->sha, "4", store->keys[0], store->keys[1], store->keys[2],
                           store->keys[3], host, report->opened ? "1" : "0", report->outcome,
                           report->want_probe ? "1" : "0", report->probe_admitted ? "1" : "0", window, quorum, r, m,
-                          rmax, short_lease, probe_lease, keep};
+                          rmax, short_lease, probe_lease, keep, store->channel};
     int argc = (int)(sizeof argv / sizeof argv[0]);
     redisReply *reply = redisCommandArgv(store->context, argc, argv, NULL);
     if (reply && reply->type == REDIS_REPLY_ERROR && strncmp(reply->str, "NOSCRIPT", 8) == 0) {

@@ -7,7 +7,7 @@ import {
   RespiteError, InvalidArgumentError, InvalidSettingError, InvalidTimeError, TemporarilyUnavailableError,
   InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError, StorageError,
 } from '../../index.js';
-import type { CallContext, GateEvent, GateOptions, Layer, OutcomeName, RetryInfo, Wrapped } from '../../index.js';
+import type { CallContext, FleetView, GateEvent, GateOptions, Layer, OutcomeName, RetryInfo, Wrapped } from '../../index.js';
 
 class QuotaError extends Error {}
 
@@ -19,6 +19,10 @@ const gate = new Gate({
 const fromVariable = new Gate(options);
 const typed: GateOptions = { probes: 2, classify: new Classifier({ error: () => true }) };
 new Gate(typed).close();
+// A fleet gate: typed only here (test/fleet.test.js runs one against Redis).
+const fleetOptions: GateOptions = { name: 'billing', fleet: { fleetUrl: 'redis://127.0.0.1:6379', fleetQuorum: 2 } };
+const fleetView: FleetView | null = new Gate(fleetOptions).fleetView();
+void fleetView?.connected;
 gate.on('recovery_started', (event) => console.log(event.pause, event.failures, event.message));
 gate.on('event', (event: GateEvent) => console.log(event.type));
 

@@ -84,10 +84,10 @@ trait OutcomeBehaviour
      */
     public static function retryAfterOf(object $response, int $status): float
     {
-        if (($status !== 429 && $status !== 503) || !method_exists($response, 'getHeaderLine')) {
+        if (!method_exists($response, 'getHeaderLine')) {
             return 0.0;
         }
-        return respite_retry_after_seconds((string) $response->getHeaderLine('Retry-After'));
+        return respite_retry_after_seconds($status, (string) $response->getHeaderLine('Retry-After'));
     }
 
     private static function statusOf(object $o): ?int

@@ -13,7 +13,7 @@ from .generated.errors import *  # noqa: F401,F403  (RespiteError, every status'
 from .generated.settings import (BackoffSettings, ClientSettings, FleetSettings, GateSettings, QueueSettings,
                                 SenderOptions, SenderSettings)
 from ._classify import FailureOn, StatusOf, is_service_failure
-from .generated.structs import Decision, EngineStats, Event, GateStats, QueueStats, SenderStats
+from .generated.structs import Decision, EngineStats, Event, FleetView, GateStats, QueueStats, SenderStats
 from .generated.tables import Outcome, SettingInfo
 from ._outcome import classify, failure_of, outcome_counts
 from ._settings import Settings, settings_table
@@ -32,7 +32,8 @@ __all__ = [
     "BackoffSettings", "ClientSettings", "FleetSettings", "GateSettings", "QueueSettings", "SenderOptions",
     "SenderSettings",
     "FailureOn", "StatusOf", "is_service_failure",
-    "Attempt", "Backoff", "Batch", "Client", "Decision", "Engine", "EngineStats", "Event", "Gate", "GateStats",
+    "Attempt", "Backoff", "Batch", "Client", "Decision", "Engine", "EngineStats", "Event", "FleetView", "Gate",
+    "GateStats",
     "Outcome", "Policy", "Queue", "QueueStats", "Response", "ResponseHeaders", "Sender", "SenderStats",
     "SettingInfo", "Settings", "classify", "failure_of", "outcome_counts", "refusal_message", "retry", "retry_call",
     "settings_table",

@@ -84,17 +84,19 @@ class Settings:
         return read_settings(self._own.ptr, self.component)
 
 
-def new_with_settings(new: Callable[..., Any], free: Callable[[Any], None],
+def new_with_settings(new: Callable[..., Any], free: Optional[Callable[[Any], None]],
                       *parts: Tuple[str, Mapping[str, Any], str]) -> Tuple[Dict[str, Any], Owned]:
     """``new(raw, ...)`` over raw settings made for each (profile, values,
-    component), owned with ``free``, and every setting's value (a later
-    part's wins a shared name); the raw settings are freed whatever happens."""
+    component), owned with ``free`` (None: ``new`` returns its own Owned),
+    and every setting's value (a later part's wins a shared name); the raw
+    settings are freed whatever happens."""
     raws: List[Any] = []
     settings: Dict[str, Any] = {}
     try:
         for profile, values, _component in parts:
             raws.append(make_settings(profile, values))
-        own = Owned(new(*raws), free)  # first: the core refuses another component's settings
+        made = new(*raws)  # first: the core refuses another component's settings
+        own = made if free is None else Owned(made, free)
         for raw, (_profile, _values, component) in zip(raws, parts):
             settings.update(read_settings(raw, component))
         return settings, own

@@ -13,12 +13,12 @@ from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import OutcomeLike, classify, outcome_code, outcome_from_code
 from ._settings import new_with_settings
 from ._structs import fill_struct, struct_tuple
-from .generated.structs import Decision, Event, GateStats
+from .generated.structs import Decision, Event, FleetView, GateStats
 from .generated.tables import GATE_STATES, Outcome
 from ._typing import R
 
 if TYPE_CHECKING:
-    from .generated.settings import GateSettings
+    from .generated.settings import FleetSettings, GateSettings
     from ._typing import P, Unpack
 
 _now = _c.respite_now
@@ -42,6 +42,30 @@ struct_tuple(GateStats, _raw.respite_gate_stats,
              state=lambda out: GATE_STATES[out.state])
 
 
+struct_tuple(FleetView, _raw.respite_fleet_view,
+             """A fleet gate's view of its fleet, as its thread last read it (F12):
+             connected, paused, pause_left, hosts_opened, holds_probe, probe_host,
+             host_id, epoch, exchanges, failed_exchanges.""",
+             connected=lambda out: bool(out.connected), paused=lambda out: bool(out.paused),
+             holds_probe=lambda out: bool(out.holds_probe))
+
+
+class _FleetOwned(Owned):
+    """A fleet gate (spec section 11) owned through its local gate, where
+    every call goes; freeing stops the fleet's thread and drops the local
+    gate with it."""
+
+    __slots__ = ("fleet",)
+
+    def __init__(self, fleet: Any) -> None:
+        super().__init__(_c.respite_fleet_gate_gate(fleet), lambda _gate: _c.respite_fleet_gate_free(fleet))
+        self.fleet = fleet
+
+
+def _fleet_gate_new(gate_settings: Any, fleet_settings: Any) -> Owned:
+    return _FleetOwned(_c.respite_fleet_gate_new(gate_settings, fleet_settings))
+
+
 def refusal_message(retry_after: float) -> str:
     """The G17 refusal message for a retry_after (inf: "only after a reset")."""
     return _c.respite_refusal_message(retry_after)
@@ -58,17 +82,28 @@ class Gate(OwnsHandle):
     :func:`respite.is_service_failure`) and ``status_of(result)`` (an HTTP
     status or an Outcome for a returned value; default: success). An
     exception that is the caller's own is reported as ``request_error`` (not
-    counted) and propagates."""
+    counted) and propagates.
+
+    ``fleet`` (the fleet settings: ``fleet_url``, ``fleet_quorum``, ...)
+    makes it a fleet gate (spec section 11): the hosts' gates of one
+    ``name`` share their openings through Redis; calls never wait on it.
+    Its events (``fleet_paused``, ``fleet_store_lost``, ``fleet_rejoined``)
+    are logged as the gate's."""
 
     __slots__ = ("_own", "_log", "_settings", "_classifier", "_status_of", "__weakref__")
 
     def __init__(self, profile: Optional[str] = None, *, failure_on: Optional[FailureOn] = None,
-                 status_of: Optional[StatusOf] = None, **settings: Unpack[GateSettings]) -> None:
+                 status_of: Optional[StatusOf] = None, fleet: Optional[FleetSettings] = None,
+                 **settings: Unpack[GateSettings]) -> None:
         self._own = CLOSED
         self._classifier = Classifier(failure_on, status_of)
         self._status_of = status_of  # read by ext/gate_call.c: None keeps the success path in C
-        self._settings, self._own = new_with_settings(_c.respite_gate_new, _c.respite_gate_free,
-                                                      ("gate" if profile is None else profile, settings, "gate"))
+        gate_part = ("gate" if profile is None else profile, settings, "gate")
+        if fleet is None:
+            self._settings, self._own = new_with_settings(_c.respite_gate_new, _c.respite_gate_free, gate_part)
+        else:  # the fleet is named as its gate unless told otherwise
+            fleet_part = ("fleet", {"name": settings.get("name", ""), **fleet}, "fleet")
+            self._settings, self._own = new_with_settings(_fleet_gate_new, None, gate_part, fleet_part)
         self._log = _events.Log(64)
 
     @property
@@ -204,6 +239,14 @@ class Gate(OwnsHandle):
 
     def stats(self) -> GateStats:
         return fill_struct(GateStats, _c.respite_gate_stats_get, self._own.ptr)
+
+    def fleet_view(self) -> Optional[FleetView]:
+        """A fleet gate's fleet as its thread last read it (F12); None for a
+        gate made without ``fleet``. Closed: ClosedError."""
+        own = self._own
+        if isinstance(own, _FleetOwned) or own is CLOSED:  # closed: the core's ClosedError
+            return fill_struct(FleetView, _c.respite_fleet_gate_view, getattr(own, "fleet", None))
+        return None
 
     def events(self) -> List[Event]:
         """The events (G18) seen since the last call of events(), oldest

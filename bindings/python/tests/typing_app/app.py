@@ -8,7 +8,7 @@ from typing import Dict, List, Optional, Type
 
 import respite
 from respite import (ERRORS_BY_CODE, ERRORS_BY_STATUS, Attempt, Backoff, BackoffSettings, Batch, Client,
-                     ClientSettings, ClosedError, FleetSettings, Decision, Engine, EngineStats, Event, FailureOn, Gate, GateSettings,
+                     ClientSettings, ClosedError, FleetSettings, FleetView, Decision, Engine, EngineStats, Event, FailureOn, Gate, GateSettings,
                      GateStats, InternalError, InvalidArgumentError, InvalidPolicyError, InvalidSettingError,
                      InvalidTimeError, NoMemoryError, Outcome, Policy, Problem, Queue, QueueFullError, QueueSettings,
                      QueueStats, RespiteError, Response, ResponseHeaders, Sender, SenderOptions, SenderSettings,
@@ -96,8 +96,11 @@ def queues_and_senders() -> None:
     sender_stats: SenderStats = sender.stats()
     print(queue_stats.balanced, engine_stats.closing, sender_stats.gate.state, sender.close())
     client_settings: ClientSettings = {"timeout_seconds": 1.5, "user_agent": "app"}
-    fleet_settings: FleetSettings = {"fleet_quorum": 2}  # the C fleet gate's (docs/fleet.md)
+    fleet_settings: FleetSettings = {"fleet_url": "redis://127.0.0.1:6379", "fleet_quorum": 2}
     print(respite.Settings("fleet", **fleet_settings))
+    with Gate(name="billing", fleet=fleet_settings) as fleet_gate:  # a fleet gate (docs/fleet.md)
+        view: Optional[FleetView] = fleet_gate.fleet_view()
+        print(view.connected if view is not None else "not a fleet gate")
     client = Client(gate=gate, backoff=backoff, **client_settings)
     response: Response = client.get("http://127.0.0.1:1/")
     headers: ResponseHeaders = response.headers

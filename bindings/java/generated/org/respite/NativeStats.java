@@ -3,6 +3,7 @@ package org.respite;
 
 import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_engine_stats;
+import org.respite.swig.respite_fleet_view;
 import org.respite.swig.respite_gate_stats;
 import org.respite.swig.respite_queue_stats;
 import org.respite.swig.respite_sender_stats;
@@ -37,5 +38,11 @@ final class NativeStats {
     static SenderStats sender(respite_sender_stats s) {
         return new SenderStats(queue(s.getQueue()), engine(s.getEngine()), gate(s.getGate()), s.getRequests(),
                 s.getBytes_sent(), s.getPaused() != 0, s.getClosed() != 0);
+    }
+
+    static FleetView fleet(respite_fleet_view s) {
+        return new FleetView(s.getConnected() != 0, s.getPaused() != 0, s.getPause_left(), s.getHosts_opened(),
+                s.getHolds_probe() != 0, s.getProbe_host(), s.getHost_id(), s.getEpoch(), s.getExchanges(),
+                s.getFailed_exchanges());
     }
 }

@@ -185,4 +185,29 @@ class SenderStats(NamedTuple):
     balanced: bool
 
 
-__all__ = ["Decision", "Event", "GateStats", "QueueStats", "EngineStats", "SenderStats"]
+class FleetView(NamedTuple):
+    """The fleet as this host's thread last read it. (respite_fleet_view)"""
+
+    #: 1: the last exchange with Redis succeeded
+    connected: bool
+    #: 1: the fleet is paused (its pause or its probe runs)
+    paused: bool
+    #: seconds left of the fleet's pause when read; 0 otherwise
+    pause_left: float
+    #: hosts whose gates opened within the window, this host included
+    hosts_opened: int
+    #: 1: this host holds the fleet's probe lease
+    holds_probe: bool
+    #: the host holding it; "" for none
+    probe_host: str
+    #: this host's id (fleet_host_id, or the host's name)
+    host_id: str
+    #: the fleet's pauses and recoveries so far
+    epoch: int
+    #: scripts Redis answered
+    exchanges: int
+    #: connections or scripts that failed or timed out
+    failed_exchanges: int
+
+
+__all__ = ["Decision", "Event", "GateStats", "QueueStats", "EngineStats", "SenderStats", "FleetView"]

@@ -1,19 +1,23 @@
 package org.respite;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 import org.respite.internal.EventLog;
 import org.respite.internal.NativeSettings;
 import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_decision;
+import org.respite.swig.respite_fleet_view;
 import org.respite.swig.respite_gate_stats;
 
 /**
@@ -21,14 +25,22 @@ import org.respite.swig.respite_gate_stats;
  * service, it refuses calls for a while after recent failures. Methods without
  * {@code now} use the core's clock, {@link Respite#now()}. Its events go to
  * {@code System.Logger} "org.respite.Gate" with the core's line, and to the listener.
+ * With fleet settings ({@code Gate.builder().name("billing").fleetUrl(...)}) it is a
+ * fleet gate (spec section 11): the hosts' gates of one name share their openings
+ * through Redis, no call waits on it, and its events (fleet_paused,
+ * fleet_store_lost, fleet_rejoined) are the gate's.
  */
 public final class Gate extends NativeObject {
     private final EventLog events;
     private final Classifier classifier;
     private final ThreadLocal<respite_decision> decisions = ThreadLocal.withInitial(respite_decision::new);
 
-    private Gate(long pointer, Consumer<Event> listener, Classifier classifier) {
-        super(pointer, RespiteNative::respite_gate_free);
+    /* The fleet gate whose local gate this is (0: none); used only inside the handle, which keeps it alive. */
+    private final long fleet;
+
+    private Gate(long pointer, LongConsumer free, long fleet, Consumer<Event> listener, Classifier classifier) {
+        super(pointer, free);
+        this.fleet = fleet;
         this.events = new EventLog("org.respite.Gate", listener);
         this.classifier = classifier;
     }
@@ -315,13 +327,34 @@ public final class Gate extends NativeObject {
         }
     }
 
+    /** A fleet gate's fleet as its thread last read it (F12); null for a gate built without fleet settings. */
+    public FleetView fleetView() {
+        respite_fleet_view view = new respite_fleet_view();
+        try {
+            return handle.apply(p -> {
+                if (fleet == 0 && p != 0) {
+                    return null;
+                }
+                RespiteNative.respite_fleet_gate_view(p == 0 ? 0 : fleet, view); // closed: the core's ClosedException
+                return NativeStats.fleet(view);
+            });
+        } finally {
+            view.delete();
+        }
+    }
+
     /** Takes, logs and returns the events waiting now (done by every call that leaves some waiting). */
     public List<Event> pollEvents() {
         return handle.apply(p -> events.drain(e -> RespiteNative.respite_gate_next_event(p, e)));
     }
 
-    /** Builds a gate: one method per "gate" setting of the core's table ({@link GateSettings}). */
-    public static final class Builder extends SettingsBuilder<Builder> implements GateSettings<Builder> {
+    /**
+     * Builds a gate: one method per "gate" and "fleet" setting of the core's table
+     * ({@link GateSettings}, {@link FleetSettings}); any fleet setting makes it a fleet gate.
+     */
+    public static final class Builder extends SettingsBuilder<Builder>
+            implements GateSettings<Builder>, FleetSettings<Builder> {
+        private final Map<String, Object> fleetValues = new LinkedHashMap<>();
         private final String profile;
         private Consumer<Event> listener;
         private Classifier classifier = Classifier.DEFAULT;
@@ -342,9 +375,36 @@ public final class Gate extends NativeObject {
             return this;
         }
 
+        /** The gate's name (its "gate" setting; the fleet's too unless fleetSetting("name", ...) says otherwise). */
+        @Override
+        public Builder name(String value) {
+            return gateSetting("name", value);
+        }
+
+        /** Sets a "fleet" setting by its spec name: the gate becomes a fleet gate. */
+        @Override
+        public Builder fleetSetting(String name, Object value) {
+            fleetValues.put(name, value);
+            return this;
+        }
+
         /** The gate; {@link InvalidSettingException} names a setting the core does not accept. */
         public Gate build() {
-            return NativeSettings.with(profile, values, s -> new Gate(RespiteNative.respite_gate_new(s), listener, classifier));
+            if (fleetValues.isEmpty()) {
+                return NativeSettings.with(profile, values,
+                        s -> new Gate(RespiteNative.respite_gate_new(s), RespiteNative::respite_gate_free, 0, listener, classifier));
+            }
+            Map<String, Object> fleet = new LinkedHashMap<>();
+            fleet.put("name", values.getOrDefault("name", ""));
+            fleet.putAll(fleetValues);
+            return NativeSettings.with(profile, values, s -> NativeSettings.with("fleet", fleet, f -> fleetGate(s, f)));
+        }
+
+        /* Owned through its local gate, where every call goes; freeing it stops its thread and drops the gate. */
+        private Gate fleetGate(long gateSettings, long fleetSettings) {
+            long fleet = RespiteNative.respite_fleet_gate_new(gateSettings, fleetSettings);
+            return new Gate(RespiteNative.respite_fleet_gate_gate(fleet), p -> RespiteNative.respite_fleet_gate_free(fleet),
+                    fleet, listener, classifier);
         }
     }
 }
