@@ -4,7 +4,7 @@
  * its argument copies, a cleared 600-byte error and a type check by name).
  * Gate::call is one line around one internal function,
  *
- *   respite_php_gate_call(Gate $gate, callable $fn, ?Classifier $classifier, bool $judgesScalars): mixed
+ *   respite_php_gate_call(Gate $gate, callable $fn, ?Classifier $classifier): mixed
  *
  * which admits (respite_gate_admit_now: no clock read while closed), calls
  * $fn and, when $fn returned a value that needs no judging (no $classifier,
@@ -24,26 +24,46 @@
 #include "zend_closures.h"
 #include "zend_exceptions.h"
 
-/* The class whose `ptr` is at ptr_offset; forgotten at each request's start,
- * since a class entry may be freed and its memory reused between requests. */
+/* The class whose `ptr` and `judgesScalars` are at these offsets; forgotten
+ * at each request's start, since a class entry may be freed and its memory
+ * reused between requests. */
 static zend_class_entry *gate_class;
-static uint32_t ptr_offset;
+static uint32_t ptr_offset, judges_offset;
+
+/* The offset of $gate's non-static property `name`; 0 with a TypeError when it has none. */
+static uint32_t property_offset(zend_class_entry *ce, const char *name, size_t length)
+{
+    zend_property_info *info = zend_hash_str_find_ptr(&ce->properties_info, name, length);
+    if (!info || (info->flags & ZEND_ACC_STATIC)) {
+        zend_type_error("respite_php_gate_call(): %s has no %s property", ZSTR_VAL(ce->name), name);
+        return 0;
+    }
+    return info->offset;
+}
 
 /* $gate->ptr's handle: 0, or -1 with an error thrown. */
 static int gate_handle(zend_object *gate, respite_gate **handle)
 {
     if (gate->ce != gate_class) {
-        zend_property_info *info = zend_hash_str_find_ptr(&gate->ce->properties_info, "ptr", sizeof "ptr" - 1);
-        if (!info || (info->flags & ZEND_ACC_STATIC)) {
-            zend_type_error("respite_php_gate_call(): %s has no ptr property", ZSTR_VAL(gate->ce->name));
+        uint32_t ptr = property_offset(gate->ce, "ptr", sizeof "ptr" - 1);
+        uint32_t judges = ptr ? property_offset(gate->ce, "judgesScalars", sizeof "judgesScalars" - 1) : 0;
+        if (!judges)
             return -1;
-        }
         gate_class = gate->ce;
-        ptr_offset = info->offset;
+        ptr_offset = ptr;
+        judges_offset = judges;
     }
     zval *ptr = OBJ_PROP(gate, ptr_offset);
     ZVAL_DEREF(ptr);
     return respite_php_gate_ptr(Z_ISUNDEF_P(ptr) ? &EG(uninitialized_zval) : ptr, handle);
+}
+
+/* $gate->judgesScalars (its classifier has result rules), once gate_handle has read $gate. */
+static bool judges_scalars(zend_object *gate)
+{
+    zval *judges = OBJ_PROP(gate, judges_offset);
+    ZVAL_DEREF(judges);
+    return Z_TYPE_P(judges) == IS_TRUE;
 }
 
 /* $gate->method(...args), its value dropped; an exception it throws stays thrown. */
@@ -105,12 +125,10 @@ static ZEND_FUNCTION(respite_php_gate_call)
 {
     zend_object *gate;
     zval *fn, *classifier;
-    bool judges_scalars;
-    ZEND_PARSE_PARAMETERS_START(4, 4)
+    ZEND_PARSE_PARAMETERS_START(3, 3)
         Z_PARAM_OBJ(gate)
         Z_PARAM_ZVAL(fn)
         Z_PARAM_ZVAL(classifier)
-        Z_PARAM_BOOL(judges_scalars)
     ZEND_PARSE_PARAMETERS_END();
 
     zend_fcall_info fci;
@@ -147,7 +165,7 @@ static ZEND_FUNCTION(respite_php_gate_call)
     }
     if (Z_ISUNDEF_P(return_value))
         ZVAL_NULL(return_value);
-    if (judges_scalars || Z_TYPE_P(classifier) != IS_NULL || Z_TYPE_P(return_value) == IS_OBJECT) {
+    if (Z_TYPE_P(return_value) == IS_OBJECT || Z_TYPE_P(classifier) != IS_NULL || judges_scalars(gate)) {
         settle(gate, permit, NULL, return_value, classifier);
         return;
     }
@@ -161,11 +179,10 @@ static ZEND_FUNCTION(respite_php_gate_call)
         call_gate(gate, "pollEvents", sizeof "pollEvents" - 1, 0, NULL);
 }
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_respite_php_gate_call, 0, 4, IS_MIXED, 0)
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_respite_php_gate_call, 0, 3, IS_MIXED, 0)
     ZEND_ARG_TYPE_INFO(0, gate, IS_OBJECT, 0)
     ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
     ZEND_ARG_TYPE_INFO(0, classifier, IS_OBJECT, 1)
-    ZEND_ARG_TYPE_INFO(0, judgesScalars, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
 
 static const zend_function_entry functions[] = {

@@ -34,7 +34,7 @@ final class Gate
     /** @var array<string, mixed> */
     private array $settings;
     private Classifier $classifier;
-    /** whether the classifier has result rules (call()'s lean path, in C, skips them for scalars otherwise) */
+    /** whether the classifier has result rules (call()'s lean path, ext/gate_call.c, reads it: scalars skip them otherwise) */
     private bool $judgesScalars;
     /** @var mixed the fleet gate whose local gate $ptr is; null for a gate of this process alone */
     private $fleet = null;
@@ -197,7 +197,7 @@ final class Gate
     {
         // In C (ext/gate_call.c): admit, $fn, and a success's report; the rest comes back to
         // settleCall() and pollEvents().
-        return respite_php_gate_call($this, $fn, $classifier, $this->judgesScalars);
+        return respite_php_gate_call($this, $fn, $classifier);
     }
 
     /**

@@ -205,12 +205,12 @@ final class GateCallTest extends TestCase
     public function testTheInternalFunctionRefusesWhatIsNotAGate(): void
     {
         try {
-            respite_php_gate_call(new \stdClass(), fn () => 1, null, false);
+            respite_php_gate_call(new \stdClass(), fn () => 1, null);
             $this->fail('a stdClass taken for a gate');
         } catch (\TypeError $e) {
             $this->assertStringContainsString('stdClass has no ptr property', $e->getMessage());
         }
         $this->expectException(\TypeError::class);
-        respite_php_gate_call(new Gate(), 'no such function', null, false);
+        respite_php_gate_call(new Gate(), 'no such function', null);
     }
 }
