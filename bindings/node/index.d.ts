@@ -373,19 +373,26 @@ export class Settings {
   close(): void;
 }
 
-/** What onRetry is told before each wait. */
+/** What onRetry is told before each wait (B19). */
 export interface RetryInfo {
+  /** The attempt that failed, 1 for the first. */
   attempt: number;
-  /** Seconds until the next attempt. */
+  /** Seconds until the next attempt (the schedule's, also under testing.immediateRetries). */
   delay: number;
   outcome: OutcomeName;
+  /** The failure's HTTP status; 0 when none. */
+  status: number;
+  /** The error the attempt threw, if it threw. */
   error?: unknown;
+  /** The value the attempt resolved with, when that value is the failure (a 503 response). */
+  result?: unknown;
 }
 
 /** Options of a Retry. */
 export interface RetryPolicyOptions {
   /** Which results and errors count, and so are retried (default: the gate's inside it). */
   classify?: ClassifySpec | Classifier;
+  /** Called before each wait; what it throws rejects the call (no wait, no further attempt). */
   onRetry?(info: RetryInfo): void;
 }
 
@@ -449,6 +456,11 @@ export interface GateFetchOptions {
  * call counts nothing. Resolves with the last Response, as fetch does.
  */
 export function gateFetch<O extends GateFetchOptions = {}>(gate: Gate, options?: Exact<O, GateFetchOptions>): FetchFunction;
+/** Helpers for test suites. */
+export const testing: {
+  /** The core's testing switch (B17), process-wide: every retry immediate, same decisions; returns the previous setting. */
+  immediateRetries(on?: boolean): boolean;
+};
 export function now(): number;
 export function classify(httpStatus: number, options?: { transport?: boolean; bodyUsable?: boolean }): OutcomeName;
 export function outcome(spec: OutcomeSpec): OutcomeName;

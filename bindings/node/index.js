@@ -15,6 +15,7 @@ const { Sender } = require('./lib/sender');
 const { gateFetch } = require('./lib/fetch');
 const { settingsTable, Settings } = require('./lib/settings');
 const { OUTCOMES, parseOutcome } = require('./lib/outcome');
+const testing = require('./lib/testing');
 
 // Seconds on the core's monotonic clock (the `now` every method accepts).
 function now() {
@@ -62,6 +63,7 @@ module.exports = {
   Fallback,
   wrap,
   Classifier,
+  testing,
   now,
   classify,
   outcome,

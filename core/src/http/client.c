@@ -4,7 +4,6 @@
 #include "http_internal.h"
 #include "../utf8.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,7 +172,7 @@ respite_response *respite_client_request_with(respite_client *client, const char
     double start = respite_now();
     struct curl_slist *list = NULL;
     respite_response *last = NULL;
-    int64_t sequence = 0;
+    respite_retry_call call = {0};
     if (respite_http_parse_header_lines(headers, &list, err) != RESPITE_OK)
         goto fail;
     /* No 100-continue round trip before a body: it costs up to a second. */
@@ -183,7 +182,7 @@ respite_response *respite_client_request_with(respite_client *client, const char
         goto fail;
     }
     list = grown;
-    if (client->backoff && (sequence = respite_backoff_start(client->backoff, err)) < 0)
+    if (client->backoff && respite_retry_begin(client->backoff, &call, err) != RESPITE_OK)
         goto fail;
 
     for (int attempt = 1;; attempt++) {
@@ -219,15 +218,20 @@ respite_response *respite_client_request_with(respite_client *client, const char
         if (client->gate &&
             respite_gate_report(client->gate, permit, r->outcome, r->retry_after, respite_now(), err) != RESPITE_OK)
             goto fail;
-        if (!client->backoff)
+        if (!client->backoff || r->outcome == RESPITE_OUTCOME_SUCCESS)
             break;
-        double delay = respite_backoff_next(client->backoff, sequence, attempt, r->outcome, r->status,
-                                            r->retry_after, err);
-        if (isnan(delay))
+        /* B14, B16: a give-up ends the loop with the last response (C5) */
+        respite_error decided = {0};
+        if (respite_retry_decide(client->backoff, &call, attempt, r->outcome, r->status, r->retry_after,
+                                 &decided) < 0) {
+            if (decided.status == RESPITE_E_TRANSPORT)
+                break;
+            if (err)
+                *err = decided;
             goto fail;
-        if (delay < 0) /* RESPITE_RETRY_STOP */
-            break;
-        if (respite_cancel_sleep(cancel, delay)) {
+        }
+        /* 0 under the testing switch (B17); a cancel cuts it short (C10) */
+        if (respite_cancel_sleep(cancel, call.wait)) {
             fail_cancelled(attempt, err);
             goto fail;
         }

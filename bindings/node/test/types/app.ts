@@ -2,7 +2,7 @@
 // (test/types.test.js runs tsc --noEmit --strict on it).
 import {
   Gate, Backoff, Retry, Fallback, wrap, Classifier, Policy, Queue, Batch, DeliveryEngine, Client, Response, Sender,
-  Settings, retry, gateFetch, now, classify, outcome, outcomeCounts, refusalMessage, settingsTable,
+  Settings, retry, testing, gateFetch, now, classify, outcome, outcomeCounts, refusalMessage, settingsTable,
   OUTCOMES, STATUS_NAMES, DISPOSITIONS, ACTIONS,
   RespiteError, InvalidArgumentError, InvalidSettingError, InvalidTimeError, TemporarilyUnavailableError,
   InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError, StorageError,
@@ -27,8 +27,10 @@ void fleetView?.connected;
 gate.on('recovery_started', (event) => console.log(event.pause, event.failures, event.message));
 gate.on('event', (event: GateEvent) => console.log(event.type));
 
-const backoff = new Backoff({ maxAttempts: 4, jitter: 'full', retryOn: ['transport', 429, 503] });
-const onRetry = (info: RetryInfo): void => console.log(info.attempt, info.delay, info.outcome);
+const backoff = new Backoff({ maxAttempts: 4, jitter: 'full', retryOn: ['transport', 429, 503], maxElapsedSeconds: 10 });
+const onRetry = (info: RetryInfo): void => console.log(info.attempt, info.delay, info.outcome, info.status, info.error, info.result);
+const wasImmediate: boolean = testing.immediateRetries(true);
+testing.immediateRetries(wasImmediate);
 const retrying = new Retry(backoff, { onRetry });
 const layers: Layer[] = [new Fallback('cached', { on: [TemporarilyUnavailableError] }), retrying, gate];
 const policy: Wrapped = wrap(...layers);
