@@ -69,7 +69,7 @@ const char *respite_metrics_content_type(void)
 
 /* The names with the default prefix and the labels column, made once. */
 static struct {
-    char name[64], labels[32];
+    char name[64], labels[96];
 } family_texts[FAMILY_COUNT];
 static pthread_once_t family_texts_once = PTHREAD_ONCE_INIT;
 
@@ -78,8 +78,9 @@ static void make_family_texts(void)
     for (int i = 0; i < FAMILY_COUNT; i++) {
         const family *f = &families[i];
         snprintf(family_texts[i].name, sizeof family_texts[i].name, "respite_%s", f->name);
-        snprintf(family_texts[i].labels, sizeof family_texts[i].labels, "%s%s%s", kind_labels[f->kind],
-                 f->label[0] ? "," : "", f->label);
+        const char *second = strcmp(f->type, TYPE_STATESET) == 0 ? family_texts[i].name : f->label;
+        snprintf(family_texts[i].labels, sizeof family_texts[i].labels, "%s%s%.63s", kind_labels[f->kind],
+                 second[0] ? "," : "", second);
     }
 }
 

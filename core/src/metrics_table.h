@@ -6,9 +6,10 @@
 #ifndef RESPITE_METRICS_TABLE_H
 #define RESPITE_METRICS_TABLE_H
 
-/* X(ID, handle kind, name, type, unit, second label, help) */
+/* X(ID, handle kind, name, type, unit, second label, help); a stateset's
+ * second label is named as its family (OpenMetrics), its values the states. */
 #define RESPITE_METRICS_TABLE(X)                                                                                      \
-    X(GATE_STATE, GATE, "gate_state", STATESET, "", "state",                                                        \
+    X(GATE_STATE, GATE, "gate_state", STATESET, "", "",                                                        \
       "the gate's state now: 1 for the state it is in (closed, open, probing), 0 for the others")                   \
     X(GATE_ADMITTED, GATE, "gate_admitted", COUNTER, "", "", "checks that admitted a call, probes included")        \
     X(GATE_REFUSED, GATE, "gate_refused", COUNTER, "", "", "checks that refused a call")                             \

@@ -241,7 +241,7 @@ static void test_M2_family_table(void **state)
     assert_int_equal(respite_metric_family_count(), 32);
     assert_int_equal(respite_metric_family_get(0, &f, &err), RESPITE_OK);
     assert_string_equal(f.name, "respite_gate_state");
-    assert_string_equal(f.labels, "gate,state");
+    assert_string_equal(f.labels, "gate,respite_gate_state");
     assert_int_equal(respite_metric_family_get(18, &f, &err), RESPITE_OK);
     assert_string_equal(f.name, "respite_queue_refused");
     assert_string_equal(f.labels, "queue,reason");
