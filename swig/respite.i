@@ -72,6 +72,23 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 %immutable respite_setting_info::accepted;
 %immutable respite_setting_info::doc;
 %immutable respite_event::detail;
+%immutable respite_metric_family::name;
+%immutable respite_metric_family::type;
+%immutable respite_metric_family::unit;
+%immutable respite_metric_family::labels;
+%immutable respite_metric_family::help;
+%immutable respite_metric_sample::family;
+%immutable respite_metric_sample::name;
+%immutable respite_metric_sample::type;
+%immutable respite_metric_sample::unit;
+%immutable respite_metric_sample::help;
+%immutable respite_metric_sample::handle_label;
+%immutable respite_metric_sample::handle;
+%immutable respite_metric_sample::label;
+%immutable respite_metric_sample::label_value;
+/* Metrics: C-only adders (a shared gate file's info, a sender's stats). */
+%ignore respite_metrics_add_shared_gate;
+%ignore respite_metrics_add_sender_stats;
 
 /* Per-language binary payload typemaps go in <lang>.i before this include
  * where the language supports them. */
@@ -84,3 +101,5 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 %include "respite/queue.h"
 %include "respite/engine.h"
 %include "respite/http.h"
+%newobject respite_metrics_render;
+%include "respite/metrics.h"
