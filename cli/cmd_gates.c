@@ -216,7 +216,7 @@ static int print_prometheus(const respite_shared_gate_info *gates, int count)
         return CLI_EXIT_USAGE;
     }
     fputs(text, stdout);
-    free(text);
+    respite_free_string(text);
     return CLI_EXIT_OK;
 }
 

@@ -14,6 +14,7 @@ const { Client, Response } = require('./lib/client');
 const { Sender } = require('./lib/sender');
 const { settingsTable, Settings } = require('./lib/settings');
 const { OUTCOMES, parseOutcome } = require('./lib/outcome');
+const metrics = require('./lib/metrics');
 
 // Seconds on the core's monotonic clock (the `now` every method accepts).
 function now() {
@@ -69,6 +70,7 @@ module.exports = {
   settingsTable,
   OUTCOMES,
   STATUS_NAMES,
+  metrics,
   native,
 };
 // Each error by name (not spread) so that Node's ESM loader sees it

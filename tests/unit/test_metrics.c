@@ -97,7 +97,7 @@ static void test_M1_M5_exact_text(void **state)
     assert_int_equal(respite_metrics_add_queue(m, queue, &err), RESPITE_OK);
     char *text = render(m);
     assert_string_equal(text, read_expected());
-    free(text);
+    respite_free_string(text);
     respite_metrics_free(m);
     respite_gate_free(gate);
     respite_queue_free(queue);
@@ -135,7 +135,7 @@ static void test_M6_samples_match_text(void **state)
     assert_true(isinf(s.value));
     char *text = render(m);
     assert_string_equal(text, read_expected());
-    free(text);
+    respite_free_string(text);
     assert_int_equal(respite_metrics_sample(m, 32, &s, &err), RESPITE_E_INVALID_ARGUMENT);
     assert_string_equal(err.message, "index must be 0-31 (got 32)");
     respite_metrics_free(m);
@@ -159,7 +159,7 @@ static void test_M7_label_escaping(void **state)
     char *text = render(m);
     assert_non_null(strstr(text, "\nrespite_gate_state{gate=\"we\\\"ird\\\\name??\",respite_gate_state=\"open\"} 1\n"));
     assert_non_null(strstr(text, "\nrespite_gate_pause_left_seconds{gate=\"we\\\"ird\\\\name??\"} 12.25\n"));
-    free(text);
+    respite_free_string(text);
     respite_metrics_free(m);
 
     /* A name from the name setting may hold \ and ": escaped the same way. */
@@ -170,7 +170,7 @@ static void test_M7_label_escaping(void **state)
     assert_int_equal(respite_metrics_add_gate(m, gate, &err), RESPITE_OK);
     text = render(m);
     assert_non_null(strstr(text, "\nrespite_gate_admitted_total{gate=\"a\\\\b \\\"c\\\"\"} 0\n"));
-    free(text);
+    respite_free_string(text);
     respite_metrics_free(m);
     respite_gate_free(gate);
 }
@@ -213,7 +213,7 @@ static void test_M2_prefix_and_bad_input(void **state)
     char *text = render(m);
     assert_non_null(strstr(text, "# TYPE my_app_gate_admitted counter\n"));
     assert_non_null(strstr(text, "\nmy_app_gate_state{gate=\"billing\",my_app_gate_state=\"open\"} 1\n"));
-    free(text);
+    respite_free_string(text);
     assert_int_equal(respite_metrics_add_gate(m, NULL, &err), RESPITE_E_CLOSED);
     assert_string_equal(err.message, "gate is closed");
     assert_int_equal(respite_metrics_add_queue(m, NULL, &err), RESPITE_E_CLOSED);
@@ -228,7 +228,7 @@ static void test_M2_prefix_and_bad_input(void **state)
     m = respite_metrics_new("", &err);
     text = render(m);
     assert_string_equal(text, "# EOF\n");
-    free(text);
+    respite_free_string(text);
     respite_metrics_free(m);
 }
 

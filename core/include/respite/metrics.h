@@ -96,8 +96,8 @@ RESPITE_API int respite_metrics_sample_count(respite_metrics *metrics);
 RESPITE_API int respite_metrics_sample(respite_metrics *metrics, int index, respite_metric_sample *out,
                                        respite_error *err);
 
-/* The snapshot as OpenMetrics text, ending "# EOF\n" (M1, M7). Returns a
- * string the caller frees with free(), or NULL and err. */
+/* The snapshot as OpenMetrics text, ending "# EOF\n" (M1, M7). Free with
+ * respite_free_string (policy.h). NULL and err on failure. */
 RESPITE_API char *respite_metrics_render(respite_metrics *metrics, respite_error *err);
 
 #ifdef __cplusplus

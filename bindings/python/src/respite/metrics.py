@@ -19,6 +19,7 @@ CONTENT_TYPE: str = _c.respite_metrics_content_type()
 
 Handle = Union[Gate, Queue, Sender]
 
+_SAMPLE_STRUCT: Any = _raw.respite_metric_sample
 _ADD = ((Gate, _c.respite_metrics_add_gate), (Queue, _c.respite_metrics_add_queue),
         (Sender, _c.respite_metrics_add_sender))
 
@@ -55,7 +56,7 @@ def _sample(out: Any) -> Sample:
 def samples(*handles: Handle, prefix: Optional[str] = None) -> List[Sample]:
     """The samples of a snapshot of ``handles`` taken now, family by family."""
     own = _snapshot(handles, prefix)
-    out = _raw.respite_metric_sample()
+    out = _SAMPLE_STRUCT()
     result = []
     for i in range(_c.respite_metrics_sample_count(own.ptr)):
         _c.respite_metrics_sample(own.ptr, i, out)
