@@ -89,6 +89,8 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 /* Metrics: C-only adders (a shared gate file's info, a sender's stats). */
 %ignore respite_metrics_add_shared_gate;
 %ignore respite_metrics_add_sender_stats;
+/* Read through respite_metrics_content_type (a string macro is no constant in every language). */
+%ignore RESPITE_METRICS_CONTENT_TYPE;
 
 /* Per-language binary payload typemaps go in <lang>.i before this include
  * where the language supports them. */
