@@ -154,21 +154,36 @@ static int fail_closed(const char *what, respite_error *err)
     return respite_fail(err, RESPITE_E_CLOSED, "%s is closed", what);
 }
 
-/* Registers a handle (M3: names unique per kind); its index, or -1 and err. */
-static int add_handle(respite_metrics *m, int kind, const char *name, respite_error *err)
+/* A name as its label value: a shared gate file's names come from a file,
+ * so they are made text. */
+static void label_of(const char *name, char label[RESPITE_NAME_MAX])
+{
+    respite_utf8_printable(label, RESPITE_NAME_MAX, name, strlen(name), -1, "", '?');
+}
+
+/* M3: RESPITE_OK when no handle of the kind has the name yet. */
+static int check_name(const respite_metrics *m, int kind, const char *name, respite_error *err)
 {
     char label[RESPITE_NAME_MAX];
-    /* A shared gate file's names come from a file: make them text. */
-    respite_utf8_printable(label, sizeof label, name, strlen(name), -1, "", '?');
+    label_of(name, label);
     for (int i = 0; i < m->handle_count; i++) {
         if (m->handles[i].kind == kind && strcmp(m->handles[i].name, label) == 0) {
             char got[RESPITE_QUOTED_MAX];
-            respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
-                         "metrics already have a %s named %s: give each %s its own name (the name setting)",
-                         kind_labels[kind], respite_quoted(got, label), kind_labels[kind]);
-            return -1;
+            return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                                "metrics already have a %s named %s: give each %s its own name (the name setting)",
+                                kind_labels[kind], respite_quoted(got, label), kind_labels[kind]);
         }
     }
+    return RESPITE_OK;
+}
+
+/* Registers a handle; its index, or -1 and err. */
+static int add_handle(respite_metrics *m, int kind, const char *name, respite_error *err)
+{
+    char label[RESPITE_NAME_MAX];
+    if (check_name(m, kind, name, err) != RESPITE_OK)
+        return -1;
+    label_of(name, label);
     if (m->handle_count == m->handle_capacity) {
         int capacity = m->handle_capacity ? m->handle_capacity * 2 : 8;
         handle *grown = realloc(m->handles, (size_t)capacity * sizeof *grown);
@@ -310,8 +325,16 @@ int respite_metrics_add_sender_stats(respite_metrics *metrics, const char *name,
         return fail_closed("metrics", err);
     if (!stats || !name)
         return fail_closed("sender", err);
+    /* All three names first: a sender is added whole or not at all. */
+    int rc = check_name(metrics, KIND_GATE, name, err);
+    if (rc == RESPITE_OK)
+        rc = check_name(metrics, KIND_QUEUE, name, err);
+    if (rc == RESPITE_OK)
+        rc = check_name(metrics, KIND_SENDER, name, err);
+    if (rc != RESPITE_OK)
+        return rc;
     const respite_gate_stats *g = &stats->gate;
-    int rc = add_gate_figures(metrics, name, g->state, g->until - now, g->window_failures, g->generation,
+    rc = add_gate_figures(metrics, name, g->state, g->until - now, g->window_failures, g->generation,
                               g->probes_outstanding, g, err);
     if (rc == RESPITE_OK)
         rc = add_queue_figures(metrics, name, &stats->queue, err);
