@@ -64,8 +64,9 @@ expect_out 'respite_gate_admitted_total{gate="billing"} 4' "--prometheus: billin
 expect_out 'respite_gate_counted_failures_total{gate="cloud"} 3' "--prometheus: cloud counted failures"
 expect_out 'respite_gate_pause_left_seconds{gate="forever"} +Inf' "--prometheus: a pause until a reset"
 expect_out 'respite_gate_state{gate="search",respite_gate_state="probing"} 1' "--prometheus: search probing"
-grep -qE '^respite_gate_pause_left_seconds\{gate="cloud"\} (29\.[0-9]+|30)$' "$out" ||
-  fail "--prometheus: cloud's pause left, expected about 30"
+# Read a few seconds after the file was made on a busy machine: 20-30s left.
+grep -qE '^respite_gate_pause_left_seconds\{gate="cloud"\} (2[0-9](\.[0-9]+)?|30)$' "$out" ||
+  fail "--prometheus: cloud's pause left, expected 20-30s"
 [ "$(grep -c '^# TYPE ' "$out")" = 15 ] || fail "--prometheus: 15 gate families expected"
 [ "$(tail -n 1 "$out")" = "# EOF" ] || fail "--prometheus: the text ends with # EOF"
 
