@@ -14,8 +14,9 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 # gunicorn: test_shared_gate.py serves a shared gate from four gunicorn workers;
 # mypy: test_typing.py checks an app with `mypy --strict`; prometheus-client:
-# test_metrics.py registers the collector and parses the text strictly.
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check 'pytest>=7' 'gunicorn>=22' 'mypy>=1.10' 'prometheus-client>=0.20'
+# test_metrics.py registers the collector and parses the text strictly;
+# opentelemetry-sdk: test_metrics.py reads the observable instruments.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check 'pytest>=7' 'gunicorn>=22' 'mypy>=1.10' 'prometheus-client>=0.20' 'opentelemetry-sdk>=1.20'
 # The CMake build directory lives under the build root, so a second run
 # only rebuilds what changed.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \

@@ -135,3 +135,33 @@ def test_a_snapshot_reads_the_pause_left_of_an_open_gate():
     time.sleep(0.01)
     left = value(families(metrics.render(gate))["respite_gate_pause_left_seconds"], gate="short")
     assert 29 < left < 30
+
+
+def test_M9_opentelemetry_observable_instruments():
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+
+    gate, queue = open_gate(), used_queue()
+    reader = InMemoryMetricReader()
+    meter = MeterProvider(metric_readers=[reader]).get_meter("respite")
+    assert len(metrics.observe(meter, gate, queue)) == 15 + 10
+
+    def points():
+        data = reader.get_metrics_data()
+        found = {}
+        for metric in data.resource_metrics[0].scope_metrics[0].metrics:
+            for point in metric.data.data_points:
+                found[(metric.name, tuple(sorted(point.attributes.items())))] = point.value
+            found[metric.name] = metric
+        return found
+
+    got = points()
+    assert got[("respite_gate_admitted", (("gate", "billing"),))] == 2
+    assert got["respite_gate_admitted"].data.is_monotonic
+    assert got[("respite_gate_state", (("gate", "billing"), ("respite_gate_state", "open")))] == 1
+    assert got[("respite_queue_dropped", (("queue", "events"), ("reason", "discarded")))] == 1
+    assert got["respite_gate_pause_seconds"].unit == "seconds"
+    # OpenTelemetry takes no infinite value: a pause until a reset has no point.
+    assert "respite_gate_pause_left_seconds" not in got
+    queue.enqueue("five")
+    assert points()[("respite_queue_pending", (("queue", "events"),))] == 2

@@ -1,11 +1,12 @@
 """Metrics (spec section 12): the core's snapshot of gates, queues and
 senders, as OpenMetrics text (:func:`render`, :data:`CONTENT_TYPE`), as
-samples (:func:`samples`), and as a ``prometheus_client`` collector
-(:class:`PrometheusCollector`). Every metric's name, type, unit, help and
+samples (:func:`samples`), as a ``prometheus_client`` collector
+(:class:`PrometheusCollector`) and as OpenTelemetry observable instruments
+(:func:`observe`). Every metric's name, type, unit, help and
 labels come from the core; nothing here names a metric."""
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Union
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Union
 
 from . import _respite_swig as _c
 from . import respite_swig as _raw
@@ -93,3 +94,27 @@ class PrometheusCollector:
             metric.add_sample(sample.name, sample.labels, sample.value)
         if metric is not None:
             yield metric
+
+
+def observe(meter: Any, *handles: Handle, prefix: Optional[str] = None) -> List[Any]:
+    """OpenTelemetry observable instruments on ``meter`` (an
+    ``opentelemetry.metrics.Meter``), one per family of the handles: a counter
+    an observable counter, a gauge or a stateset's states an observable
+    gauge, with the samples' labels as attributes. Each collection reads the
+    handles anew (OpenTelemetry drops an infinite value: a pause until a
+    reset has no ``pause_left_seconds`` point). Returns the instruments."""
+    from opentelemetry.metrics import Observation
+
+    def callback(family: str) -> Callable[[Any], List[Any]]:
+        def read(_options: Any) -> List[Any]:
+            return [Observation(s.value, s.labels) for s in samples(*handles, prefix=prefix) if s.family == family]
+        return read
+
+    instruments = []
+    first: Dict[str, Sample] = {}
+    for sample in samples(*handles, prefix=prefix):
+        first.setdefault(sample.family, sample)
+    for family, sample in first.items():
+        create = meter.create_observable_counter if sample.type == "counter" else meter.create_observable_gauge
+        instruments.append(create(family, callbacks=[callback(family)], unit=sample.unit, description=sample.help))
+    return instruments
