@@ -19,6 +19,7 @@
  *   bench_durable_queue [events] [rounds] [directory]
  *
  * Defaults 5000 events, 5 rounds, files in /tmp. */
+#include "bench_stats.h"
 #include "respite.h"
 #include "respite/http.h"
 
@@ -235,12 +236,6 @@ static double deliver(const char *url, const char *path, const respite_policy *p
 
 /* ------------------------------------------------------------ figures */
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Prints the case and returns the median per-round ratio (a's rate over b's). */
 static double report(const char *what, const char *a_name, const double *a, const char *b_name, const double *b,
                      int rounds, int n)
@@ -251,9 +246,9 @@ static double report(const char *what, const char *a_name, const double *a, cons
         ta[r] = a[r];
         tb[r] = b[r];
     }
-    qsort(ratio, (size_t)rounds, sizeof ratio[0], by_value);
-    qsort(ta, (size_t)rounds, sizeof ta[0], by_value);
-    qsort(tb, (size_t)rounds, sizeof tb[0], by_value);
+    bench_sort(ratio, rounds);
+    bench_sort(ta, rounds);
+    bench_sort(tb, rounds);
     printf("%s\n  %-34s %10.0f events/s (median of %d rounds)\n  %-34s %10.0f events/s\n"
            "  ratio %s / %s per round: min %.2fx, median %.2fx, max %.2fx\n",
            what, a_name, n / ta[rounds / 2], rounds, b_name, n / tb[rounds / 2], a_name, b_name, ratio[0],
@@ -270,9 +265,9 @@ static void result_line(const char *target, const double *a, const double *b, in
         ta[r] = a[r];
         tb[r] = b[r];
     }
-    qsort(ratio, (size_t)rounds, sizeof ratio[0], by_value);
-    qsort(ta, (size_t)rounds, sizeof ta[0], by_value);
-    qsort(tb, (size_t)rounds, sizeof tb[0], by_value);
+    bench_sort(ratio, rounds);
+    bench_sort(ta, rounds);
+    bench_sort(tb, rounds);
     printf("result\t%s\t%.0f vs %.0f events/s: %.2fx median (min %.2f, max %.2f) of %d paired rounds\t%s\n", target,
            n / ta[rounds / 2], n / tb[rounds / 2], ratio[rounds / 2], ratio[0], ratio[rounds - 1], rounds,
            ratio[rounds / 2] >= want ? "met" : "NOT met");
@@ -323,7 +318,7 @@ int main(int argc, char **argv)
     double rate[64];
     for (int r = 0; r < rounds; r++)
         rate[r] = n / many[r];
-    qsort(rate, (size_t)rounds, sizeof rate[0], by_value);
+    bench_sort(rate, rounds);
     printf("result\tdurable batched enqueue (100 per transaction) >= 100,000 events/s\t%.0f events/s median (min %.0f, "
            "max %.0f) of %d rounds\t%s\n",
            rate[rounds / 2], rate[0], rate[rounds - 1], rounds, rate[rounds / 2] >= 100000 ? "met" : "NOT met");

@@ -9,6 +9,7 @@
  * is the median of its rounds (the thread's own CPU time) and the ratio the
  * median of the per-round ratios. Target: 1.2x or less. The line starting
  * with "result" is the summary scripts/bench.sh tabulates. */
+#include "bench_stats.h"
 #include "respite.h"
 
 #include <arpa/inet.h>
@@ -50,18 +51,6 @@ static double closed_path_ns(respite_gate *gate, double seconds)
     if (sum == 0)
         fprintf(stderr, "the gate refused\n");
     return elapsed / (double)calls * 1e9;
-}
-
-static int compare(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, int n)
-{
-    qsort(values, (size_t)n, sizeof *values, compare);
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
 }
 
 static int free_port(void)
@@ -144,8 +133,8 @@ int main(int argc, char **argv)
     respite_fleet_gate_view(fleet, &view, NULL);
     double load[1] = {0};
     getloadavg(load, 1);
-    double local_mid = median(local_ns, rounds), fleet_mid = median(fleet_ns, rounds);
-    double mid = median(ratio, rounds); /* sorts */
+    double local_mid = bench_median(local_ns, rounds), fleet_mid = bench_median(fleet_ns, rounds);
+    double mid = bench_median(ratio, rounds); /* sorts */
     printf("closed path (admit_now + report_now success), %d paired rounds of %.0f ms (order alternating)\n", rounds,
            seconds * 1e3);
     printf("  local gate   %6.2f ns\n", local_mid);

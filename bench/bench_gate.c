@@ -30,6 +30,7 @@
  * exported functions are direct.
  *
  * Lines starting with "result" are the summary scripts/bench.sh tabulates. */
+#include "bench_stats.h"
 #include "respite.h"
 
 #include <dlfcn.h>
@@ -259,18 +260,6 @@ static respite_gate *make_gate(const struct api *a, const char *name1, double v1
     return gate;
 }
 
-static int compare_doubles(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static bool closed_stats_ok(const struct api *a, respite_gate *g)
 {
     respite_gate_stats st;
@@ -304,9 +293,9 @@ static bool static_vs_shared(const struct api *shared, double ms, int rounds)
         }
         ratio[r] = ns[1][r] / ns[0][r];
     }
-    double mid = median(ratio, rounds); /* sorts */
+    double mid = bench_median(ratio, rounds); /* sorts */
     double lo = ratio[0], hi = ratio[rounds - 1];
-    double static_ns = median(ns[0], rounds), shared_ns = median(ns[1], rounds);
+    double static_ns = bench_median(ns[0], rounds), shared_ns = bench_median(ns[1], rounds);
     printf("admit_now + report_now, closed, %d paired rounds of %lld calls (order alternating):\n", rounds,
            (long long)iterations);
     printf("  static %.2f ns, shared library %.2f ns (medians); shared/static per round: min %.2f, median %.2f, "

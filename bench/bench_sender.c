@@ -14,6 +14,7 @@
  *   bench_sender [events] [batch] [rounds] [sender|plain]
  *
  * Lines starting with "result" are the summary scripts/bench.sh tabulates. */
+#include "bench_stats.h"
 #include <curl/curl.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -188,18 +189,6 @@ static double run_sender(const char *url, char **events, int n, int batch, int q
     return took;
 }
 
-static int compare_doubles(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 200000;
@@ -254,8 +243,8 @@ int main(int argc, char **argv)
     }
     double mid[KINDS], cpu_mid[KINDS];
     for (int k = 0; k < KINDS; k++) {
-        mid[k] = median(ratio[k], rounds); /* sorts: [0] is the min, [rounds-1] the max */
-        cpu_mid[k] = median(cpu_batch[k], rounds);
+        mid[k] = bench_median(ratio[k], rounds); /* sorts: [0] is the min, [rounds-1] the max */
+        cpu_mid[k] = bench_median(cpu_batch[k], rounds);
     }
     printf("per-round ratio to the loop: queued first min %.1f%%, median %.1f%%, max %.1f%%; "
            "enqueue + send min %.1f%%, median %.1f%%, max %.1f%%\n",
@@ -263,7 +252,7 @@ int main(int argc, char **argv)
            100 * mid[ENQUEUE], 100 * ratio[ENQUEUE][rounds - 1]);
     printf("CPU us/batch (all threads, median) %7.1f %16.1f %27.1f\n", cpu_mid[PLAIN], cpu_mid[QUEUED],
            cpu_mid[ENQUEUE]);
-    double cpu_ratio_mid = median(cpu_ratio, rounds);
+    double cpu_ratio_mid = bench_median(cpu_ratio, rounds);
     printf("CPU per batch, queued first / loop, per round: min %.2f, median %.2f, max %.2f\n", cpu_ratio[0],
            cpu_ratio_mid, cpu_ratio[rounds - 1]);
     printf("result\tsender >= 95%% of a curl-multi loop with its options\tmedian of %d per-round ratios %.1f%% "

@@ -13,6 +13,7 @@
  * Times are CPU time of the measuring thread or process, so other work on
  * the machine inflates them less; each round measures both gates back to
  * back, and the ratios are per round (min and median printed). */
+#include "bench_stats.h"
 #include "respite.h"
 
 #include <signal.h>
@@ -97,18 +98,6 @@ static int64_t calibrate(op_fn op, respite_gate *gate, double ms)
     }
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Paired rounds: in-process then shared, the same iterations each. */
 static void paired(const char *what, op_fn op, respite_gate *local, respite_gate *shared, double ms, int rounds,
                    const char *target)
@@ -124,8 +113,8 @@ static void paired(const char *what, op_fn op, respite_gate *local, respite_gate
     for (int r = 1; r < rounds; r++)
         if (ratio[r] < ratio_min)
             ratio_min = ratio[r];
-    double ratio_median = median(ratio, rounds);
-    printf("%-26s %10.1f %10.1f %8.2fx %8.2fx   %s\n", what, median(l, rounds), median(s, rounds), ratio_min,
+    double ratio_median = bench_median(ratio, rounds);
+    printf("%-26s %10.1f %10.1f %8.2fx %8.2fx   %s\n", what, bench_median(l, rounds), bench_median(s, rounds), ratio_min,
            ratio_median, target);
 }
 
@@ -187,9 +176,9 @@ static double scale(const char *what, op_fn op, respite_gate *(*make)(int), int 
         throughput[r] = (double)n * processes / longest;
     }
     munmap(res, sizeof *res);
-    double ns = median(per_op, rounds);
+    double ns = bench_median(per_op, rounds);
     printf("%-26s %9d %14.1f %10.2fx %14.2f\n", what, processes, ns, one_process_ns > 0 ? ns / one_process_ns : 1.0,
-           median(throughput, rounds) / 1e6);
+           bench_median(throughput, rounds) / 1e6);
     return ns;
 }
 

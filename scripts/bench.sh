@@ -261,7 +261,10 @@ for name, title, method in sections:
     if cmd is None:
         doc.append("Not run: its build failed (see the failed list above).\n")
         continue
-    doc.append(f"    {cmd}\n")
+    # Marked for tools/doctest: a benchmark and its output are not docs to run.
+    doc.append("<!-- not run: runs a benchmark (scripts/bench.sh runs them all) -->")
+    doc.append(f"```sh\n{cmd}\n```\n")
+    doc.append("<!-- not run: a benchmark's output (scripts/bench.sh writes it) -->")
     doc.append("```")
     doc.append(text if text else "(no output)")
     doc.append("```\n")

@@ -105,6 +105,34 @@ static void test_steps_answer_in_order(void **state)
     respite_fault_server_stop(s);
 }
 
+/* A path starting with a status answers it, leaving the script where it was. */
+static void test_a_status_path_asks_for_that_status(void **state)
+{
+    (void)state;
+    respite_fault_server *s = server_start("201; 202");
+    int port = respite_fault_server_port(s);
+    assert_int_equal(call(port, "GET", "/503", NULL).status, 503);
+    assert_int_equal(call(port, "POST", "/429/v1/events?retry_after=7", "x").status, 429);
+    assert_int_equal(call(port, "GET", "/v1/503", NULL).status, 201); /* only the first segment */
+    assert_int_equal(call(port, "GET", "/5030", NULL).status, 202);
+    assert_int_equal(call(port, "GET", "/199", NULL).status, 202);
+
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/503?retry_after=7", port);
+    CURL *easy = curl_easy_init();
+    curl_easy_setopt(easy, CURLOPT_URL, url);
+    curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+    assert_int_equal(curl_easy_perform(easy), CURLE_OK);
+    curl_off_t retry_after = 0;
+    curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &retry_after);
+    assert_int_equal(retry_after, 7);
+    curl_easy_cleanup(easy);
+
+    assert_int_equal(respite_fault_server_requests(s), 6);
+    assert_int_equal(respite_fault_server_count(s, 503), 2);
+    respite_fault_server_stop(s);
+}
+
 /* The program: port on stdout, scripted over /__control/. */
 static void test_program_is_controlled_over_http(void **state)
 {
@@ -161,6 +189,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_script_errors_name_the_step),
         cmocka_unit_test(test_steps_answer_in_order),
+        cmocka_unit_test(test_a_status_path_asks_for_that_status),
         cmocka_unit_test(test_program_is_controlled_over_http),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

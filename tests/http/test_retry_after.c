@@ -67,15 +67,18 @@ static double hint_from_server(const char *script)
 static void test_the_public_parser_ignores_surrounding_blanks(void **state)
 {
     (void)state;
-    assert_true(respite_retry_after_seconds(" 7\t") == 7.0);
-    assert_true(respite_retry_after_seconds("0.5") == 0.5);
-    assert_true(respite_retry_after_seconds("5s") == 0.0);
-    assert_true(respite_retry_after_seconds("") == 0.0);
-    assert_true(respite_retry_after_seconds(NULL) == 0.0);
-    assert_true(respite_retry_after_seconds("99999999") == RESPITE_RETRY_AFTER_MAX_SECONDS);
-    double in_future = respite_retry_after_seconds("Fri, 31 Dec 9999 23:59:59 GMT ");
+    assert_true(respite_retry_after_seconds(503, " 7\t") == 7.0);
+    assert_true(respite_retry_after_seconds(503, "0.5") == 0.5);
+    assert_true(respite_retry_after_seconds(503, "5s") == 0.0);
+    assert_true(respite_retry_after_seconds(503, "") == 0.0);
+    assert_true(respite_retry_after_seconds(503, NULL) == 0.0);
+    assert_true(respite_retry_after_seconds(503, "99999999") == RESPITE_RETRY_AFTER_MAX_SECONDS);
+    double in_future = respite_retry_after_seconds(503, "Fri, 31 Dec 9999 23:59:59 GMT ");
     assert_true(in_future == RESPITE_RETRY_AFTER_MAX_SECONDS);
-    assert_true(respite_retry_after_seconds("Sun, 06 Nov 1994 08:49:37 GMT") == 0.0);
+    assert_true(respite_retry_after_seconds(429, "7") == 7.0);
+    assert_true(respite_retry_after_seconds(500, "7") == 0.0); /* C6: 429 and 503 only */
+    assert_true(respite_retry_after_seconds(200, "7") == 0.0);
+    assert_true(respite_retry_after_seconds(503, "Sun, 06 Nov 1994 08:49:37 GMT") == 0.0);
 }
 
 static void test_the_client_reads_the_header_by_the_same_rule(void **state)

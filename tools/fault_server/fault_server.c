@@ -5,6 +5,7 @@
 #include "fault_script.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <microhttpd.h>
@@ -256,6 +257,18 @@ static void reset_connection(struct MHD_Connection *c)
     }
 }
 
+/* A path whose first segment is a status (`/503`, `/429/items`) asks for that
+ * status whatever the script says, so an example or a test can ask for a
+ * fault by its URL alone (the docs runner's service URLs). 0: not such a path. */
+static int status_of_path(const char *path)
+{
+    if (path[0] != '/' || !isdigit((unsigned char)path[1]) || !isdigit((unsigned char)path[2]) ||
+        !isdigit((unsigned char)path[3]) || (path[4] != '\0' && path[4] != '/'))
+        return 0;
+    int status = (path[1] - '0') * 100 + (path[2] - '0') * 10 + (path[3] - '0');
+    return status >= 200 && status <= 599 ? status : 0;
+}
+
 static enum MHD_Result answer_scripted(respite_fault_server *s, struct MHD_Connection *c, const char *method,
                                        const char *path, request_ctx *ctx)
 {
@@ -284,8 +297,15 @@ static enum MHD_Result answer_scripted(respite_fault_server *s, struct MHD_Conne
     pthread_mutex_lock(&s->lock);
     s->requests++;
     fault_answer a;
-    const fault_answer *next = fault_script_next(&s->script);
-    a = *next;
+    int by_path = status_of_path(path);
+    if (by_path) {
+        memset(&a, 0, sizeof a);
+        a.kind = FAULT_STATUS;
+        a.status = by_path;
+        a.retry_after = (char *)MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "retry_after");
+    } else {
+        a = *fault_script_next(&s->script);
+    }
     /* Copies: the script may be replaced while this answer waits. */
     char *body = a.body ? strdup(a.body) : NULL;
     char *retry_after = a.retry_after ? strdup(a.retry_after) : NULL;

@@ -88,9 +88,14 @@ final class Backoff
 
     /**
      * Calls $fn() until it succeeds or the core's schedule gives up (B12-B14; see docs/php.md),
-     * asking $gate before every attempt. Gave up on a Throwable: TransportException with it as
-     * getPrevious(); on an answer ($statusOf($result): its HTTP status): that answer.
+     * asking $gate before every attempt. Each attempt is judged by $classifier (else the gate's,
+     * else Classifier::default()); $statusOf($result), when given, is asked first (its Classifier::
+     * onResult() rule). The caller's own Throwable is rethrown at once, not retried. Gave up on a
+     * Throwable: TransportException with it as getPrevious(); on an answer: that answer.
      * $sleep(float $seconds) waits; $report gets ['attempts' => made, 'last_outcome' => Outcome|null].
+     * @template T
+     * @param callable(): T $fn
+     * @return T
      */
     public function run(
         callable $fn,
@@ -98,7 +103,10 @@ final class Backoff
         ?callable $sleep = null,
         ?callable $statusOf = null,
         ?array &$report = null,
+        ?Classifier $classifier = null,
     ): mixed {
+        $rules = $classifier ?? $gate?->classifier() ?? Classifier::default();
+        $rules = $statusOf === null ? $rules : $rules->onResult($statusOf);
         $sleep ??= static fn (float $seconds) => usleep((int) round($seconds * 1e6));
         $report = ['attempts' => 0, 'last_outcome' => null];
         $sequence = $this->start();
@@ -110,20 +118,17 @@ final class Backoff
                 $result = $fn();
             } catch (\Throwable $thrown) {
             }
-            if ($thrown !== null) {
-                [$outcome, $status, $hint] = Outcome::ofThrowable($thrown);
-            } else {
-                $status = $statusOf !== null ? $statusOf($result) : null;
-                $outcome = $status === null ? Outcome::Success : Outcome::classify($status);
-                $hint = 0.0;
-            }
+            [$outcome, $status, $hint, $own] = $rules->settle($thrown, $result);
             $report['last_outcome'] = $outcome;
             $gate?->reportCode($outcome->code(), $permit, $hint, null);
+            if ($own) {
+                throw $thrown;
+            }
             if ($outcome === Outcome::Success) {
                 return $result;
             }
             try {
-                $delay = respite_retry_decide($this->ptr, $sequence, $attempt, $outcome->code(), $status ?? 0, $hint);
+                $delay = respite_retry_decide($this->ptr, $sequence, $attempt, $outcome->code(), $status, $hint);
             } catch (TransportException $gaveUp) {
                 if ($thrown === null) {
                     return $result; // the schedule ended on an answer: the caller sees it

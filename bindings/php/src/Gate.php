@@ -10,7 +10,10 @@ use Respite\Internal\Events;
  * One recovery gate protecting one service (spec section 2).
  *
  *   $gate = new Gate(['failures_to_enter_recovery' => 5, 'recovery_seconds' => 30, 'name' => 'billing']);
- *   $answer = $gate->call(fn () => $client->send($request));
+ *   $answer = $gate->call(fn () => $client->sendRequest($request));
+ *
+ * What counts as the service's failure in call(), protect() and the retry helper: the gate's
+ * Classifier (Classifier::default() unless given).
  *
  * Methods take an optional $now (seconds on a monotonic clock, for tests);
  * by default the core's clock is read.
@@ -25,16 +28,27 @@ final class Gate
 
     /** @var array<string, mixed> */
     private array $settings;
+    private Classifier $classifier;
+    /** whether the classifier has result rules (call()'s lean path skips them for scalars otherwise) */
+    private bool $judgesScalars;
 
     /**
      * @param array<string, mixed> $settings gate settings by name ('name' is shown in log lines)
      * @param string|null $profile "cloud_request" (the default) or "usage_sharing"
      * @param object|callable|null $logger where events go (PSR-3 shape, callable, or null: error_log)
      * @param string|null $name the `name` setting, when not in $settings
+     * @param Classifier|null $classifier what counts in call() and retries (null: Classifier::default())
      */
-    public function __construct(array $settings = [], ?string $profile = null, $logger = null, ?string $name = null)
-    {
+    public function __construct(
+        array $settings = [],
+        ?string $profile = null,
+        $logger = null,
+        ?string $name = null,
+        ?Classifier $classifier = null,
+    ) {
         $this->logTo($logger);
+        $this->classifier = $classifier ?? Classifier::default();
+        $this->judgesScalars = $this->classifier->judges(null);
         $named = $name === null ? $settings : $settings + ['name' => $name];
         $this->ptr = Settings::with($profile ?? 'gate', $named, function ($raw) {
             $gate = respite_gate_new($raw); // first: the core refuses another component's settings
@@ -44,9 +58,14 @@ final class Gate
     }
 
     /** A gate with a profile's defaults ("cloud_request", "usage_sharing") and these settings. */
-    public static function profile(string $profile, array $settings = [], $logger = null, ?string $name = null): self
-    {
-        return new self($settings, $profile, $logger, $name);
+    public static function profile(
+        string $profile,
+        array $settings = [],
+        $logger = null,
+        ?string $name = null,
+        ?Classifier $classifier = null,
+    ): self {
+        return new self($settings, $profile, $logger, $name, $classifier);
     }
 
     /** Frees this gate's reference (engines and clients that use it keep theirs). Idempotent. */
@@ -63,6 +82,12 @@ final class Gate
     public function name(): string
     {
         return (string) respite_gate_name($this->raw());
+    }
+
+    /** What counts as the service's failure in call(), protect() and retries through this gate. */
+    public function classifier(): Classifier
+    {
+        return $this->classifier;
     }
 
     /** @return array<string, mixed> every gate setting's value, defaults and profile included */
@@ -121,10 +146,13 @@ final class Gate
         return $outcome;
     }
 
-    /** Reports the failure a Throwable of the user's code stands for (see Outcome::ofThrowable). */
+    /**
+     * Reports how a call that threw $e ended, by the gate's classifier (the caller's own
+     * Throwable: `request_error`, not counted); returns the outcome.
+     */
     public function reportThrowable(\Throwable $e, int $permit = 0, ?float $now = null): Outcome
     {
-        [$outcome, , $hint] = Outcome::ofThrowable($e);
+        [$outcome, , $hint] = $this->classifier->settle($e, null);
         $this->reportCode($outcome->code(), $permit, $hint, $now);
         return $outcome;
     }
@@ -136,33 +164,50 @@ final class Gate
     }
 
     /**
-     * Calls $fn(...$args) through the gate (refused: TemporarilyUnavailableException, $fn not called):
-     * a return is reported as a success, a Throwable as its failure (Outcome::ofThrowable), rethrown.
+     * Calls $fn() through the gate (refused: TemporarilyUnavailableException, $fn not called).
+     * What it returned or threw is reported as $classifier (default: the gate's) judges it; a
+     * Throwable is rethrown unchanged (the caller's own is reported as `request_error`).
+     * @template T
+     * @param callable(): T $fn
+     * @return T
      */
-    public function call(callable $fn, mixed ...$args): mixed
+    public function call(callable $fn, ?Classifier $classifier = null): mixed
     {
-        if ($args !== []) {
-            $fn = static fn (): mixed => $fn(...$args);
-        }
         // The lean path (swig/php.i): admit and $fn in C, the success report and pending events in one more call.
         $permit = 0;
         try {
             $result = respite_php_gate_call($this->ptr, $fn, $permit);
         } catch (\Throwable $e) {
-            $permit > 0 ? $this->reportThrowable($e, $permit) : $this->pollEvents();
+            if ($permit > 0) {
+                [$outcome, , $hint] = ($classifier ?? $this->classifier)->settle($e, null);
+                $this->reportCode($outcome->code(), $permit, $hint, null);
+            } else {
+                $this->pollEvents();
+            }
             throw $e;
         }
-        // $this->ptr again: $fn may have closed the gate
-        if (respite_php_gate_call_done($this->ptr, $permit) > 0) {
+        if (is_object($result) || $classifier !== null || $this->judgesScalars) {
+            [$outcome, , $hint] = ($classifier ?? $this->classifier)->result($result);
+            if ($outcome !== Outcome::Success) {
+                $this->reportCode($outcome->code(), $permit, $hint, null);
+                return $result;
+            }
+        }
+        if (respite_php_gate_call_done($this->ptr, $permit) > 0) { // $this->ptr again: $fn may have closed the gate
             $this->pollEvents();
         }
         return $result;
     }
 
-    /** $fn wrapped so that every call goes through call(). */
-    public function protect(callable $fn): \Closure
+    /**
+     * $fn wrapped so that every call goes through call(), its arguments passed on.
+     * @template T
+     * @param callable(mixed ...): T $fn
+     * @return \Closure(mixed ...): T
+     */
+    public function protect(callable $fn, ?Classifier $classifier = null): \Closure
     {
-        return fn (mixed ...$args): mixed => $this->call($fn, ...$args);
+        return fn (mixed ...$args): mixed => $this->call(static fn (): mixed => $fn(...$args), $classifier);
     }
 
     /** "closed", "open" or "probing" at $now. */

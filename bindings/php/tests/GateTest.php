@@ -4,12 +4,14 @@ declare(strict_types=1);
 namespace Respite\Tests;
 
 use PHPUnit\Framework\TestCase;
+use Respite\Classifier;
 use Respite\ClosedException;
 use Respite\Gate;
 use Respite\InvalidArgumentException;
 use Respite\InvalidTimeException;
 use Respite\Outcome;
 use Respite\TemporarilyUnavailableException;
+use Respite\TransportException;
 
 final class GateTest extends TestCase
 {
@@ -106,14 +108,32 @@ final class GateTest extends TestCase
     {
         $gate = new Gate();
         $this->assertSame(42, $gate->call(fn () => 42));
-        $this->assertSame('ab', $gate->call(fn ($a, $b) => $a . $b, 'a', 'b'));
+        $this->assertSame('ab', $gate->protect(fn ($a, $b) => $a . $b)('a', 'b'));
         $this->assertSame(2, $gate->stats()['reported']);
         $this->assertSame(2, $gate->stats()['admitted']);
     }
 
-    public function testCallReportsAThrowableAsTransportAndRethrowsIt(): void
+    public function testCallRethrowsTheCallersOwnThrowableUncounted(): void
     {
-        $gate = new Gate(['failures_to_enter_recovery' => 2]);
+        $gate = new Gate(['failures_to_enter_recovery' => 1]);
+        $own = new \RuntimeException('undefined index');
+        for ($i = 0; $i < 3; $i++) {
+            try {
+                $gate->call(fn () => throw $own);
+                $this->fail('not rethrown');
+            } catch (\RuntimeException $e) {
+                $this->assertSame($own, $e);
+            }
+        }
+        $this->assertSame(0, $gate->stats()['counted_failures']);
+        $this->assertSame(3, $gate->stats()['reported']);
+        $this->assertSame('closed', $gate->state());
+        $this->assertSame(Outcome::RequestError, $gate->reportThrowable($own));
+    }
+
+    public function testCallCountsWhatItsClassifierCountsAndRethrowsIt(): void
+    {
+        $gate = new Gate(['failures_to_enter_recovery' => 2], classifier: Classifier::default()->count(\RuntimeException::class));
         $boom = new \RuntimeException('connection refused');
         foreach ([1, 2] as $_) {
             try {
@@ -162,12 +182,13 @@ final class GateTest extends TestCase
         try {
             $outer->call(function () use ($inner) {
                 try {
-                    $inner->call(fn () => throw new \RuntimeException('inner'));
-                } catch (\RuntimeException) {
+                    $inner->call(fn () => throw new TransportException('inner'));
+                } catch (TransportException) {
                 }
-                throw new \LogicException('outer');
+                throw new TransportException('outer');
             });
-        } catch (\LogicException) {
+        } catch (TransportException $e) {
+            $this->assertSame('outer', $e->getMessage());
         }
         $this->assertSame(0, $outer->stats()['late']);
         $this->assertSame(1, $outer->stats()['counted_failures']);

@@ -63,10 +63,11 @@ RESPITE_API int64_t respite_response_body_size(const respite_response *response)
 RESPITE_API const char *respite_response_header(const respite_response *response, const char *name);
 RESPITE_API const char *respite_response_error(const respite_response *response); /* transport error text, "" otherwise */
 RESPITE_API double respite_response_retry_after(const respite_response *response); /* Retry-After seconds, 0 when none */
-/* A Retry-After header's value as the client reads it (C6): seconds from
- * now, capped at a day; 0 when NULL, malformed or not in the future. For
- * bindings that wrap another HTTP library. Surrounding blanks are ignored. */
-RESPITE_API double respite_retry_after_seconds(const char *header_value);
+/* The Retry-After hint of an answer as the client reads it (C6): seconds
+ * from now, capped at a day; 0 unless http_status is 429 or 503, and 0 when
+ * the value is NULL, malformed or not in the future. For bindings that wrap
+ * another HTTP library. Surrounding blanks are ignored. */
+RESPITE_API double respite_retry_after_seconds(int http_status, const char *header_value);
 RESPITE_API int respite_response_attempts(const respite_response *response);       /* attempts made, retries included */
 RESPITE_API double respite_response_elapsed_seconds(const respite_response *response);
 

@@ -77,6 +77,8 @@ int respite_http_perform(CURL *easy, CURLM *multi, const respite_transfer *t, re
  * header is wall-clock time), at most RESPITE_RETRY_AFTER_MAX_SECONDS.
  * 0 when absent, malformed or in the past. */
 double respite_http_parse_retry_after(const char *value, time_t wall_now);
+/* C6: only 429 and 503 answers carry a Retry-After hint. */
+int respite_http_status_has_hint(int http_status);
 
 /* Appends "Name: value" lines (separated by "\n", "\r\n" accepted) to
  * *list. invalid_argument naming the line when one is not a header. */

@@ -35,9 +35,14 @@ double respite_http_parse_retry_after(const char *value, time_t wall_now)
     return seconds < RESPITE_RETRY_AFTER_MAX_SECONDS ? seconds : RESPITE_RETRY_AFTER_MAX_SECONDS;
 }
 
-double respite_retry_after_seconds(const char *header_value)
+int respite_http_status_has_hint(int http_status)
 {
-    if (!header_value)
+    return http_status == 429 || http_status == 503;
+}
+
+double respite_retry_after_seconds(int http_status, const char *header_value)
+{
+    if (!respite_http_status_has_hint(http_status) || !header_value)
         return 0.0;
     while (*header_value == ' ' || *header_value == '\t')
         header_value++;

@@ -229,7 +229,7 @@ int respite_http_perform(CURL *easy, CURLM *multi, const respite_transfer *t, re
     out->status = (int)status;
     out->error[0] = '\0';
     out->retry_after = 0.0;
-    if (status == 429 || status == 503)
+    if (respite_http_status_has_hint((int)status))
         out->retry_after = respite_http_parse_retry_after(respite_response_header(out, "Retry-After"), time(NULL));
     return RESPITE_OK;
 }

@@ -40,8 +40,8 @@ trait OutcomeBehaviour
      * 0, retry-after hint or 0]. An exception may say it: getOutcome() (an
      * Outcome or its name), an HTTP status from getStatusCode() on itself
      * or on getResponse() (PSR-7/PSR-18 and Guzzle style), and
-     * getRetryAfter() in seconds. Anything else is a transport failure:
-     * the call did not complete.
+     * getRetryAfter() in seconds, else the response's Retry-After header.
+     * Anything else is a transport failure: the call did not complete.
      * @return array{0: Outcome, 1: int, 2: float}
      */
     public static function ofThrowable(\Throwable $e): array
@@ -58,6 +58,7 @@ trait OutcomeBehaviour
             $response = $e->getResponse();
             if (is_object($response)) {
                 $status = self::statusOf($response);
+                $hint = $hint > 0 || $status === null ? $hint : self::retryAfterOf($response, $status);
             }
         }
         if (method_exists($e, 'getOutcome')) {
@@ -75,6 +76,18 @@ trait OutcomeBehaviour
             return [$outcome === self::Success ? self::Unusable : $outcome, $status, $hint];
         }
         return [self::Transport, 0, $hint];
+    }
+
+    /**
+     * Seconds from a response's Retry-After header (getHeaderLine(), PSR-7) by the client's rule
+     * (C6: on a 429 or 503 answer only; the core reads the value); 0 when none.
+     */
+    public static function retryAfterOf(object $response, int $status): float
+    {
+        if (!method_exists($response, 'getHeaderLine')) {
+            return 0.0;
+        }
+        return respite_retry_after_seconds($status, (string) $response->getHeaderLine('Retry-After'));
     }
 
     private static function statusOf(object $o): ?int

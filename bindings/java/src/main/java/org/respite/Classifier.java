@@ -27,7 +27,8 @@ import org.respite.internal.JavaNetHttp;
  * exception is the caller's own</b>: reported as {@code request_error} (not
  * counted unless the gate has count_all_failures), never retried, rethrown
  * unchanged. A returned {@code java.net.http.HttpResponse} or respite
- * {@link Response} is classified by its status (a 503 counts and is retried);
+ * {@link Response} is classified by its status (a 503 counts and is retried),
+ * with its Retry-After as the hint;
  * any other result is a success. {@code CompletionException} and
  * {@code ExecutionException} are classified by their cause.
  *
@@ -150,7 +151,7 @@ public final class Classifier {
             return new Verdict(response.outcome(), response.status(), response.retryAfter(), false);
         }
         int status = JavaNetHttp.statusOf(result);
-        return status < 0 ? Verdict.SUCCESS : Verdict.ofStatus(status, 0);
+        return status < 0 ? Verdict.SUCCESS : Verdict.ofStatus(status, JavaNetHttp.retryAfterOf(result));
     }
 
     private static boolean isAny(Throwable t, Class<? extends Throwable>[] types) {
