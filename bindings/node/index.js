@@ -15,6 +15,7 @@ const { Sender } = require('./lib/sender');
 const { settingsTable, Settings } = require('./lib/settings');
 const { OUTCOMES, parseOutcome } = require('./lib/outcome');
 const testing = require('./lib/testing');
+const metrics = require('./lib/metrics');
 
 // Seconds on the core's monotonic clock (the `now` every method accepts).
 function now() {
@@ -71,6 +72,7 @@ module.exports = {
   settingsTable,
   OUTCOMES,
   STATUS_NAMES,
+  metrics,
   native,
 };
 // Each error by name (not spread) so that Node's ESM loader sees it
