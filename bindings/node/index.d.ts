@@ -468,3 +468,43 @@ export function outcomeCounts(spec: OutcomeSpec, options?: { countAllFailures?: 
 export function refusalMessage(retryAfter: number | null): string;
 /** The core's settings table (generated from respite_setting_at). */
 export function settingsTable(): ReadonlyArray<SettingInfo>;
+
+/**
+ * Metrics (spec section 12): a snapshot of gates, queues and senders taken by the core.
+ * Every metric's name, type, help and labels come from the core.
+ */
+export namespace metrics {
+  /** One sample of a snapshot (respite_metric_sample). */
+  interface Sample {
+    readonly family: string;
+    /** The family's name, "_total" added for a counter. */
+    readonly name: string;
+    readonly type: 'counter' | 'gauge' | 'stateset';
+    /** "", "seconds" or "bytes". */
+    readonly unit: string;
+    readonly help: string;
+    /** The handle's label first ({gate: name}), then a reason or a state. */
+    readonly labels: Readonly<Record<string, string>>;
+    readonly value: number;
+  }
+  type Handle = Gate | Queue | Sender;
+  interface Options {
+    /** What metric names start with instead of "respite". */
+    prefix?: string;
+  }
+  /** A prom-client metric (registered by register). */
+  interface PromMetric {
+    readonly name: string;
+    readonly help: string;
+    readonly type: 'counter' | 'gauge';
+    readonly aggregator: 'sum';
+    get(): { name: string; help: string; type: 'counter' | 'gauge'; aggregator: 'sum'; values: Array<{ labels: Record<string, string>; value: number }> };
+  }
+  /** The Content-Type of render's text. */
+  const CONTENT_TYPE: string;
+  function samples(handles: ReadonlyArray<Handle>, options?: Options): Sample[];
+  /** OpenMetrics text, ending "# EOF\n". */
+  function render(handles: ReadonlyArray<Handle>, options?: Options): string;
+  /** One prom-client metric per family, registered on `registry` (a prom-client Registry); every scrape reads the core anew. */
+  function register(registry: { registerMetric(metric: PromMetric): void }, handles: ReadonlyArray<Handle>, options?: Options): PromMetric[];
+}

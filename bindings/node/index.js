@@ -16,6 +16,7 @@ const { gateFetch } = require('./lib/fetch');
 const { settingsTable, Settings } = require('./lib/settings');
 const { OUTCOMES, parseOutcome } = require('./lib/outcome');
 const testing = require('./lib/testing');
+const metrics = require('./lib/metrics');
 
 // Seconds on the core's monotonic clock (the `now` every method accepts).
 function now() {
@@ -73,6 +74,7 @@ module.exports = {
   settingsTable,
   OUTCOMES,
   STATUS_NAMES,
+  metrics,
   native,
 };
 // Each error by name (not spread) so that Node's ESM loader sees it

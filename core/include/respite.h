@@ -18,5 +18,6 @@
 #include "respite/engine.h"
 #include "respite/http.h"
 #include "respite/fleet.h"
+#include "respite/metrics.h"
 
 #endif /* RESPITE_H */

@@ -122,6 +122,8 @@ RESPITE_API respite_sender *respite_sender_new(const respite_settings *sender_se
                                    respite_error *err);
 /* Closes (if not closed) and frees. */
 RESPITE_API void respite_sender_free(respite_sender *sender);
+/* The sender's `name` setting ("" when unset); NULL for NULL. */
+RESPITE_API const char *respite_sender_name(const respite_sender *sender);
 
 /* Adds a header to every later request ("Name", "value"): name an HTTP
  * token, value without line breaks (invalid_argument otherwise). */

@@ -218,6 +218,11 @@ fail:
     return NULL;
 }
 
+const char *respite_sender_name(const respite_sender *sender)
+{
+    return sender ? sender->name : NULL;
+}
+
 void respite_sender_free(respite_sender *sender)
 {
     if (!sender || inherited(sender))

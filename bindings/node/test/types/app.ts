@@ -3,7 +3,7 @@
 import {
   Gate, Backoff, Retry, Fallback, wrap, Classifier, Policy, Queue, Batch, DeliveryEngine, Client, Response, Sender,
   Settings, retry, testing, gateFetch, now, classify, outcome, outcomeCounts, refusalMessage, settingsTable,
-  OUTCOMES, STATUS_NAMES, DISPOSITIONS, ACTIONS,
+  OUTCOMES, STATUS_NAMES, DISPOSITIONS, ACTIONS, metrics,
   RespiteError, InvalidArgumentError, InvalidSettingError, InvalidTimeError, TemporarilyUnavailableError,
   InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError, StorageError,
   CancelledError,
@@ -60,6 +60,9 @@ async function main(signal: AbortSignal): Promise<void> {
   sender.on('send_failed', (event) => console.log(event.httpStatus, event.detail));
   sender.on('recovered', (event) => console.log(event.source));
   await sender.flush(1);
+  const scraped: metrics.Sample[] = metrics.samples([sender], { prefix: 'app' });
+  const registered: metrics.PromMetric[] = metrics.register({ registerMetric() {} }, [sender]);
+  console.log(scraped[0]?.labels, registered.length, metrics.render([sender]), metrics.CONTENT_TYPE);
   console.log(await sender.close(), sender.stats().queue);
   const settings = new Settings('gate', { probes: 2 });
   const outcomes: ReadonlyArray<OutcomeName> = OUTCOMES;
