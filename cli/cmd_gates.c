@@ -1,7 +1,8 @@
-/* respite gates FILE [--fleet URL] [--json] - every gate in a shared gate
- * file (spec section 9) with its state and counts, read without attaching
- * to any gate: what an operator runs on a host during an outage. With
- * --fleet, each gate's fleet state in that Redis too (section 11, F12). */
+/* respite gates FILE [--fleet URL] [--json | --prometheus] - every gate in a
+ * shared gate file (spec section 9) with its state and counts, read without
+ * attaching to any gate: what an operator runs on a host during an outage.
+ * With --fleet, each gate's fleet state in that Redis too (section 11, F12);
+ * with --prometheus, the core's OpenMetrics text (section 12, M8). */
 #include "cli.h"
 
 #include <jansson.h>
@@ -12,7 +13,7 @@
 static void print_help(FILE *out)
 {
     fprintf(out,
-            "usage: respite gates FILE [--fleet URL] [--json]\n"
+            "usage: respite gates FILE [--fleet URL] [--json | --prometheus]\n"
             "\n"
             "Lists every gate in a shared gate file (a gate made with the setting\n"
             "shared_path, e.g. /dev/shm/respite-gates) as it is now, without\n"
@@ -31,6 +32,9 @@ static void print_help(FILE *out)
             "  --json     one JSON object: {\"file\": FILE, \"gates\": [...]}, a pause\n"
             "             that lasts until a reset as null; with --fleet, each gate\n"
             "             has \"fleet\": {...}\n"
+            "  --prometheus  the gates as OpenMetrics text (docs/spec.md section 12),\n"
+            "             what a Prometheus scrape reads: e.g. written every few\n"
+            "             seconds into node_exporter's textfile directory\n"
             "  -h, --help this help\n"
             "\n"
             "exit status: 0 listed, 2 usage error, a file that is not a readable\n"
@@ -194,6 +198,28 @@ static json_t *gate_json(const respite_shared_gate_info *g)
                      (json_int_t)g->stats.probe_timeouts);
 }
 
+/* M8: the core's OpenMetrics text for every gate of the file. */
+static int print_prometheus(const respite_shared_gate_info *gates, int count)
+{
+    respite_error err = {0};
+    respite_metrics *metrics = respite_metrics_new(NULL, &err);
+    for (int i = 0; metrics && i < count; i++) {
+        if (respite_metrics_add_shared_gate(metrics, &gates[i], &err) != RESPITE_OK) {
+            respite_metrics_free(metrics);
+            metrics = NULL;
+        }
+    }
+    char *text = metrics ? respite_metrics_render(metrics, &err) : NULL;
+    respite_metrics_free(metrics);
+    if (!text) {
+        fprintf(stderr, "respite gates: %s\n", err.message);
+        return CLI_EXIT_USAGE;
+    }
+    fputs(text, stdout);
+    respite_free_string(text);
+    return CLI_EXIT_OK;
+}
+
 static int print_json(const char *path, const respite_shared_gate_info *gates, const respite_fleet_info *fleet,
                       int count)
 {
@@ -218,7 +244,7 @@ static int print_json(const char *path, const respite_shared_gate_info *gates, c
 int cmd_gates(int argc, char **argv)
 {
     const char *path = NULL, *url = NULL;
-    int json = 0, options_end = 0;
+    int json = 0, prometheus = 0, options_end = 0;
     for (int i = 1; i < argc; i++) {
         if (!options_end && cli_is_help(argv[i])) {
             print_help(stdout);
@@ -228,6 +254,8 @@ int cmd_gates(int argc, char **argv)
             options_end = 1;
         else if (!options_end && strcmp(argv[i], "--json") == 0)
             json = 1;
+        else if (!options_end && strcmp(argv[i], "--prometheus") == 0)
+            prometheus = 1;
         else if (!options_end && strcmp(argv[i], "--fleet") == 0) {
             if (i + 1 >= argc)
                 return cli_usage_error("gates", "--fleet needs a Redis URL (respite gates --help)");
@@ -244,6 +272,10 @@ int cmd_gates(int argc, char **argv)
         print_help(stderr);
         return CLI_EXIT_USAGE;
     }
+    if (json && prometheus)
+        return cli_usage_error("gates", "--json and --prometheus: choose one (respite gates --help)");
+    if (url && prometheus)
+        return cli_usage_error("gates", "--fleet and --prometheus: the fleet's state is not in the metrics");
     respite_error err = {0};
     int count = 0;
     respite_shared_gate_info *gates = read_gates(path, respite_now(), &count, &err);
@@ -258,7 +290,9 @@ int cmd_gates(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     int result = CLI_EXIT_OK;
-    if (json) {
+    if (prometheus) {
+        result = print_prometheus(gates, count);
+    } else if (json) {
         result = print_json(path, gates, fleet, count);
     } else {
         print_table(path, gates, count);

@@ -49,6 +49,7 @@ RESPITE_HANDLE(respite_client)
 RESPITE_HANDLE(respite_response)
 RESPITE_HANDLE(respite_sender)
 RESPITE_HANDLE(respite_fleet_gate)
+RESPITE_HANDLE(respite_metrics)
 
 /* Text is real UTF-8 both ways (JNI's own string functions speak modified
  * UTF-8, which breaks 4-byte characters): byte[] across JNI, converted with

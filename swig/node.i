@@ -216,7 +216,8 @@ RESPITE_NODE_INTEGER_IN(int64_t, -RESPITE_NODE_INT64_LIMIT, RESPITE_NODE_INT64_L
   respite_node_gate_export(env, exports);
 %}
 void respite_node_request_start(respite_client *client, respite_gate *gate, const char *method, const char *url,
-                                const char *headers, const char *data, size_t size, respite_node_callback *callback);
+                                const char *headers, const char *data, size_t size, respite_cancel_token *cancel,
+                                respite_node_callback *callback);
 void respite_node_sender_flush_start(respite_sender *sender, double timeout_seconds, respite_node_callback *callback);
 void respite_node_sender_close_start(respite_sender *sender, respite_node_callback *callback);
 void respite_node_sender_free_later(respite_sender *sender);

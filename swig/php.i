@@ -15,9 +15,10 @@
 #define RESPITE_SWIG_STRUCTURED_ERRORS
 %{
 #include "respite.h"
+#include "respite_php.h"
 #include <limits.h>
 
-static void respite_php_throw(const respite_error *err)
+void respite_php_throw(const respite_error *err)
 {
     const char *message = err->message[0] ? err->message : respite_strerror(err->status);
     zval from_error, args[4], exception;
@@ -136,57 +137,29 @@ void respite_php_response_body(const respite_response *response, const char **by
 }
 %}
 
-/* Gate::call's lean path: admit and the user's callable in C, with no PHP
- * frame of ours around the callable; the success report is a second call.
- * The permit goes back through a by-reference argument, written whether
- * the callable returned or threw, so PHP reports a Throwable (classifying
- * it is PHP's job) with the permit of its own call, nested calls included. */
-%typemap(in) zval *callable %{
-    $1 = &$input;
-%}
-%typemap(in, numinputs=0) zval *call_result %{
-    $1 = return_value;
-%}
-%typemap(in, byref=1) int64_t *permit_out (int64_t permit_temp = 0) %{
-    $1 = &permit_temp;
-%}
-%typemap(argout) int64_t *permit_out %{
-    if (Z_ISREF($input))
-        ZEND_TRY_ASSIGN_REF_LONG(&$input, permit_temp$argnum);
-%}
-%inline %{
-/* Admits (respite_gate_admit_now: no clock read while closed) and calls
- * `callable` with no arguments; its value is the PHP function's value.
- * Refused: the callable is not called and err is the core's refusal. */
-void respite_php_gate_call(respite_gate *gate, zval *callable, zval *call_result, int64_t *permit_out,
-                           respite_error *err)
+/* Gate::call's lean path is hand-written C beside this wrapper
+ * (bindings/php/ext/gate_call.c); it reads a gate's handle with this. */
+%{
+int respite_php_gate_ptr(zval *value, respite_gate **gate)
 {
-    int64_t permit = respite_gate_admit_now(gate, err);
-    if (permit <= 0)
-        return;
-    *permit_out = permit;
-    zend_fcall_info fci;
-    zend_fcall_info_cache fcc;
-    char *why = NULL;
-    if (zend_fcall_info_init(callable, 0, &fci, &fcc, NULL, &why) == SUCCESS) {
-        fci.retval = call_result;
-        zend_call_function(&fci, &fcc);
-    } else {
-        /* PHP's callable type check normally stops this earlier */
-        zend_type_error("Gate::call(): argument must be a valid callback, %s", why ? why : "not callable");
+    /* SWIG_ConvertPtr compares type names (strcmp); an object of exactly the
+     * class SWIG made for respite_gate * holds one as it is. */
+    if (Z_TYPE_P(value) == IS_OBJECT && (void *)Z_OBJCE_P(value) == SWIGTYPE_p_respite_gate->clientdata) {
+        *gate = (respite_gate *)swig_php_fetch_object(Z_OBJ_P(value))->ptr;
+        return 0;
     }
-    if (why)
-        efree(why);
-    if (Z_ISUNDEF_P(call_result))
-        ZVAL_NULL(call_result);
-}
-
-/* Reports success for a permit of respite_php_gate_call; returns the
- * gate's pending events (respite_gate_events_pending), -1 with err. */
-int respite_php_gate_call_done(respite_gate *gate, int64_t permit, respite_error *err)
-{
-    if (respite_gate_report_now(gate, permit, RESPITE_OUTCOME_SUCCESS, 0.0, err) != RESPITE_OK)
+    void *ptr = NULL;
+    if (SWIG_ConvertPtr(value, &ptr, SWIGTYPE_p_respite_gate, 0) < 0) {
+        zend_type_error("Expected a gate handle (SWIGTYPE_p_respite_gate)");
         return -1;
-    return respite_gate_events_pending(gate);
+    }
+    *gate = (respite_gate *)ptr;
+    return 0;
 }
+%}
+%init %{
+    respite_php_gate_call_register();
+%}
+%rinit %{
+    respite_php_gate_call_request();
 %}

@@ -123,10 +123,12 @@
 %thread respite_sender_next_event;
 %thread respite_fleet_gate_free;
 
-/* Gate.call's lean path is C (bindings/python/ext/gate_call.c, compiled
- * into this module): admit + call + report without Python frames. */
+/* Gate.call's lean path and `with gate.attempt()` are C
+ * (bindings/python/ext/gate_call.c and attempt.c, with gate_handle.c,
+ * compiled into this module): admit + call + report without Python frames. */
 %init %{
-    if (respite_py_gate_call_register(m) != 0)
+    if (respite_py_gate_handle_register(m) != 0 || respite_py_gate_call_register(m) != 0 ||
+        respite_py_attempt_register(m) != 0)
         return -1;
 %}
 

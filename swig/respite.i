@@ -80,6 +80,25 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 %ignore respite_fleet_read;
 %ignore respite_fleet_info;
 %ignore respite_fleet_host;
+%immutable respite_metric_family::name;
+%immutable respite_metric_family::type;
+%immutable respite_metric_family::unit;
+%immutable respite_metric_family::labels;
+%immutable respite_metric_family::help;
+%immutable respite_metric_sample::family;
+%immutable respite_metric_sample::name;
+%immutable respite_metric_sample::type;
+%immutable respite_metric_sample::unit;
+%immutable respite_metric_sample::help;
+%immutable respite_metric_sample::handle_label;
+%immutable respite_metric_sample::handle;
+%immutable respite_metric_sample::label;
+%immutable respite_metric_sample::label_value;
+/* Metrics: C-only adders (a shared gate file's info, a sender's stats). */
+%ignore respite_metrics_add_shared_gate;
+%ignore respite_metrics_add_sender_stats;
+/* Read through respite_metrics_content_type (a string macro is no constant in every language). */
+%ignore RESPITE_METRICS_CONTENT_TYPE;
 
 /* Per-language binary payload typemaps go in <lang>.i before this include
  * where the language supports them. */
@@ -94,3 +113,5 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 %include "respite/engine.h"
 %include "respite/http.h"
 %include "respite/fleet.h"
+%newobject respite_metrics_render;
+%include "respite/metrics.h"

@@ -6,7 +6,9 @@ and pybreaker (and retried by tenacity), in one process, in paired rounds.
     pip install ./bindings/python -r bench/python/requirements.txt
     python bench/python/bench_protected_call.py [--calls N] [--rounds R]
 
-Every round times every case once, in an order that rotates from round to
+Times are the thread's CPU time (time.thread_time), so other processes on
+a shared machine do not inflate them (as bench_gate's in C). Every round
+times every case once, in an order that rotates from round to
 round, and the bare call in the same round; a case's overhead is its time
 minus the bare call's. Per round, respite's overhead is divided by the
 smallest overhead of the other breakers in that round; the figures are the
@@ -26,6 +28,7 @@ import os
 import platform
 import statistics
 import sys
+import time
 import timeit
 
 import respite
@@ -123,7 +126,7 @@ def paired_rounds(all_cases, calls, rounds):
         for k in range(len(all_cases)):
             i = (r + k) % len(all_cases)
             fn = all_cases[i][2]
-            samples[i].append(timeit.timeit(fn, number=calls) / calls * 1e9)
+            samples[i].append(timeit.timeit(fn, number=calls, timer=time.thread_time) / calls * 1e9)
     return samples
 
 
@@ -145,7 +148,7 @@ def main():
     print()
     all_cases, gate = cases()
     print(f"Python {platform.python_version()} on {platform.machine()}; {args.rounds} paired rounds of "
-          f"{args.calls} calls, order rotating")
+          f"{args.calls} calls, order rotating, thread CPU time")
     for group, label, fn in all_cases:  # warm-up
         timeit.timeit(fn, number=1000)
     samples = paired_rounds(all_cases, args.calls, args.rounds)

@@ -123,6 +123,8 @@ export interface Gate extends TypedEmitter<GateEventType>, Layer {
   acquire(now?: number): number;
   report(permit: number, outcome: OutcomeSpec, options?: { retryAfter?: number; now?: number }): void;
   record(outcome: OutcomeSpec, options?: { retryAfter?: number; now?: number }): void;
+  /** Ends a permit without an outcome (the caller gave up on the call): nothing counts; a probe's slot is freed. */
+  release(permit: number, now?: number): void;
   retryAfter(now?: number): number;
   state(now?: number): GateState;
   reset(now?: number): void;
@@ -132,6 +134,7 @@ export interface Gate extends TypedEmitter<GateEventType>, Layer {
   /**
    * Runs fn(context) through the gate; refused → rejects with TemporarilyUnavailableError, fn
    * not called; the result or error is classified (classifier), reported and passed through.
+   * An error after the context's signal aborted is released uncounted (release()).
    */
   run<T>(fn: (context: CallContext) => T | PromiseLike<T>, options?: RunOptions | CallContext): Promise<T>;
   /** Emits the events waiting for this handle now: on a shared gate, transitions other handles or processes made; on a fleet gate, its thread's. */
@@ -370,19 +373,26 @@ export class Settings {
   close(): void;
 }
 
-/** What onRetry is told before each wait. */
+/** What onRetry is told before each wait (B19). */
 export interface RetryInfo {
+  /** The attempt that failed, 1 for the first. */
   attempt: number;
-  /** Seconds until the next attempt. */
+  /** Seconds until the next attempt (the schedule's, also under testing.immediateRetries). */
   delay: number;
   outcome: OutcomeName;
+  /** The failure's HTTP status; 0 when none. */
+  status: number;
+  /** The error the attempt threw, if it threw. */
   error?: unknown;
+  /** The value the attempt resolved with, when that value is the failure (a 503 response). */
+  result?: unknown;
 }
 
 /** Options of a Retry. */
 export interface RetryPolicyOptions {
   /** Which results and errors count, and so are retried (default: the gate's inside it). */
   classify?: ClassifySpec | Classifier;
+  /** Called before each wait; what it throws rejects the call (no wait, no further attempt). */
   onRetry?(info: RetryInfo): void;
 }
 
@@ -431,6 +441,26 @@ export function retry<T, B extends BackoffOptions = {}, R extends RetryOptions =
   backoff?: Backoff | Exact<B, BackoffOptions>,
   options?: Exact<R, RetryOptions>,
 ): Promise<T>;
+/** A function shaped like the global fetch (undici's, node-fetch's, a test double). */
+export type FetchFunction = (input: string | URL | globalThis.Request, init?: RequestInit) => Promise<globalThis.Response>;
+export interface GateFetchOptions {
+  /** The fetch to wrap; default globalThis.fetch. */
+  fetch?: FetchFunction;
+  /** Retries through the core's back-off, each attempt through the gate; default one attempt. */
+  retry?: Retry | Backoff | BackoffOptions;
+}
+/**
+ * fetch through the gate: refused while paused with no network call (TemporarilyUnavailableError
+ * with retryAfter); transport errors, 5xx and 429 count, other 4xx never; a 429/503's
+ * Retry-After is the gate's hint; init.signal (or the Request's) is passed on, and an aborted
+ * call counts nothing. Resolves with the last Response, as fetch does.
+ */
+export function gateFetch<O extends GateFetchOptions = {}>(gate: Gate, options?: Exact<O, GateFetchOptions>): FetchFunction;
+/** Helpers for test suites. */
+export const testing: {
+  /** The core's testing switch (B17), process-wide: every retry immediate, same decisions; returns the previous setting. */
+  immediateRetries(on?: boolean): boolean;
+};
 export function now(): number;
 export function classify(httpStatus: number, options?: { transport?: boolean; bodyUsable?: boolean }): OutcomeName;
 export function outcome(spec: OutcomeSpec): OutcomeName;
@@ -438,3 +468,43 @@ export function outcomeCounts(spec: OutcomeSpec, options?: { countAllFailures?: 
 export function refusalMessage(retryAfter: number | null): string;
 /** The core's settings table (generated from respite_setting_at). */
 export function settingsTable(): ReadonlyArray<SettingInfo>;
+
+/**
+ * Metrics (spec section 12): a snapshot of gates, queues and senders taken by the core.
+ * Every metric's name, type, help and labels come from the core.
+ */
+export namespace metrics {
+  /** One sample of a snapshot (respite_metric_sample). */
+  interface Sample {
+    readonly family: string;
+    /** The family's name, "_total" added for a counter. */
+    readonly name: string;
+    readonly type: 'counter' | 'gauge' | 'stateset';
+    /** "", "seconds" or "bytes". */
+    readonly unit: string;
+    readonly help: string;
+    /** The handle's label first ({gate: name}), then a reason or a state. */
+    readonly labels: Readonly<Record<string, string>>;
+    readonly value: number;
+  }
+  type Handle = Gate | Queue | Sender;
+  interface Options {
+    /** What metric names start with instead of "respite". */
+    prefix?: string;
+  }
+  /** A prom-client metric (registered by register). */
+  interface PromMetric {
+    readonly name: string;
+    readonly help: string;
+    readonly type: 'counter' | 'gauge';
+    readonly aggregator: 'sum';
+    get(): { name: string; help: string; type: 'counter' | 'gauge'; aggregator: 'sum'; values: Array<{ labels: Record<string, string>; value: number }> };
+  }
+  /** The Content-Type of render's text. */
+  const CONTENT_TYPE: string;
+  function samples(handles: ReadonlyArray<Handle>, options?: Options): Sample[];
+  /** OpenMetrics text, ending "# EOF\n". */
+  function render(handles: ReadonlyArray<Handle>, options?: Options): string;
+  /** One prom-client metric per family, registered on `registry` (a prom-client Registry); every scrape reads the core anew. */
+  function register(registry: { registerMetric(metric: PromMetric): void }, handles: ReadonlyArray<Handle>, options?: Options): PromMetric[];
+}

@@ -12,8 +12,11 @@ const { Queue, Batch, DISPOSITIONS } = require('./lib/queue');
 const { DeliveryEngine, ACTIONS } = require('./lib/engine');
 const { Client, Response } = require('./lib/client');
 const { Sender } = require('./lib/sender');
+const { gateFetch } = require('./lib/fetch');
 const { settingsTable, Settings } = require('./lib/settings');
 const { OUTCOMES, parseOutcome } = require('./lib/outcome');
+const testing = require('./lib/testing');
+const metrics = require('./lib/metrics');
 
 // Seconds on the core's monotonic clock (the `now` every method accepts).
 function now() {
@@ -57,9 +60,11 @@ module.exports = {
   ACTIONS,
   retry,
   Retry,
+  gateFetch,
   Fallback,
   wrap,
   Classifier,
+  testing,
   now,
   classify,
   outcome,
@@ -69,6 +74,7 @@ module.exports = {
   settingsTable,
   OUTCOMES,
   STATUS_NAMES,
+  metrics,
   native,
 };
 // Each error by name (not spread) so that Node's ESM loader sees it
@@ -87,3 +93,4 @@ module.exports.NoMemoryError = errors.NoMemoryError;
 module.exports.TransportError = errors.TransportError;
 module.exports.InternalError = errors.InternalError;
 module.exports.StorageError = errors.StorageError;
+module.exports.CancelledError = errors.CancelledError;

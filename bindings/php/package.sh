@@ -2,7 +2,8 @@
 # Makes the PHP extension's source tarball php_respite-<version>-src.tgz
 # (the name PIE's pre-packaged-source looks for) in DIR (default
 # ${BUILD_ROOT:-build}/php-package) and prints its path. Inside, one folder
-# respite-<version>/: ext/config.m4 and ext/composer.json, the SWIG wrapper
+# respite-<version>/: ext/config.m4, ext/composer.json and the hand-written C
+# beside the wrapper (ext/*.c, ext/*.h), the SWIG wrapper
 # made now with the pinned SWIG (the CMake build's respite_php_swig_compilation
 # target), and the core's headers and sources copied from core/ into lib/.
 # Run from the repository root.
@@ -21,7 +22,7 @@ stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 dir="$stage/respite-$version"
 mkdir -p "$dir/lib/src/http" "$dir/lib/src/fleet"
-cp bindings/php/ext/config.m4 bindings/php/ext/composer.json "$dir/"
+cp bindings/php/ext/config.m4 bindings/php/ext/composer.json bindings/php/ext/*.c bindings/php/ext/*.h "$dir/"
 cp "$build/php/wrap/phpPHP7_wrap.c" "$dir/respite_wrap.c"
 cp "$build/php/wrap/php_respite.h" "$dir/"
 cp -r core/include "$dir/lib/"

@@ -19,5 +19,6 @@
 #include "respite/engine.h"
 #include "respite/http.h"
 #include "respite/fleet.h"
+#include "respite/metrics.h"
 
 #endif /* RESPITE_H */

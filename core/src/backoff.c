@@ -21,6 +21,7 @@ struct respite_backoff {
     double initial;
     double multiplier;
     double max_delay;
+    double max_elapsed; /* 0: no limit (B16) */
     int jitter;
     uint64_t key;
     respite_retry_on_list retry_on;
@@ -60,6 +61,7 @@ respite_backoff *respite_backoff_new(const respite_settings *settings, respite_e
     b->initial = respite_setting_number(settings, RESPITE_SETTING_BACKOFF_INITIAL_DELAY_SECONDS);
     b->multiplier = respite_setting_number(settings, RESPITE_SETTING_BACKOFF_MULTIPLIER);
     b->max_delay = respite_setting_number(settings, RESPITE_SETTING_BACKOFF_MAX_DELAY_SECONDS);
+    b->max_elapsed = respite_setting_number(settings, RESPITE_SETTING_BACKOFF_MAX_ELAPSED_SECONDS);
     b->jitter = respite_setting_choice(settings, RESPITE_SETTING_BACKOFF_JITTER); /* a respite_jitter */
     uint64_t seed = (uint64_t)respite_setting_integer(settings, RESPITE_SETTING_BACKOFF_SEED);
     b->key = seed ? seed : respite_os_seed();
@@ -104,6 +106,11 @@ int64_t respite_backoff_start(respite_backoff *backoff, respite_error *err)
 int respite_backoff_max_attempts(const respite_backoff *backoff)
 {
     return backoff ? backoff->max_attempts : -1;
+}
+
+double respite_backoff_max_elapsed(const respite_backoff *backoff)
+{
+    return backoff->max_elapsed;
 }
 
 /* The uniform u in [0, 1) for retry k of a sequence (spec B9). */

@@ -647,7 +647,6 @@ static void report_locked(respite_gate *g, int64_t permit, int counts, double hi
     gate_state *s = g->s;
     double t = respite_gate_state_advance(s, now);
     uint64_t permit_generation = (uint64_t)permit >> GATE_GENERATION_SHIFT;
-    int slot = (int)((uint64_t)permit & GATE_SLOT_MASK);
     if (permit != RESPITE_NO_PERMIT && permit_generation < s->generation) {
         respite_striped_add(g->counters, COUNT_LATE, 1); /* G6 */
         return;
@@ -678,9 +677,11 @@ static void report_locked(respite_gate *g, int64_t permit, int counts, double hi
         respite_striped_add(g->counters, COUNT_LATE, 1);
         return;
     }
-    /* Probing: settle the permit's probe, or the oldest one without a permit. */
-    int probe = slot > 0 ? slot - 1 : oldest_probe(s);
-    if (probe < 0 || probe >= s->probes_outstanding) {
+    /* Probing: settle the permit's probe, or the oldest one without a
+     * permit. A probe permit of this generation is outstanding (settling
+     * any probe ends the probing, G6 makes older permits late), though its
+     * slot may have moved (G19): only whether one is out is asked. */
+    if (oldest_probe(s) < 0) {
         respite_striped_add(g->counters, COUNT_LATE, 1); /* no probe awaits this outcome */
         return;
     }
@@ -772,6 +773,41 @@ int respite_gate_report_now(respite_gate *gate, int64_t permit, int outcome, dou
                             retry_after_hint))
         return RESPITE_OK;
     return respite_gate_report(gate, permit, outcome, retry_after_hint, respite_now(), err);
+}
+
+/* G19: the probe a released permit held leaves the outstanding ones, the
+ * rest keeping their order (the oldest first, for G10). A slot that a
+ * release moved no longer names its probe exactly: the newest one goes
+ * then, which keeps the count right (any settlement ends the probing). */
+static void drop_probe(gate_state *s, int slot)
+{
+    int index = slot - 1 < s->probes_outstanding ? slot - 1 : s->probes_outstanding - 1;
+    gate_probe *probe = gate_state_probes(s);
+    memmove(&probe[index], &probe[index + 1], (size_t)(s->probes_outstanding - 1 - index) * sizeof *probe);
+    s->probes_outstanding--;
+}
+
+int respite_gate_release(respite_gate *gate, int64_t permit, double now, respite_error *err)
+{
+    if (!gate)
+        return fail_closed(err);
+    if (!time_valid(now))
+        return respite_check_time(now, "now", err);
+    uint64_t word = atomic_load_explicit(&gate->s->word, memory_order_acquire);
+    uint64_t generation = (uint64_t)permit >> GATE_GENERATION_SHIFT;
+    int slot = (int)((uint64_t)permit & GATE_SLOT_MASK);
+    if (permit <= 0 || generation == 0 || slot > gate->s->probes || generation > (word >> GATE_GENERATION_SHIFT))
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "permit must be a permit this gate handed out (got %lld)",
+                            (long long)permit);
+    if (slot == 0)
+        return RESPITE_OK; /* a closed-state permit holds nothing */
+    uint64_t from = lock_gate(gate);
+    gate_state *s = gate->s;
+    respite_gate_state_advance(s, now);
+    if (s->state == RESPITE_GATE_PROBING && generation == s->generation && s->probes_outstanding > 0)
+        drop_probe(s, slot);
+    unlock_gate(gate, from);
+    return RESPITE_OK;
 }
 
 int respite_gate_reset(respite_gate *gate, double now, respite_error *err)

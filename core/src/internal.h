@@ -49,6 +49,9 @@ RESPITE_INTERNAL_API int respite_internal_parse_decimal(const char *text, double
 #define respite_sleep_seconds respite_internal_sleep_seconds
 RESPITE_INTERNAL_API void respite_internal_sleep_seconds(double seconds);
 
+/* The max_elapsed_seconds setting of a back-off (0: no limit); retry.c's B16. */
+double respite_backoff_max_elapsed(const respite_backoff *backoff);
+
 /* RESPITE_OK when settings (NULL: defaults) are for `component`; otherwise
  * invalid_setting "<argument> must be <component> settings (got <other>
  * settings)", the one wording every constructor uses. */

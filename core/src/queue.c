@@ -43,6 +43,7 @@ struct respite_queue {
     double ttl; /* 0: none */
     int retry_times;
     int64_t last_id;
+    char name[RESPITE_NAME_MAX]; /* the name setting: its metrics' label */
 
     int closed;
     int freed;     /* the last holder let go; batches keep the struct alive */
@@ -308,6 +309,7 @@ respite_queue *respite_queue_new(const respite_policy *policy, const respite_set
         q = NULL;
         goto out;
     }
+    respite_copy_text(q->name, sizeof q->name, respite_setting_text(settings, RESPITE_SETTING_QUEUE_NAME));
     q->stats.capacity = q->capacity;
     q->stats.max_bytes = q->max_bytes;
     q->stats.overflow = q->overflow;
@@ -351,6 +353,11 @@ respite_queue *respite_queue_retain(respite_queue *queue)
         pthread_mutex_unlock(&queue->lock);
     }
     return queue;
+}
+
+const char *respite_queue_name(const respite_queue *queue)
+{
+    return queue ? queue->name : NULL;
 }
 
 const respite_policy *respite_queue_policy(const respite_queue *queue)

@@ -1,10 +1,11 @@
-/* The C retry loop (spec B12-B14): every attempt goes through the gate, its
+/* The C retry loop (spec B12-B18): every attempt goes through the gate, its
  * outcome is reported with the attempt's permit, and the back-off decides
  * whether and how long to wait before the next one. */
 #include "internal.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 static int check_attempt_result(int outcome, int http_status, double hint, respite_error *err)
@@ -12,7 +13,7 @@ static int check_attempt_result(int outcome, int http_status, double hint, respi
     if (!respite_outcome_name(outcome))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
                             "the attempt function must return a respite_outcome from 0 to 5 (success, request_error, "
-                            "throttled, server_error, unusable, transport) (got %d)",
+                            "throttled, server_error, unusable, transport) or RESPITE_ATTEMPT_CALLERS_OWN (got %d)",
                             outcome);
     if (http_status != 0 && (http_status < 100 || http_status > 599))
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
@@ -54,18 +55,73 @@ int respite_retry_gave_up(const respite_backoff *backoff, int attempts, int outc
     return fail_gave_up(err, backoff, attempts, outcome, http_status);
 }
 
-double respite_retry_decide(const respite_backoff *backoff, int64_t sequence, int attempt, int outcome,
+/* The testing switch (B17): read at each decision, so it may be flipped
+ * between tests; relaxed, as it orders nothing else. */
+static _Atomic int immediate_retries;
+
+void respite_testing_set_immediate_retries(int on)
+{
+    atomic_store_explicit(&immediate_retries, on != 0, memory_order_relaxed);
+}
+
+int respite_testing_immediate_retries(void)
+{
+    return atomic_load_explicit(&immediate_retries, memory_order_relaxed);
+}
+
+static int fail_no_call(respite_error *err)
+{
+    return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "call must be a respite_retry_call (got NULL)");
+}
+
+int respite_retry_begin(respite_backoff *backoff, respite_retry_call *call, respite_error *err)
+{
+    if (!backoff)
+        return respite_fail(err, RESPITE_E_CLOSED, "backoff is closed");
+    if (!call)
+        return fail_no_call(err);
+    int64_t sequence = respite_backoff_start(backoff, err);
+    if (sequence < 0)
+        return RESPITE_E_CLOSED;
+    *call = (respite_retry_call){.sequence = sequence, .started = respite_now()};
+    return RESPITE_OK;
+}
+
+/* B16: the retry's attempt would start after max_elapsed_seconds. */
+static int fail_elapsed(respite_error *err, int attempt, int outcome, int http_status, double limit)
+{
+    char status_text[24] = "", limit_text[40];
+    if (http_status)
+        snprintf(status_text, sizeof status_text, " (status %d)", http_status);
+    return respite_fail(err, RESPITE_E_TRANSPORT,
+                        "the call failed after %d attempt%s: the next would start past max_elapsed_seconds (%s); "
+                        "last outcome %s%s",
+                        attempt, attempt == 1 ? "" : "s", respite_format_number(limit, limit_text, sizeof limit_text),
+                        respite_outcome_name(outcome), status_text);
+}
+
+double respite_retry_decide(const respite_backoff *backoff, respite_retry_call *call, int attempt, int outcome,
                             int http_status, double retry_after_hint, respite_error *err)
 {
+    if (backoff && !call)
+        return fail_no_call(err), -1.0;
     if (outcome == RESPITE_OUTCOME_SUCCESS)
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
                             "outcome must be a failure outcome from 1 to 5 (request_error, throttled, server_error, "
                             "unusable, transport) (got 0)"), -1.0;
-    double delay = respite_backoff_next(backoff, sequence, attempt, outcome, http_status, retry_after_hint, err);
+    double delay = respite_backoff_next(backoff, call ? call->sequence : 0, attempt, outcome, http_status,
+                                        retry_after_hint, err);
     if (isnan(delay))
         return -1.0;
     if (delay == RESPITE_RETRY_STOP)
         return fail_gave_up(err, backoff, attempt, outcome, http_status), -1.0;
+    double limit = respite_backoff_max_elapsed(backoff);
+    if (limit > 0 && respite_now() - call->started + call->skipped + delay > limit)
+        return fail_elapsed(err, attempt, outcome, http_status, limit), -1.0;
+    int immediate = respite_testing_immediate_retries();
+    call->wait = immediate ? 0.0 : delay;
+    if (immediate)
+        call->skipped += delay;
     return delay;
 }
 
@@ -81,8 +137,8 @@ int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_atte
     respite_error local;
     if (!err) /* the status of a failed step is read back from here */
         err = &local;
-    int64_t sequence = respite_backoff_start(backoff, err);
-    if (sequence < 0)
+    respite_retry_call call;
+    if (respite_retry_begin(backoff, &call, err))
         return err->status;
     for (int attempt = 1;; attempt++) {
         int64_t permit = RESPITE_NO_PERMIT;
@@ -93,18 +149,19 @@ int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_atte
         int outcome = fn(user_data, attempt, &http_status, &hint);
         if (attempts_made)
             *attempts_made = attempt;
-        int rc = check_attempt_result(outcome, http_status, hint, err);
+        int own = outcome == RESPITE_ATTEMPT_CALLERS_OWN; /* B18: told as request_error, not retried */
+        int rc = own ? RESPITE_OK : check_attempt_result(outcome, http_status, hint, err);
         if (rc)
             return rc;
         if (last_outcome)
             *last_outcome = outcome;
-        if (gate && (rc = respite_gate_report(gate, permit, outcome, hint, respite_now(), err)) != RESPITE_OK)
+        if (gate && (rc = respite_gate_report(gate, permit, own ? RESPITE_OUTCOME_REQUEST_ERROR : outcome,
+                                              own ? 0.0 : hint, respite_now(), err)) != RESPITE_OK)
             return rc;
-        if (outcome == RESPITE_OUTCOME_SUCCESS)
+        if (own || outcome == RESPITE_OUTCOME_SUCCESS)
             return RESPITE_OK;
-        double delay = respite_retry_decide(backoff, sequence, attempt, outcome, http_status, hint, err);
-        if (delay < 0)
+        if (respite_retry_decide(backoff, &call, attempt, outcome, http_status, hint, err) < 0)
             return err->status;
-        respite_sleep_seconds(delay);
+        respite_sleep_seconds(call.wait);
     }
 }

@@ -73,6 +73,8 @@
       "which failures are retried")                                                                                  \
     X(C, c, SEED, seed, INTEGER, 0, 0, 9007199254740991,                                                             \
       "seeds the jitter generator; 0 seeds from the operating system")                                              \
+    X(C, c, MAX_ELAPSED_SECONDS, max_elapsed_seconds, NUMBER, 0, 0, 86400,                                           \
+      "no retry whose attempt would start later than this after the first; 0 for no limit")                         \
     X(C, c, NAME, name, NAME, 63)
 
 /* queue: behaviour section 4 (capacity and TTL come from the policy) */

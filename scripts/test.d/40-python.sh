@@ -14,9 +14,11 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 # gunicorn: test_shared_gate.py serves a shared gate from four gunicorn workers;
 # mypy: test_typing.py checks an app with `mypy --strict` (types-requests: the
-# package itself, respite.requests included); httpx, requests: test_library_http.py.
+# package itself, respite.requests included); httpx, requests: test_library_http.py;
+# prometheus-client: test_metrics.py registers the collector and parses the text
+# strictly; opentelemetry-sdk: test_metrics.py reads the observable instruments.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check 'pytest>=7' 'gunicorn>=22' 'mypy>=1.10' \
-  'httpx>=0.24' 'requests>=2.28' types-requests
+  'httpx>=0.24' 'requests>=2.28' types-requests 'prometheus-client>=0.20' 'opentelemetry-sdk>=1.20'
 # The CMake build directory lives under the build root, so a second run
 # only rebuilds what changed.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \

@@ -54,6 +54,26 @@ assert gates["forever"]["state"] == "open" and gates["forever"]["pause_left"] is
 assert gates["search"]["state"] == "probing" and gates["search"]["pause_left"] == 0, gates["search"]
 PY
 
+# M8: the core's OpenMetrics text, one series per gate (tests/unit/test_metrics.c
+# checks the text itself; bindings/python/tests/test_metrics.py parses it strictly).
+run gates "$file" --prometheus
+expect_code 0 "--prometheus"
+expect_out 'respite_gate_state{gate="cloud",respite_gate_state="open"} 1' "--prometheus: cloud open"
+expect_out 'respite_gate_state{gate="billing",respite_gate_state="closed"} 1' "--prometheus: billing closed"
+expect_out 'respite_gate_admitted_total{gate="billing"} 4' "--prometheus: billing admitted"
+expect_out 'respite_gate_counted_failures_total{gate="cloud"} 3' "--prometheus: cloud counted failures"
+expect_out 'respite_gate_pause_left_seconds{gate="forever"} +Inf' "--prometheus: a pause until a reset"
+expect_out 'respite_gate_state{gate="search",respite_gate_state="probing"} 1' "--prometheus: search probing"
+# Read a few seconds after the file was made on a busy machine: 20-30s left.
+grep -qE '^respite_gate_pause_left_seconds\{gate="cloud"\} (2[0-9](\.[0-9]+)?|30)$' "$out" ||
+  fail "--prometheus: cloud's pause left, expected 20-30s"
+[ "$(grep -c '^# TYPE ' "$out")" = 15 ] || fail "--prometheus: 15 gate families expected"
+[ "$(tail -n 1 "$out")" = "# EOF" ] || fail "--prometheus: the text ends with # EOF"
+
+run gates "$file" --prometheus --json
+expect_code 2 "--prometheus with --json"
+expect_err "--json and --prometheus: choose one" "--prometheus with --json"
+
 run gates "$dir/no-such-file"
 expect_code 2 "a missing file"
 expect_err "respite gates: cannot open shared gate file $dir/no-such-file: No such file or directory" "a missing file"
@@ -84,6 +104,6 @@ expect_err "one FILE only" "two files"
 
 run gates --help
 expect_code 0 "--help"
-expect_out "usage: respite gates FILE [--fleet URL] [--json]" "--help"
+expect_out "usage: respite gates FILE [--fleet URL] [--json | --prometheus]" "--help"
 
 finish

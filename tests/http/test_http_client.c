@@ -213,6 +213,22 @@ static void test_retries_follow_the_backoff(void **state)
     assert_int_equal(err.status, RESPITE_E_TEMPORARILY_UNAVAILABLE);
     assert_int_equal(respite_fault_server_requests(r.server), 2);
     rig_free(&r);
+
+    /* B16, B17: waits of 1 s not waited under the testing switch; the third
+     * would start past max_elapsed_seconds 2.5: three attempts, the last
+     * answer returned. */
+    rig_init(&r, "503", "failures_to_enter_recovery=10", NULL,
+             "max_attempts=10,initial_delay_seconds=1,multiplier=1,max_elapsed_seconds=2.5");
+    respite_testing_set_immediate_retries(1);
+    double started = respite_now();
+    resp = get(&r, &err);
+    respite_testing_set_immediate_retries(0);
+    assert_true(respite_now() - started < 1.0);
+    assert_non_null(resp);
+    assert_int_equal(respite_response_status(resp), 503);
+    assert_int_equal(respite_response_attempts(resp), 3);
+    respite_response_free(resp);
+    rig_free(&r);
 }
 
 /* C6, G15: Retry-After of a 429/503, seconds or HTTP-date, is the hint. */

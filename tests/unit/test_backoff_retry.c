@@ -1,4 +1,4 @@
-/* respite_retry_run (spec B12-B14): the C retry loop through the gate. Delays
+/* respite_retry_run (spec B12-B18): the C retry loop through the gate. Delays
  * are a few milliseconds so the test stays fast. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -223,7 +223,8 @@ static void test_B11_bad_attempt_functions(void **state)
     script s = {1, bad_outcome, NULL, NULL, 0, {0}};
     assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &s, NULL, NULL, &err), RESPITE_E_INVALID_ARGUMENT);
     assert_string_equal(err.message, "the attempt function must return a respite_outcome from 0 to 5 (success, "
-                                     "request_error, throttled, server_error, unusable, transport) (got 7)");
+                                     "request_error, throttled, server_error, unusable, transport) or "
+                                     "RESPITE_ATTEMPT_CALLERS_OWN (got 7)");
 
     const int transport[] = {RESPITE_OUTCOME_TRANSPORT};
     const int bad_status[] = {42};
@@ -246,30 +247,189 @@ static void test_B12_decide_gives_the_delay_or_the_give_up_error(void **state)
     respite_backoff *b = make_backoff(3, 0.5);
     respite_error err;
     respite_error_clear(&err);
-    int64_t seq = respite_backoff_start(b, &err);
-    assert_true(respite_retry_decide(b, seq, 1, RESPITE_OUTCOME_SERVER_ERROR, 503, 0, &err) == 0.5);
-    assert_true(respite_retry_decide(b, seq, 2, RESPITE_OUTCOME_TRANSPORT, 0, 0, &err) == 1.0);
-    assert_true(respite_retry_decide(b, seq, 1, RESPITE_OUTCOME_THROTTLED, 429, 7.0, &err) == 7.0); /* Retry-After */
+    respite_retry_call call;
+    assert_int_equal(respite_retry_begin(b, &call, &err), RESPITE_OK);
+    assert_true(respite_retry_decide(b, &call, 1, RESPITE_OUTCOME_SERVER_ERROR, 503, 0, &err) == 0.5);
+    assert_true(call.wait == 0.5);
+    assert_true(respite_retry_decide(b, &call, 2, RESPITE_OUTCOME_TRANSPORT, 0, 0, &err) == 1.0);
+    assert_true(respite_retry_decide(b, &call, 1, RESPITE_OUTCOME_THROTTLED, 429, 7.0, &err) == 7.0); /* Retry-After */
     assert_int_equal(err.status, RESPITE_OK);
 
-    assert_true(respite_retry_decide(b, seq, 3, RESPITE_OUTCOME_SERVER_ERROR, 503, 0, &err) == -1.0);
+    assert_true(respite_retry_decide(b, &call, 3, RESPITE_OUTCOME_SERVER_ERROR, 503, 0, &err) == -1.0);
     assert_int_equal(err.status, RESPITE_E_TRANSPORT);
     assert_string_equal(err.message, "the call failed after 3 attempts: last outcome server_error (status 503)");
 
     respite_error_clear(&err);
-    assert_true(respite_retry_decide(b, seq, 1, RESPITE_OUTCOME_REQUEST_ERROR, 404, 0, &err) == -1.0);
+    assert_true(respite_retry_decide(b, &call, 1, RESPITE_OUTCOME_REQUEST_ERROR, 404, 0, &err) == -1.0);
     assert_int_equal(err.status, RESPITE_E_TRANSPORT);
     assert_string_equal(err.message, "the call failed with request_error (status 404), which retry_on does not retry");
 
     respite_error_clear(&err);
-    assert_true(respite_retry_decide(b, seq, 1, RESPITE_OUTCOME_SUCCESS, 200, 0, &err) == -1.0);
+    assert_true(respite_retry_decide(b, &call, 1, RESPITE_OUTCOME_SUCCESS, 200, 0, &err) == -1.0);
     assert_int_equal(err.status, RESPITE_E_INVALID_ARGUMENT);
     respite_error_clear(&err);
-    assert_true(respite_retry_decide(b, seq, 0, RESPITE_OUTCOME_TRANSPORT, 0, 0, &err) == -1.0);
+    assert_true(respite_retry_decide(b, &call, 0, RESPITE_OUTCOME_TRANSPORT, 0, 0, &err) == -1.0);
     assert_int_equal(err.status, RESPITE_E_INVALID_ARGUMENT);
     respite_error_clear(&err);
-    assert_true(respite_retry_decide(NULL, seq, 1, RESPITE_OUTCOME_TRANSPORT, 0, 0, &err) == -1.0);
+    assert_true(respite_retry_decide(b, NULL, 1, RESPITE_OUTCOME_TRANSPORT, 0, 0, &err) == -1.0);
+    assert_int_equal(err.status, RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "call must be a respite_retry_call (got NULL)");
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_begin(b, NULL, &err), RESPITE_E_INVALID_ARGUMENT);
+    respite_error_clear(&err);
+    assert_true(respite_retry_decide(NULL, &call, 1, RESPITE_OUTCOME_TRANSPORT, 0, 0, &err) == -1.0);
     assert_int_equal(err.status, RESPITE_E_CLOSED);
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_begin(NULL, &call, &err), RESPITE_E_CLOSED);
+    respite_backoff_free(b);
+}
+
+static respite_backoff *make_limited_backoff(int max_attempts, double initial, double multiplier, double limit)
+{
+    respite_settings *s = respite_settings_new("backoff", NULL);
+    assert_int_equal(respite_settings_set_number(s, "max_attempts", max_attempts, NULL), RESPITE_OK);
+    assert_int_equal(respite_settings_set_number(s, "initial_delay_seconds", initial, NULL), RESPITE_OK);
+    assert_int_equal(respite_settings_set_number(s, "multiplier", multiplier, NULL), RESPITE_OK);
+    assert_int_equal(respite_settings_set_number(s, "max_elapsed_seconds", limit, NULL), RESPITE_OK);
+    respite_backoff *b = respite_backoff_new(s, NULL);
+    assert_non_null(b);
+    respite_settings_free(s);
+    return b;
+}
+
+/* B16: a retry whose wait would end past max_elapsed_seconds is not made;
+ * the time is counted from respite_retry_begin (the call's clock is moved
+ * back here instead of sleeping). B1 and B9 are asked first. */
+static void test_B16_max_elapsed_gives_up_before_the_wait_that_would_pass_it(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_limited_backoff(10, 1.0, 1.0, 10.0);
+    respite_error err;
+    respite_error_clear(&err);
+    respite_retry_call call;
+    assert_int_equal(respite_retry_begin(b, &call, &err), RESPITE_OK);
+    call.started -= 8.5; /* 8.5 s since the first attempt: 8.5 + 1 <= 10 */
+    assert_true(respite_retry_decide(b, &call, 2, RESPITE_OUTCOME_SERVER_ERROR, 503, 0, &err) == 1.0);
+    call.started -= 0.6; /* 9.1 + 1 > 10 */
+    assert_true(respite_retry_decide(b, &call, 3, RESPITE_OUTCOME_SERVER_ERROR, 503, 0, &err) == -1.0);
+    assert_int_equal(err.status, RESPITE_E_TRANSPORT);
+    assert_string_equal(err.message, "the call failed after 3 attempts: the next would start past "
+                                     "max_elapsed_seconds (10); last outcome server_error (status 503)");
+    respite_error_clear(&err);
+    assert_true(respite_retry_decide(b, &call, 1, RESPITE_OUTCOME_TRANSPORT, 0, 0, &err) == -1.0);
+    assert_string_equal(err.message, "the call failed after 1 attempt: the next would start past "
+                                     "max_elapsed_seconds (10); last outcome transport");
+    /* a hint lengthens the wait, so it reaches the limit sooner */
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_begin(b, &call, &err), RESPITE_OK);
+    assert_true(respite_retry_decide(b, &call, 1, RESPITE_OUTCOME_THROTTLED, 429, 9.0, &err) == 9.0);
+    assert_true(respite_retry_decide(b, &call, 1, RESPITE_OUTCOME_THROTTLED, 429, 11.0, &err) == -1.0);
+    /* B1 first: the last attempt gives up with B14's message */
+    respite_error_clear(&err);
+    call.started -= 100;
+    assert_true(respite_retry_decide(b, &call, 10, RESPITE_OUTCOME_SERVER_ERROR, 503, 0, &err) == -1.0);
+    assert_string_equal(err.message, "the call failed after 10 attempts: last outcome server_error (status 503)");
+    respite_backoff_free(b);
+
+    /* 0: no limit */
+    b = make_limited_backoff(3, 1.0, 1.0, 0.0);
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_begin(b, &call, &err), RESPITE_OK);
+    call.started -= 86400 * 10.0;
+    assert_true(respite_retry_decide(b, &call, 1, RESPITE_OUTCOME_SERVER_ERROR, 503, 0, &err) == 1.0);
+    respite_backoff_free(b);
+}
+
+/* B16 in respite_retry_run: real sleeps of 30 ms against a 50 ms limit. */
+static void test_B16_retry_run_stops_at_the_limit(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_limited_backoff(10, 0.03, 1.0, 0.05);
+    const int outcomes[] = {RESPITE_OUTCOME_SERVER_ERROR};
+    const int statuses[] = {503};
+    script s = {1, outcomes, statuses, NULL, 0, {0}};
+    int made = 0;
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &s, NULL, &made, &err), RESPITE_E_TRANSPORT);
+    assert_int_equal(made, 2); /* 0.03 <= 0.05; then at least 0.03 + 0.03 > 0.05 */
+    assert_string_equal(err.message, "the call failed after 2 attempts: the next would start past "
+                                     "max_elapsed_seconds (0.05); last outcome server_error (status 503)");
+    respite_backoff_free(b);
+}
+
+/* B17: under the testing switch the same attempts and decisions, no waits;
+ * skipped delays still count towards max_elapsed_seconds. */
+static void test_B17_testing_switch_makes_retries_immediate(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_limited_backoff(5, 1.0, 1.0, 0.0);
+    const int outcomes[] = {RESPITE_OUTCOME_TRANSPORT};
+    script s = {1, outcomes, NULL, NULL, 0, {0}};
+    int made = 0;
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_testing_immediate_retries(), 0);
+    respite_testing_set_immediate_retries(7);
+    assert_int_equal(respite_testing_immediate_retries(), 1);
+    double started = respite_now();
+    assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &s, NULL, &made, &err), RESPITE_E_TRANSPORT);
+    assert_true(respite_now() - started < 0.1); /* 4 delays of 1 s not waited */
+    assert_int_equal(made, 5);
+    assert_string_equal(err.message, "the call failed after 5 attempts: last outcome transport");
+
+    respite_retry_call call;
+    assert_int_equal(respite_retry_begin(b, &call, &err), RESPITE_OK);
+    assert_true(respite_retry_decide(b, &call, 1, RESPITE_OUTCOME_TRANSPORT, 0, 0, &err) == 1.0);
+    assert_true(call.wait == 0.0);
+    assert_true(call.skipped == 1.0);
+    respite_backoff_free(b);
+
+    b = make_limited_backoff(10, 1.0, 1.0, 2.5);
+    script t = {1, outcomes, NULL, NULL, 0, {0}};
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &t, NULL, &made, &err), RESPITE_E_TRANSPORT);
+    assert_int_equal(made, 3); /* 1 + 1 <= 2.5 < 1 + 1 + 1, as with real waits */
+    assert_string_equal(err.message, "the call failed after 3 attempts: the next would start past "
+                                     "max_elapsed_seconds (2.5); last outcome transport");
+    respite_testing_set_immediate_retries(0);
+    assert_int_equal(respite_testing_immediate_retries(), 0);
+    respite_backoff_free(b);
+}
+
+/* B18: the caller's own failure is reported as request_error (counted only
+ * with count_all_failures), never retried; the loop returns ok at once. */
+static void test_B18_callers_own_failure_is_not_retried_nor_counted(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_backoff(5, 0.001);
+    respite_settings *gs = respite_settings_new("gate", NULL);
+    assert_int_equal(respite_settings_set_number(gs, "failures_to_enter_recovery", 1, NULL), RESPITE_OK);
+    respite_gate *g = respite_gate_new(gs, NULL);
+    assert_non_null(g);
+    const int outcomes[] = {RESPITE_ATTEMPT_CALLERS_OWN};
+    const int statuses[] = {503}; /* ignored with the caller's own failure */
+    script s = {1, outcomes, statuses, NULL, 0, {0}};
+    int last = 0, made = 0;
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_run(b, g, scripted_attempt, &s, &last, &made, &err), RESPITE_OK);
+    assert_int_equal(made, 1);
+    assert_int_equal(last, RESPITE_ATTEMPT_CALLERS_OWN);
+    respite_gate_stats stats;
+    assert_int_equal(respite_gate_stats_get(g, &stats, NULL), RESPITE_OK);
+    assert_int_equal(stats.reported, 1);
+    assert_int_equal(stats.counted_failures, 0);
+    assert_int_equal(respite_gate_get_state(g, respite_now(), NULL), RESPITE_GATE_CLOSED);
+    respite_gate_free(g);
+
+    assert_int_equal(respite_settings_set_boolean(gs, "count_all_failures", 1, NULL), RESPITE_OK);
+    g = respite_gate_new(gs, NULL);
+    script t = {1, outcomes, NULL, NULL, 0, {0}};
+    assert_int_equal(respite_retry_run(b, g, scripted_attempt, &t, &last, &made, &err), RESPITE_OK);
+    assert_int_equal(respite_gate_get_state(g, respite_now(), NULL), RESPITE_GATE_OPEN);
+    respite_gate_free(g);
+    respite_settings_free(gs);
     respite_backoff_free(b);
 }
 
@@ -285,6 +445,10 @@ int main(void)
         cmocka_unit_test(test_B13_a_successful_probe_closes_the_gate),
         cmocka_unit_test(test_B11_bad_attempt_functions),
         cmocka_unit_test(test_B12_decide_gives_the_delay_or_the_give_up_error),
+        cmocka_unit_test(test_B16_max_elapsed_gives_up_before_the_wait_that_would_pass_it),
+        cmocka_unit_test(test_B16_retry_run_stops_at_the_limit),
+        cmocka_unit_test(test_B17_testing_switch_makes_retries_immediate),
+        cmocka_unit_test(test_B18_callers_own_failure_is_not_retried_nor_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -453,11 +453,11 @@ static void test_E5_unknown_setting_lists_the_accepted_names(void **state)
     respite_error_clear(&err);
     assert_rejected(respite_settings_set_number(b, "retries", 3, &err), &err, "retries",
                     "retries is not a backoff setting (accepted: max_attempts, initial_delay_seconds, multiplier, "
-                    "max_delay_seconds, jitter, retry_on, seed, name)");
+                    "max_delay_seconds, jitter, retry_on, seed, max_elapsed_seconds, name)");
     /* a gate setting is not a back-off setting */
     assert_rejected(respite_settings_set_number(b, "probes", 3, &err), &err, "probes",
                     "probes is not a backoff setting (accepted: max_attempts, initial_delay_seconds, multiplier, "
-                    "max_delay_seconds, jitter, retry_on, seed, name)");
+                    "max_delay_seconds, jitter, retry_on, seed, max_elapsed_seconds, name)");
     respite_error_clear(&err);
     assert_true(isnan(respite_settings_get_number(b, "Max_Attempts", &err)));
     assert_int_equal(err.status, RESPITE_E_INVALID_SETTING);
@@ -506,7 +506,7 @@ static void test_E5_unknown_names_are_shown_as_valid_text(void **state)
     assert_int_equal(respite_settings_set_text(b, name, "1", &err), RESPITE_E_INVALID_SETTING);
     char expected[512];
     snprintf(expected, sizeof expected, "%s is not a backoff setting (accepted: max_attempts, "
-             "initial_delay_seconds, multiplier, max_delay_seconds, jitter, retry_on, seed, name)", name);
+             "initial_delay_seconds, multiplier, max_delay_seconds, jitter, retry_on, seed, max_elapsed_seconds, name)", name);
     assert_string_equal(err.message, expected);
     assert_int_equal(strncmp(err.setting, name, 63), 0); /* 'a' and 31 of the 50: 63 bytes */
     assert_int_equal(strlen(err.setting), 63);

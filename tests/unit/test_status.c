@@ -32,6 +32,7 @@ static void test_E1_every_code_has_its_stable_name_and_text(void **state)
         {RESPITE_E_TRANSPORT, "transport", "the HTTP call did not complete"},
         {RESPITE_E_INTERNAL, "internal", "internal error"},
         {RESPITE_E_STORAGE, "storage", "the queue's file could not be opened, read or written"},
+        {RESPITE_E_CANCELLED, "cancelled", "the call was cancelled by its caller"},
     };
     size_t n = sizeof expected / sizeof expected[0];
     assert_int_equal(respite_status_count(), (int)n);

@@ -105,6 +105,13 @@ class StorageError extends RespiteError {
   }
 }
 
+/** The call was cancelled by its caller. */
+class CancelledError extends RespiteError {
+  constructor(message) {
+    super(message, 'cancelled');
+  }
+}
+
 // status name -> class, for every status of the core but 'ok'
 const ERRORS_BY_STATUS = Object.freeze({
   invalid_argument: InvalidArgumentError,
@@ -119,9 +126,10 @@ const ERRORS_BY_STATUS = Object.freeze({
   transport: TransportError,
   internal: InternalError,
   storage: StorageError,
+  cancelled: CancelledError,
 });
 // status code -> class
-const ERRORS_BY_CODE = Object.freeze([undefined, InvalidArgumentError, InvalidSettingError, InvalidTimeError, TemporarilyUnavailableError, InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError, StorageError]);
+const ERRORS_BY_CODE = Object.freeze([undefined, InvalidArgumentError, InvalidSettingError, InvalidTimeError, TemporarilyUnavailableError, InvalidPolicyError, QueueFullError, TooLargeError, ClosedError, NoMemoryError, TransportError, InternalError, StorageError, CancelledError]);
 
 // The error for a respite_error's fields (status code, message, setting,
 // retry_after) and a policy's problems; each class takes the fields it carries.

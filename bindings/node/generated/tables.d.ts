@@ -93,6 +93,8 @@ export interface BackoffSettings {
   retryOn?: string | Array<string | number>;
   /** Seeds the jitter generator; 0 seeds from the operating system. Accepted: an integer from 0 to 9007199254740991. Default: 0. */
   seed?: number | bigint;
+  /** No retry whose attempt would start later than this after the first; 0 for no limit. Accepted: a number from 0 to 86400. Default: 0. */
+  maxElapsedSeconds?: number;
   /** Name of this backoff in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without control characters. Default: "". */
   name?: string;
 }

@@ -4,7 +4,7 @@
 // its profiles, as data.
 
 // status names in code order (0 is 'ok')
-const STATUS_NAMES = Object.freeze(["ok", "invalid_argument", "invalid_setting", "invalid_time", "temporarily_unavailable", "invalid_policy", "queue_full", "too_large", "closed", "no_memory", "transport", "internal", "storage"]);
+const STATUS_NAMES = Object.freeze(["ok", "invalid_argument", "invalid_setting", "invalid_time", "temporarily_unavailable", "invalid_policy", "queue_full", "too_large", "closed", "no_memory", "transport", "internal", "storage", "cancelled"]);
 // what happened to one call (spec section 1)
 const OUTCOMES = Object.freeze(["success", "request_error", "throttled", "server_error", "unusable", "transport"]);
 // the kind of an event a gate or sender reports (G18)
@@ -52,6 +52,7 @@ const SETTINGS = Object.freeze([
   Object.freeze({ component: "backoff", name: "jitter", camelName: "jitter", type: "choice", default: "none", min: null, max: null, minExclusive: false, maxExclusive: false, choices: ["none", "full", "equal", "decorrelated"], accepted: "one of none, full, equal, decorrelated", doc: "how delays are randomised" }),
   Object.freeze({ component: "backoff", name: "retry_on", camelName: "retryOn", type: "list", default: "transport,408,429,500,502,503,504", min: null, max: null, minExclusive: false, maxExclusive: false, choices: null, accepted: "a comma-separated list of outcome names (request_error, throttled, server_error, unusable, transport) and HTTP status codes from 400 to 599", doc: "which failures are retried" }),
   Object.freeze({ component: "backoff", name: "seed", camelName: "seed", type: "integer", default: 0, min: 0, max: 9007199254740991, minExclusive: false, maxExclusive: false, choices: null, accepted: "an integer from 0 to 9007199254740991", doc: "seeds the jitter generator; 0 seeds from the operating system" }),
+  Object.freeze({ component: "backoff", name: "max_elapsed_seconds", camelName: "maxElapsedSeconds", type: "number", default: 0, min: 0, max: 86400, minExclusive: false, maxExclusive: false, choices: null, accepted: "a number from 0 to 86400", doc: "no retry whose attempt would start later than this after the first; 0 for no limit" }),
   Object.freeze({ component: "backoff", name: "name", camelName: "name", type: "string", default: "", min: null, max: null, minExclusive: false, maxExclusive: false, choices: null, accepted: "UTF-8 text of at most 63 bytes, without control characters", doc: "name of this backoff in log lines and errors" }),
   Object.freeze({ component: "queue", name: "overflow", camelName: "overflow", type: "choice", default: "drop_oldest", min: null, max: null, minExclusive: false, maxExclusive: false, choices: ["drop_oldest", "drop_newest"], accepted: "one of drop_oldest, drop_newest", doc: "at capacity, evict the oldest queued event or refuse the new one" }),
   Object.freeze({ component: "queue", name: "max_bytes", camelName: "maxBytes", type: "integer", default: 0, min: 0, max: 9007199254740991, minExclusive: false, maxExclusive: false, choices: null, accepted: "an integer from 0 to 9007199254740991", doc: "the most payload bytes queued at once; 0 for no byte limit" }),

@@ -81,28 +81,18 @@ class Response {
   }
 }
 
-// `call` (a promise of a Response), rejected with the signal's reason as
-// soon as it aborts. The core's transfer cannot be stopped from here: it
-// runs on to its end (timeoutSeconds at most) on the addon's thread, its
-// outcome reaches the gate as usual, and its Response is freed unseen.
-function abortable(call, signal) {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      reject(signal.reason);
-      call.then((response) => response.close(), () => {});
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    call.then(
-      (response) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(response);
-      },
-      (error) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+// A cancel token (C10) that `signal` cancels: the core ends the transfer or
+// the sleep between attempts within 100 ms and releases the attempt from the
+// gate uncounted (G19). [token, forget] — forget() once the call settled.
+function cancelTokenFor(signal) {
+  const token = native.respite_cancel_token_new();
+  const onAbort = () => native.respite_cancel_token_cancel(token);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const forget = () => {
+    signal.removeEventListener('abort', onAbort);
+    native.respite_cancel_token_free(token);
+  };
+  return [token, forget];
 }
 
 class Client {
@@ -150,12 +140,16 @@ class Client {
   // Response, also for an error status or a failed transport (see
   // response.outcome); rejects with TemporarilyUnavailableError when the gate
   // refuses (no I/O), InvalidArgumentError for a bad method, URL or header,
-  // ClosedError, and the signal's reason when it aborts (see abortable).
+  // ClosedError, and the signal's reason (an AbortError by default, as
+  // fetch) when it aborts: the transfer stops and the gate counts nothing.
   request({ method = 'GET', url, headers, body, signal } = {}) {
     if (signal !== undefined && signal !== null) {
       if (!(signal instanceof AbortSignal)) return Promise.reject(new TypeError('respite: signal must be an AbortSignal'));
       if (signal.aborted) return Promise.reject(signal.reason); // before any I/O
+    } else {
+      signal = null;
     }
+    const [token, forget] = signal ? cancelTokenFor(signal) : [null, null];
     const gate = this.gate;
     // A throw here (a bad header, body or type) rejects the promise.
     const start = (done) =>
@@ -166,10 +160,21 @@ class Client {
         String(url ?? ''),
         headerLines(headers),
         body ?? '',
+        token,
         done,
       );
     const call = this._native.job(start, () => gate && gate._drainEvents()).then((raw) => new Response(raw));
-    return signal ? abortable(call, signal) : call;
+    if (!signal) return call;
+    return call.then(
+      (response) => {
+        forget();
+        return response;
+      },
+      (error) => {
+        forget();
+        throw error instanceof errors.CancelledError && signal.aborted ? signal.reason : error;
+      },
+    );
   }
 
   get(url, { headers, signal } = {}) {

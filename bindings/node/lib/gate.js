@@ -6,7 +6,7 @@ const { decisionOf, fleetViewOf, gateStatsOf } = require('../generated/structs')
 const { buildSettings } = require('./settings');
 const { SUCCESS, parseOutcome, hintOf } = require('./outcome');
 const { DEFAULT_CLASSIFIER, classifierOf, reported } = require('./classify');
-const { contextOf } = require('./context');
+const { contextOf, NEVER } = require('./context');
 const { forwardEvents } = require('./events');
 const { own, release } = require('./handle');
 const { FastPath } = require('./fast-path');
@@ -136,6 +136,14 @@ class Gate extends EventEmitter {
     this._drainEvents();
   }
 
+  // Ends an admitted call's permit without an outcome (G19): the caller gave
+  // up on it (aborted it), which says nothing about the service; a probe's
+  // slot is freed for the next call. The permit is not reported afterwards.
+  release(permit, now) {
+    native.respite_gate_release(this._handle, permit, timeOf(now));
+    this._drainEvents();
+  }
+
   // report() without a permit.
   record(outcome, options = {}) {
     this.report(0, outcome, options);
@@ -175,40 +183,56 @@ class Gate extends EventEmitter {
   // rejected promise with TemporarilyUnavailableError and fn is not called;
   // otherwise fn's result or error is classified (this.classifier),
   // reported and passed through. context: {signal, attempt} (classify.js,
-  // context.js); an aborted signal rejects with its reason before admission.
+  // context.js); an aborted signal rejects with its reason before admission,
+  // and fn failing after its signal aborted is released uncounted (G19).
   run(fn, context) {
     if (context !== undefined && context.signal?.aborted) return Promise.reject(context.signal.reason);
+    let own;
+    try {
+      own = contextOf(context);
+    } catch (error) {
+      return Promise.reject(error); // before admission
+    }
     const permit = this._admit(undefined);
     if (typeof permit !== 'number') return Promise.reject(permit); // the refusal, with retryAfter
+    let handlers = this._handlersFor(permit);
+    if (own.signal !== NEVER) handlers = this._abortableHandlers(permit, own.signal);
     const classifier = this.classifier;
     let result;
     try {
-      result = fn(contextOf(context));
+      result = fn(own);
     } catch (error) {
-      this._settle(permit, classifier.error(error), error);
+      try {
+        handlers.error(error); // throws it back, settled or released
+      } catch (thrown) {
+        if (thrown !== error) throw thrown; // a classifier's own mistake
+      }
       return Promise.reject(error);
     }
-    if (result instanceof Promise) return result.then(...this._handlersFor(permit));
+    if (result instanceof Promise) return result.then(handlers.value, handlers.error);
     if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
-      return Promise.resolve(result).then(...this._handlersFor(permit));
+      return Promise.resolve(result).then(handlers.value, handlers.error);
     }
     this._settle(permit, classifier.value(result), result);
     return Promise.resolve(result);
   }
 
-  // The settle-and-pass-through pair [onValue, onError] for one permit,
-  // kept for the last permit asked: a closed generation's calls share one
-  // permit, so they allocate no closures.
+  // The settle-and-pass-through pair for one permit, kept for the last
+  // permit asked: a closed generation's calls share one permit, so they
+  // allocate no closures.
   _handlersFor(permit) {
     if (this._handlersPermit === permit) return this._handlers;
     this._handlersPermit = permit;
-    this._handlers = [(value) => {
-      this._settle(permit, this.classifier.value(value), value);
-      return value;
-    }, (error) => {
-      this._settle(permit, this.classifier.error(error), error);
-      throw error;
-    }];
+    this._handlers = {
+      value: (value) => {
+        this._settle(permit, this.classifier.value(value), value);
+        return value;
+      },
+      error: (error) => {
+        this._settle(permit, this.classifier.error(error), error);
+        throw error;
+      },
+    };
     return this._handlers;
   }
 
@@ -219,6 +243,20 @@ class Gate extends EventEmitter {
       || typeof permit !== 'number' || !this._fast.success(permit)) return false;
     if (this._fast.eventsWaiting()) this._drainEvents();
     return true;
+  }
+
+  // The pair for a call with a signal: an error after the abort releases
+  // the permit instead of reporting it.
+  _abortableHandlers(permit, signal) {
+    const settled = this._handlersFor(permit);
+    return {
+      value: settled.value,
+      error: (error) => {
+        if (!signal.aborted) return settled.error(error);
+        if (this._handle !== null) this.release(permit);
+        throw error;
+      },
+    };
   }
 
   // Reports a finished call (the caller's own error as request_error); a

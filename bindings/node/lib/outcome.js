@@ -19,10 +19,15 @@ function httpStatusOf(value) {
   return Number.isInteger(status) && status >= 100 && status <= 599 ? status : 0;
 }
 
-// Its Retry-After hint in seconds; 0 if none.
+// Its Retry-After hint in seconds; 0 if none: its `retryAfter`, else the
+// header of an answer with headers.get (a fetch Response), read by the core
+// as the client reads it (C6: a 429's or 503's only).
 function hintOf(value) {
   const hint = value?.retryAfter;
-  return typeof hint === 'number' && hint > 0 && Number.isFinite(hint) ? hint : 0;
+  if (typeof hint === 'number') return hint > 0 && Number.isFinite(hint) ? hint : 0;
+  if (typeof value?.headers?.get !== 'function') return 0;
+  const status = httpStatusOf(value);
+  return status === 0 ? 0 : native.respite_retry_after_seconds(status, String(value.headers.get('retry-after') ?? ''));
 }
 
 // An outcome given by a caller: a name ('server_error'), an HTTP status

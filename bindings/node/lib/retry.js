@@ -8,13 +8,14 @@ const native = require('./native');
 const { Backoff } = require('./backoff');
 const { TemporarilyUnavailableError } = require('./errors');
 const { OUTCOMES, httpStatusOf, hintOf } = require('./outcome');
-const { DEFAULT_CLASSIFIER, classifierOf, reported, OWN, SUCCESS } = require('./classify');
+const { DEFAULT_CLASSIFIER, classifierOf, OWN, SUCCESS } = require('./classify');
 const { contextOf } = require('./context');
 
 class Retry {
   // backoff: a Backoff, or its options (this Retry then owns one: close()).
   // options: {classify ({error, result}; default: the gate's inside it),
-  // onRetry(info) (called before each wait)}.
+  // onRetry(info) (called before each wait with {attempt, delay, outcome,
+  // status, error?, result?}; what it throws rejects the call, B19)}.
   constructor(backoff = {}, { classify, onRetry } = {}) {
     this._owned = !(backoff instanceof Backoff);
     this.backoff = this._owned ? new Backoff(backoff) : backoff;
@@ -35,7 +36,9 @@ class Retry {
   // last outcome server_error (status 503)") carrying `attempts`,
   // `lastOutcome`, and the last error as `cause` (or the last resolved value
   // as `response`) — except that the caller's own error (classify.js) is
-  // re-raised unchanged.
+  // re-raised unchanged, never retried (B18). backoff's maxElapsedSeconds
+  // limits the whole call (B16); testing.immediateRetries() makes every
+  // wait 0 (B17).
   run(fn, context) {
     return this._run(fn, contextOf(context), null, DEFAULT_CLASSIFIER);
   }
@@ -45,7 +48,8 @@ class Retry {
   async _run(fn, context, gate, fallback) {
     const { signal } = context;
     const classifier = this.classifier || (gate && gate.classifier) || fallback;
-    const sequence = this.backoff.start();
+    const call = new native.respite_retry_call();
+    native.respite_retry_begin(this.backoff._handle, call);
     for (let attempt = 1; ; attempt++) {
       signal.throwIfAborted();
       const attemptContext = { ...context, attempt };
@@ -59,26 +63,28 @@ class Retry {
         failed = true;
       }
       const outcome = failed ? classifier.error(carrier) : classifier.value(carrier);
-      if (outcome === SUCCESS) {
+      if (outcome === SUCCESS || outcome === OWN) { // the caller's own error: never retried (B18)
         if (failed) throw carrier;
         return carrier;
       }
       if (signal.aborted) throw failed ? carrier : signal.reason;
       const hint = hintOf(carrier);
+      const status = httpStatusOf(carrier);
       let delay;
       try {
-        delay = native.respite_retry_decide(this.backoff._handle, sequence, attempt, reported(outcome), httpStatusOf(carrier), hint);
+        delay = native.respite_retry_decide(this.backoff._handle, call, attempt, outcome, status, hint);
       } catch (error) {
-        if (outcome === OWN) throw carrier;
         error.attempts = attempt;
         error.lastOutcome = OUTCOMES[outcome];
         if (failed) error.cause = carrier;
         else error.response = carrier;
         throw error;
       }
-      if (this._onRetry) this._onRetry({ attempt, delay, outcome: OUTCOMES[reported(outcome)], error: failed ? carrier : undefined });
+      if (this._onRetry) {
+        this._onRetry({ attempt, delay, outcome: OUTCOMES[outcome], status, error: failed ? carrier : undefined, result: failed ? undefined : carrier });
+      }
       try {
-        await sleep(delay * 1000, undefined, { signal });
+        await sleep(call.wait * 1000, undefined, { signal }); // 0 under the testing switch (B17)
       } catch (error) {
         throw signal.aborted ? signal.reason : error;
       }

@@ -209,16 +209,21 @@ static void respite_node_submit(respite_node_callback *callback, std::function<v
  * within this margin could admit the call meanwhile; those go to the pool. */
 static const double respite_node_refusal_margin = 0.05;
 
+/* cancel (may be NULL): the AbortSignal's token; the job holds a reference
+ * of its own while it runs (C10). */
 void respite_node_request_start(respite_client *client, respite_gate *gate, const char *method, const char *url,
-                                const char *headers, const char *data, size_t size, respite_node_callback *callback)
+                                const char *headers, const char *data, size_t size, respite_cancel_token *cancel,
+                                respite_node_callback *callback)
 {
     bool has_headers = headers && headers[0];
+    respite_cancel_token_retain(cancel);
     auto call = [client, method = std::string(method ? method : ""), url = std::string(url ? url : ""), has_headers,
-                 headers = std::string(has_headers ? headers : ""),
-                 body = std::string(data ? data : "", size)](respite_node_job *job) {
-        job->response = respite_client_request(client, method.c_str(), url.c_str(),
-                                               has_headers ? headers.c_str() : nullptr, body.data(), body.size(),
-                                               &job->err);
+                 headers = std::string(has_headers ? headers : ""), body = std::string(data ? data : "", size),
+                 cancel](respite_node_job *job) {
+        job->response = respite_client_request_with(client, method.c_str(), url.c_str(),
+                                                    has_headers ? headers.c_str() : nullptr, body.data(),
+                                                    body.size(), cancel, &job->err);
+        respite_cancel_token_free(cancel);
     };
     bool refused = !client;
     if (client && gate) {

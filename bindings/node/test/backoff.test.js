@@ -149,3 +149,91 @@ test('retry with an AbortSignal stops waiting', async () => {
   setTimeout(() => controller.abort(), 10);
   await assert.rejects(running, { name: 'AbortError' });
 });
+
+test('maxElapsedSeconds: no retry starts past the limit (B16)', async () => {
+  let attempts = 0;
+  const error = await respite.retry(
+    async () => { attempts++; throw networkError('down'); },
+    { maxAttempts: 10, initialDelaySeconds: 0.03, multiplier: 1, maxElapsedSeconds: 0.05 },
+  ).catch((caught) => caught);
+  assert.ok(error instanceof respite.TransportError);
+  assert.equal(attempts, 2, '0.03 fits in 0.05, 0.03 + 0.03 does not');
+  assert.equal(error.message, 'the call failed after 2 attempts: the next would start past max_elapsed_seconds (0.05); last outcome transport');
+  raises(() => new respite.Backoff({ maxElapsedSeconds: -1 }), {
+    name: 'InvalidSettingError', message: 'max_elapsed_seconds must be a number from 0 to 86400 (got -1)',
+  });
+});
+
+test('testing.immediateRetries: five attempts with 1 s delays in well under 100 ms, same decisions (B17)', async () => {
+  const seen = [];
+  let attempts = 0;
+  const before = respite.testing.immediateRetries(true);
+  const started = performance.now();
+  try {
+    const error = await respite.retry(
+      async () => { attempts++; throw networkError('down'); },
+      { maxAttempts: 5, initialDelaySeconds: 1, multiplier: 1 },
+      { onRetry: (info) => seen.push(info.delay) },
+    ).catch((caught) => caught);
+    assert.equal(error.message, 'the call failed after 5 attempts: last outcome transport');
+  } finally {
+    assert.equal(respite.testing.immediateRetries(before), true);
+  }
+  assert.ok(performance.now() - started < 100, `took ${performance.now() - started} ms`);
+  assert.equal(attempts, 5);
+  assert.deepEqual(seen, [1, 1, 1, 1], 'the hook sees the schedule\'s delays');
+  assert.equal(respite.native.respite_testing_immediate_retries(), before ? 1 : 0);
+});
+
+test('onRetry sees attempt, delay, outcome, status and the error or result (B19)', async () => {
+  const seen = [];
+  const answers = [{ status: 503 }, 'error', { status: 200 }];
+  const unavailable = Object.assign(new Error('busy'), { status: 429, retryAfter: 0.02 });
+  const value = await respite.retry(
+    async (attempt) => {
+      const answer = answers[attempt - 1];
+      if (answer === 'error') throw unavailable;
+      return answer;
+    },
+    { maxAttempts: 4, initialDelaySeconds: 0.01 },
+    { onRetry: (info) => seen.push(info) },
+  );
+  assert.deepEqual(value, { status: 200 });
+  assert.deepEqual(seen.map(({ attempt, delay, outcome, status }) => [attempt, delay, outcome, status]),
+    [[1, 0.01, 'server_error', 503], [2, 0.02, 'throttled', 429]]);
+  assert.deepEqual(seen[0].result, { status: 503 });
+  assert.equal(seen[0].error, undefined);
+  assert.equal(seen[1].error, unavailable);
+  assert.equal(seen[1].result, undefined);
+});
+
+test('an error thrown by onRetry rejects the call: no wait, no further attempt (B19)', async () => {
+  let attempts = 0;
+  const stop = new Error('stop retrying');
+  await assert.rejects(
+    respite.retry(async () => { attempts++; throw networkError('down'); }, { initialDelaySeconds: 10 }, {
+      onRetry: () => { throw stop; },
+    }),
+    (error) => error === stop,
+  );
+  assert.equal(attempts, 1);
+});
+
+test("the caller's own error is not retried even when retryOn lists request_error (B18)", async () => {
+  const gate = new respite.Gate({ failuresToEnterRecovery: 1 });
+  try {
+    let attempts = 0;
+    const mine = new TypeError('my bug');
+    await assert.rejects(
+      respite.retry(async () => { attempts++; throw mine; }, { retryOn: ['transport', 'request_error'], initialDelaySeconds: 0.001 }, { gate }),
+      (error) => error === mine,
+    );
+    assert.equal(attempts, 1);
+    const stats = gate.stats();
+    assert.equal(stats.reported, 1);
+    assert.equal(stats.countedFailures, 0);
+    assert.equal(gate.state(), 'closed');
+  } finally {
+    gate.close();
+  }
+});

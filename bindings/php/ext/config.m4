@@ -1,7 +1,8 @@
 dnl The respite extension for phpize (`phpize && ./configure && make && make
 dnl install`, what PIE runs). It builds from the source tarball that
 dnl bindings/php/package.sh makes: the SWIG wrapper respite_wrap.c (made
-dnl with the pinned SWIG, so no SWIG is needed here) and the C core's
+dnl with the pinned SWIG, so no SWIG is needed here), the hand-written C beside
+dnl it (gate_call.c, respite_php.h) and the C core's
 dnl include/ and src/ under lib/ (not core/: configure and make delete files
 dnl named core). libcurl, jansson, SQLite, hiredis and zlib come from the system.
 
@@ -46,11 +47,12 @@ if test "$PHP_RESPITE" != "no"; then
   PHP_SUBST([RESPITE_SHARED_LIBADD])
 
   respite_srcdir=PHP_EXT_SRCDIR(respite)
-  if test ! -f "$respite_srcdir/respite_wrap.c" || test ! -d "$respite_srcdir/lib/src"; then
-    AC_MSG_ERROR([respite_wrap.c or lib/ is missing: build from the tarball of bindings/php/package.sh])
+  if test ! -f "$respite_srcdir/respite_wrap.c" || test ! -f "$respite_srcdir/gate_call.c" || test ! -d "$respite_srcdir/lib/src"; then
+    AC_MSG_ERROR([respite_wrap.c, gate_call.c or lib/ is missing: build from the tarball of bindings/php/package.sh])
   fi
-  dnl Every core source, as the tarball carries them (the core's CMake globs the same folders).
-  respite_sources="respite_wrap.c `cd "$respite_srcdir" && echo lib/src/*.c lib/src/http/*.c lib/src/fleet/*.c`"
+  dnl The SWIG wrapper, the hand-written C beside it (bindings/php/ext/*.c), and
+  dnl every core source, as the tarball carries them (the core's CMake globs the same folders).
+  respite_sources="respite_wrap.c gate_call.c `cd "$respite_srcdir" && echo lib/src/*.c lib/src/http/*.c lib/src/fleet/*.c`"
 
   dnl C11 like the core's CMake build; only the core's RESPITE_API symbols
   dnl and PHP's get_module are exported. phpize's -D_GNU_SOURCE is undone:

@@ -53,6 +53,7 @@ class RespiteException extends \RuntimeException
             10 => new TransportException($message),
             11 => new InternalException($message),
             12 => new StorageException($message),
+            13 => new CancelledException($message),
             default => new self($message, 'unknown'),
         };
     }

@@ -8,7 +8,7 @@ namespace Respite;
 final class Tables
 {
     /** Status names in code order (0 is "ok"). */
-    public const STATUS_NAMES = ['ok', 'invalid_argument', 'invalid_setting', 'invalid_time', 'temporarily_unavailable', 'invalid_policy', 'queue_full', 'too_large', 'closed', 'no_memory', 'transport', 'internal', 'storage'];
+    public const STATUS_NAMES = ['ok', 'invalid_argument', 'invalid_setting', 'invalid_time', 'temporarily_unavailable', 'invalid_policy', 'queue_full', 'too_large', 'closed', 'no_memory', 'transport', 'internal', 'storage', 'cancelled'];
 
     /** Status name => code. */
     public const STATUS_CODES = [
@@ -25,6 +25,7 @@ final class Tables
         'transport' => 10,
         'internal' => 11,
         'storage' => 12,
+        'cancelled' => 13,
     ];
 
     /** What happened to one call (spec section 1). Names in code order. */
@@ -83,6 +84,7 @@ final class Tables
         ['component' => 'backoff', 'name' => 'jitter', 'type' => 'choice', 'default' => 'none', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => ['none', 'full', 'equal', 'decorrelated'], 'accepted' => 'one of none, full, equal, decorrelated', 'doc' => 'how delays are randomised'],
         ['component' => 'backoff', 'name' => 'retry_on', 'type' => 'list', 'default' => 'transport,408,429,500,502,503,504', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'a comma-separated list of outcome names (request_error, throttled, server_error, unusable, transport) and HTTP status codes from 400 to 599', 'doc' => 'which failures are retried'],
         ['component' => 'backoff', 'name' => 'seed', 'type' => 'integer', 'default' => 0, 'min' => 0, 'max' => 9007199254740991, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'an integer from 0 to 9007199254740991', 'doc' => 'seeds the jitter generator; 0 seeds from the operating system'],
+        ['component' => 'backoff', 'name' => 'max_elapsed_seconds', 'type' => 'number', 'default' => 0.0, 'min' => 0.0, 'max' => 86400.0, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'a number from 0 to 86400', 'doc' => 'no retry whose attempt would start later than this after the first; 0 for no limit'],
         ['component' => 'backoff', 'name' => 'name', 'type' => 'string', 'default' => '', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'UTF-8 text of at most 63 bytes, without control characters', 'doc' => 'name of this backoff in log lines and errors'],
         ['component' => 'queue', 'name' => 'overflow', 'type' => 'choice', 'default' => 'drop_oldest', 'min' => null, 'max' => null, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => ['drop_oldest', 'drop_newest'], 'accepted' => 'one of drop_oldest, drop_newest', 'doc' => 'at capacity, evict the oldest queued event or refuse the new one'],
         ['component' => 'queue', 'name' => 'max_bytes', 'type' => 'integer', 'default' => 0, 'min' => 0, 'max' => 9007199254740991, 'min_exclusive' => false, 'max_exclusive' => false, 'choices' => null, 'accepted' => 'an integer from 0 to 9007199254740991', 'doc' => 'the most payload bytes queued at once; 0 for no byte limit'],

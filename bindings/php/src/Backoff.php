@@ -87,14 +87,17 @@ final class Backoff
     }
 
     /**
-     * Calls $fn() until it succeeds or the core's schedule gives up (B12-B14; see docs/php.md),
+     * Calls $fn() until it succeeds or the core's schedule gives up (B12-B19; see docs/php.md),
      * asking $gate before every attempt. Each attempt is judged by $classifier (else the gate's,
      * else Classifier::default()); $statusOf($result), when given, is asked first (its Classifier::
-     * onResult() rule). The caller's own Throwable is rethrown at once, not retried. Gave up on a
-     * Throwable: TransportException with it as getPrevious(); on an answer: that answer.
-     * $sleep(float $seconds) waits; $report gets ['attempts' => made, 'last_outcome' => Outcome|null].
+     * onResult() rule). The caller's own Throwable is rethrown at once, never retried. Gave up
+     * (max_attempts, retry_on, max_elapsed_seconds) on a Throwable: TransportException with it as
+     * getPrevious(); on an answer: that answer. $beforeSleep(RetryEvent) is called before each
+     * wait (what it throws ends the call); $sleep(float $seconds) waits (0 under
+     * Testing::setImmediateRetries); $report gets ['attempts' => made, 'last_outcome' => Outcome|null].
      * @template T
      * @param callable(): T $fn
+     * @param (callable(RetryEvent): mixed)|null $beforeSleep
      * @return T
      */
     public function run(
@@ -104,12 +107,13 @@ final class Backoff
         ?callable $statusOf = null,
         ?array &$report = null,
         ?Classifier $classifier = null,
+        ?callable $beforeSleep = null,
     ): mixed {
         $rules = $classifier ?? $gate?->classifier() ?? Classifier::default();
         $rules = $statusOf === null ? $rules : $rules->onResult($statusOf);
         $sleep ??= static fn (float $seconds) => usleep((int) round($seconds * 1e6));
         $report = ['attempts' => 0, 'last_outcome' => null];
-        $sequence = $this->start();
+        $call = $this->begin();
         for ($attempt = 1;; $attempt++) {
             $permit = $gate?->acquire() ?? 0;
             $report['attempts'] = $attempt;
@@ -128,15 +132,29 @@ final class Backoff
                 return $result;
             }
             try {
-                $delay = respite_retry_decide($this->ptr, $sequence, $attempt, $outcome->code(), $status, $hint);
+                $delay = respite_retry_decide($this->ptr, $call, $attempt, $outcome->code(), $status, $hint);
             } catch (TransportException $gaveUp) {
                 if ($thrown === null) {
                     return $result; // the schedule ended on an answer: the caller sees it
                 }
                 throw new TransportException($gaveUp->getMessage(), null, $thrown);
             }
-            $sleep($delay);
+            if ($beforeSleep !== null) {
+                $beforeSleep(new RetryEvent($attempt, $delay, $outcome, $status, $thrown, $thrown === null ? $result : null));
+            }
+            $sleep($call->wait);
         }
+    }
+
+    /**
+     * @internal one retried call's state in the core (respite_retry_begin): pass it to
+     * respite_retry_decide after each failed attempt and wait its `wait` (0 under the testing switch).
+     */
+    public function begin(): \respite_retry_call
+    {
+        $call = new \respite_retry_call();
+        respite_retry_begin($this->ptr, $call);
+        return $call;
     }
 
     /**

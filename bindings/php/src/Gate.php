@@ -34,7 +34,7 @@ final class Gate
     /** @var array<string, mixed> */
     private array $settings;
     private Classifier $classifier;
-    /** whether the classifier has result rules (call()'s lean path skips them for scalars otherwise) */
+    /** whether the classifier has result rules (call()'s lean path, ext/gate_call.c, reads it: scalars skip them otherwise) */
     private bool $judgesScalars;
     /** @var mixed the fleet gate whose local gate $ptr is; null for a gate of this process alone */
     private $fleet = null;
@@ -195,30 +195,9 @@ final class Gate
      */
     public function call(callable $fn, ?Classifier $classifier = null): mixed
     {
-        // The lean path (swig/php.i): admit and $fn in C, the success report and pending events in one more call.
-        $permit = 0;
-        try {
-            $result = respite_php_gate_call($this->ptr, $fn, $permit);
-        } catch (\Throwable $e) {
-            if ($permit > 0) {
-                [$outcome, , $hint] = ($classifier ?? $this->classifier)->settle($e, null);
-                $this->reportCode($outcome->code(), $permit, $hint, null);
-            } else {
-                $this->pollEvents();
-            }
-            throw $e;
-        }
-        if (is_object($result) || $classifier !== null || $this->judgesScalars) {
-            [$outcome, , $hint] = ($classifier ?? $this->classifier)->result($result);
-            if ($outcome !== Outcome::Success) {
-                $this->reportCode($outcome->code(), $permit, $hint, null);
-                return $result;
-            }
-        }
-        if (respite_php_gate_call_done($this->ptr, $permit) > 0) { // $this->ptr again: $fn may have closed the gate
-            $this->pollEvents();
-        }
-        return $result;
+        // In C (ext/gate_call.c): admit, $fn, and a success's report; the rest comes back to
+        // settleCall() and pollEvents().
+        return respite_php_gate_call($this, $fn, $classifier);
     }
 
     /**
@@ -278,6 +257,16 @@ final class Gate
         } finally {
             $this->pollEvents();
         }
+    }
+
+    /**
+     * @internal call()'s rest (ext/gate_call.c): reports what $fn threw or returned, as
+     * $classifier (null: the gate's) judges it
+     */
+    public function settleCall(int $permit, ?\Throwable $thrown, mixed $result, ?Classifier $classifier): void
+    {
+        [$outcome, , $hint] = ($classifier ?? $this->classifier)->settle($thrown, $result);
+        $this->reportCode($outcome->code(), $permit, $hint, null); // $this->ptr again: $fn may have closed the gate
     }
 
     /** @internal the one rule after a call into the gate: when events are pending, log every one */

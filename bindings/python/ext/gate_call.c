@@ -14,23 +14,9 @@
 #define PY_SSIZE_T_CLEAN
 #include "respite_py.h"
 
-static PyObject *str_own;
-static PyObject *str_addr;
-static PyObject *str_poll;
 static PyObject *str_failed;
-static PyObject *str_status_of;
 static PyObject *str_returned;
 static PyObject *coroutine_type; /* types.CoroutineType */
-
-/* The one rule: after calls into the gate, log the events it has pending. */
-static int poll_events(PyObject *gate, PyObject *own, const respite_gate *handle)
-{
-    if (respite_gate_events_pending(handle) <= 0)
-        return 0;
-    PyObject *res = PyObject_CallMethodObjArgs(gate, str_poll, own, NULL);
-    Py_XDECREF(res);
-    return res ? 0 : -1;
-}
 
 /* gate.call(fn, *args, **kwargs) */
 static PyObject *gate_call(PyObject *gate, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -39,23 +25,18 @@ static PyObject *gate_call(PyObject *gate, PyObject *const *args, Py_ssize_t nar
         PyErr_SetString(PyExc_TypeError, "call() needs the function to call");
         return NULL;
     }
-    PyObject *own = PyObject_GetAttr(gate, str_own);
+    respite_gate *handle;
+    PyObject *own = respite_py_gate_own(gate, &handle);
     if (!own)
         return NULL;
-    PyObject *addr = PyObject_GetAttr(own, str_addr);
-    respite_gate *handle = addr ? (respite_gate *)PyLong_AsVoidPtr(addr) : NULL;
-    Py_XDECREF(addr);
-    if (PyErr_Occurred()) {
-        Py_DECREF(own);
-        return NULL;
-    }
 
-    respite_error err = {0};
+    respite_error err;
+    respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
     /* admit_now/report_now read the clock only when the answer depends on
      * it, so a closed gate's call costs no clock read. */
     int64_t permit = respite_gate_admit_now(handle, &err);
     if (permit <= 0) { /* refused (err is the refusal), closed or an error */
-        int polled = poll_events(gate, own, handle);
+        int polled = respite_py_gate_poll(gate, own, handle);
         Py_DECREF(own);
         return polled == 0 ? respite_py_raise(&err) : NULL;
     }
@@ -92,7 +73,7 @@ static PyObject *gate_call(PyObject *gate, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
 
-    PyObject *status_of = PyObject_GetAttr(gate, str_status_of);
+    PyObject *status_of = respite_py_gate_status_of(gate);
     if (!status_of) {
         Py_DECREF(result);
         Py_DECREF(own);
@@ -113,7 +94,7 @@ static PyObject *gate_call(PyObject *gate, PyObject *const *args, Py_ssize_t nar
     if (respite_gate_report_now(handle, permit, RESPITE_OUTCOME_SUCCESS, 0.0, &err) != RESPITE_OK) {
         Py_DECREF(result);
         result = respite_py_raise(&err);
-    } else if (poll_events(gate, own, handle) != 0) {
+    } else if (respite_py_gate_poll(gate, own, handle) != 0) {
         Py_CLEAR(result);
     }
     Py_DECREF(own);
@@ -130,10 +111,7 @@ static PyMethodDef gate_call_def = {
  * it Gate.call); a self without `_own` raises, never crashes. */
 int respite_py_gate_call_register(PyObject *module)
 {
-    if (!(str_own = PyUnicode_InternFromString("_own")) || !(str_addr = PyUnicode_InternFromString("addr")) ||
-        !(str_poll = PyUnicode_InternFromString("_poll")) ||
-        !(str_failed = PyUnicode_InternFromString("_call_failed")) ||
-        !(str_status_of = PyUnicode_InternFromString("_status_of")) ||
+    if (!(str_failed = PyUnicode_InternFromString("_call_failed")) ||
         !(str_returned = PyUnicode_InternFromString("_call_returned")))
         return -1;
     PyObject *types = PyImport_ImportModule("types");

@@ -3,6 +3,7 @@
 import asyncio
 import gc
 import inspect
+import time
 import warnings
 
 import pytest
@@ -199,3 +200,22 @@ def test_sync_retry_of_a_coroutine_is_the_callers_mistake():
     with pytest.raises(TypeError, match="Backoff.run_async"):
         respite.retry_call(lambda: down(), gate=gate, sleep=lambda s: None)
     assert gate.stats().reported == 1 and gate.stats().counted_failures == 0
+
+
+def test_retry_async_awaits_an_async_before_sleep_and_honours_immediate_retries():
+    seen = []
+
+    async def hook(event):
+        await asyncio.sleep(0)
+        seen.append((event.attempt, event.delay))
+
+    @respite.retry(max_attempts=5, initial_delay_seconds=1, multiplier=1, before_sleep=hook)
+    async def down():
+        raise ConnectionError()
+
+    started = time.monotonic()
+    with respite.testing.immediate_retries():
+        with pytest.raises(respite.TransportError) as info:
+            run(down())
+    assert time.monotonic() - started < 0.1  # asyncio.sleep(0) four times, not 4 s
+    assert info.value.attempts == 5 and seen == [(1, 1.0), (2, 1.0), (3, 1.0), (4, 1.0)]

@@ -157,6 +157,18 @@ def test_the_backoff_stops_when_the_gate_opens(server, client):
     assert server.requests() == 2, "B12: asked before every attempt"
 
 
+def test_the_backoff_honours_max_elapsed_seconds_and_the_testing_switch(server, client):
+    # B16, B17: waits of 1 s not waited; the third would start past 2.5 s, so 3 requests, then the last answer
+    server.script("down")
+    gate = respite.Gate(failures_to_enter_recovery=10, recovery_seconds=60)
+    backoff = respite.Backoff(max_attempts=10, initial_delay_seconds=1, multiplier=1, max_elapsed_seconds=2.5)
+    started = time.monotonic()
+    with respite.testing.immediate_retries():
+        assert client(gate, backoff)(server.url) == 503
+    assert time.monotonic() - started < 2
+    assert server.requests() == 3
+
+
 def test_the_backoff_retries_a_refused_connection_then_raises_it(client, flavour, refused_url):
     gate = respite.Gate(failures_to_enter_recovery=5, recovery_seconds=60)
     backoff = respite.Backoff(max_attempts=3, initial_delay_seconds=0.01)

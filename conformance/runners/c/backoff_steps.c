@@ -7,8 +7,10 @@
  *        attempt 1 with the same outcome until it stops)
  *   retries_on outcome                               -> {"retries": bool}
  *   max_attempts                                     -> {"max_attempts": n}
- *   retry {"attempts": [answers]}  -> {"attempts", "gave_up", "last_outcome"?, "failure"?: {"status", "message"?}}
- *        (respite_retry_run with the scenario's "gate", if any; answers as delivery's endpoint)
+ *   retry {"attempts": [answers], "immediate"?}  -> {"attempts", "gave_up", "last_outcome"?,
+ *        "failure"?: {"status", "message"?} or {"callers_own": true}} (respite_retry_run with the
+ *        scenario's "gate", if any, under the testing switch when "immediate"; answers as
+ *        delivery's endpoint, plus {"returned": status} and {"callers_own": true})
  *   gave_up {"attempts": n, outcome...} -> {"error"} of respite_retry_gave_up
  *   close                                            -> {} (later actions see a closed back-off) */
 #include "runner.h"
@@ -151,7 +153,13 @@ static int scripted_attempt(void *user_data, int attempt, int *http_status, doub
         *http_status = 200;
         return RESPITE_OUTCOME_SUCCESS;
     }
-    json_t *object = json_is_integer(answer) ? json_pack("{s:O}", "status", answer) : json_incref(answer);
+    if (json_is_true(json_object_get(answer, "callers_own")))
+        return RESPITE_ATTEMPT_CALLERS_OWN;
+    /* C has no exceptions: an answer returned is one given */
+    json_t *returned = json_object_get(answer, "returned");
+    json_t *object = json_is_integer(answer) ? json_pack("{s:O}", "status", answer)
+                     : returned          ? json_pack("{s:O}", "status", returned)
+                                         : json_incref(answer);
     int outcome = arg_outcome(object, &status, &err);
     json_decref(object);
     *http_status = status;
@@ -162,12 +170,19 @@ static json_t *retry(backoff_state *s, json_t *arg)
 {
     respite_error err = {0};
     script sc = {json_object_get(arg, "attempts"), 0};
-    int last_outcome = -1, attempts_made = 0;
+    int last_outcome = -2, attempts_made = 0;
+    int immediate = json_is_true(json_object_get(arg, "immediate"));
+    respite_testing_set_immediate_retries(immediate);
     int rc = respite_retry_run(s->backoff, s->gate, scripted_attempt, &sc, &last_outcome, &attempts_made, &err);
+    respite_testing_set_immediate_retries(0);
     /* Language-neutral: what the loop did, not how a helper reports it. */
     json_t *observed = json_pack("{s:i,s:b}", "attempts", attempts_made, "gave_up", rc == RESPITE_E_TRANSPORT);
-    if (last_outcome >= 0)
-        json_object_set_new(observed, "last_outcome", json_string(respite_outcome_name(last_outcome)));
+    int own = last_outcome == RESPITE_ATTEMPT_CALLERS_OWN; /* told to the gate as request_error (B18) */
+    if (last_outcome >= 0 || own)
+        json_object_set_new(observed, "last_outcome",
+                            json_string(respite_outcome_name(own ? RESPITE_OUTCOME_REQUEST_ERROR : last_outcome)));
+    if (own)
+        json_object_set_new(observed, "failure", json_pack("{s:b}", "callers_own", 1));
     if (rc) {
         json_t *failure = json_pack("{s:s}", "status", respite_status_name(rc));
         /* A refusal's retry_after and message depend on the real clock. */

@@ -185,6 +185,10 @@ const gateComponent = {
 // thrown error that carries the status, as callers of retry() write it.
 function scriptedAnswer(answer) {
   if (answer === undefined) return { status: 200 };
+  // B18: a plain error of the caller's code (no status, code or outcome)
+  if (answer.callers_own) throw new CallersOwnError('scripted: the caller\'s own error');
+  // B18: a returned response whose status the default classifier reads
+  if (answer.returned !== undefined) return { status: answer.returned };
   const object = typeof answer === 'number' ? { status: answer } : answer;
   const outcome = respite.outcome(outcomeArg(object));
   if (outcome === 'success') return object;
@@ -196,12 +200,23 @@ function scriptedAnswer(answer) {
   throw error;
 }
 
-// {attempts, gave_up, last_outcome?, failure?: {status, message?}}, as the
-// C runner observes respite_retry_run.
+class CallersOwnError extends Error {}
+
+// The outcome name of a scripted answer (the caller's own: what the gate is told).
+function answerOutcome(answer) {
+  if (answer === undefined) return 'success';
+  if (answer.callers_own) return 'request_error';
+  if (answer.returned !== undefined) return respite.outcome({ status: answer.returned });
+  return respite.outcome(outcomeArg(typeof answer === 'number' ? { status: answer } : answer));
+}
+
+// {attempts, gave_up, last_outcome?, failure?: {status, message?} or
+// {callers_own: true}}, as the C runner observes respite_retry_run.
 async function retryStep(state, arg) {
   const answers = (arg && arg.attempts) || [];
   let attempts = 0;
   let last = null;
+  const before = respite.testing.immediateRetries(Boolean(arg && arg.immediate));
   const observed = (gaveUp) => {
     const out = { attempts, gave_up: gaveUp };
     if (last !== null) out.last_outcome = last;
@@ -212,7 +227,7 @@ async function retryStep(state, arg) {
       () => {
         attempts++;
         const answer = answers[attempts - 1];
-        last = answer === undefined ? 'success' : respite.outcome(outcomeArg(typeof answer === 'number' ? { status: answer } : answer));
+        last = answerOutcome(answer);
         return scriptedAnswer(answer);
       },
       state.backoff,
@@ -220,6 +235,7 @@ async function retryStep(state, arg) {
     );
     return observed(false);
   } catch (error) {
+    if (error instanceof CallersOwnError) return { ...observed(false), failure: { callers_own: true } }; // re-raised unchanged
     if (!(error instanceof respite.RespiteError)) throw error;
     // retry() gives up with the core's TransportError, which says how many
     // attempts it made (respite_retry_gave_up's message).
@@ -229,6 +245,8 @@ async function retryStep(state, arg) {
     // A refusal's retry_after and message depend on the real clock.
     if (!(error instanceof respite.TemporarilyUnavailableError)) out.failure.message = error.message;
     return out;
+  } finally {
+    respite.testing.immediateRetries(before);
   }
 }
 

@@ -17,6 +17,7 @@ use Respite\Queue;
 use Respite\RespiteException;
 use Respite\Settings;
 use Respite\TemporarilyUnavailableException;
+use Respite\Testing;
 use Respite\TransportException;
 
 const COMPONENTS = [
@@ -49,6 +50,19 @@ final class ScriptedFailure extends \RuntimeException
     public function getRetryAfter(): float
     {
         return $this->retryAfter;
+    }
+}
+
+/** A scripted failure of the caller's own code (B18): the default classifier does not count it. */
+final class CallersOwnError extends \LogicException
+{
+}
+
+/** A scripted answer the function returns (B18), read by the runner's $statusOf. */
+final class ScriptedResponse
+{
+    public function __construct(public readonly int $status)
+    {
     }
 }
 
@@ -350,24 +364,43 @@ final class BackoffComponent
         $attempt = function () use (&$answers, &$made) {
             $made++;
             $answer = $answers === [] ? 200 : array_shift($answers);
+            if (is_array($answer) && ($answer['callers_own'] ?? false) === true) {
+                throw new CallersOwnError("scripted: the caller's own error");
+            }
+            if (is_array($answer) && array_key_exists('returned', $answer)) {
+                return new ScriptedResponse((int) $answer['returned']);
+            }
             [$outcome, $status] = arg_outcome(is_int($answer) ? ['status' => $answer] : $answer);
             if ($outcome !== 'success') {
                 $hint = (float) (is_array($answer) ? ($answer['retry_after'] ?? 0) : 0);
                 throw new ScriptedFailure($outcome, $status, $hint);
             }
         };
+        $statusOf = static fn (mixed $value): ?int => $value instanceof ScriptedResponse ? $value->status : null;
         $failure = null;
+        $gaveUp = false;
+        $before = Testing::setImmediateRetries(is_array($arg) && ($arg['immediate'] ?? false) === true);
         try {
-            $this->backoff->run($attempt, $this->gate, null, null, $report);
+            $result = $this->backoff->run($attempt, $this->gate, null, $statusOf, $report);
+            // Backoff::run gives up after failed answers by returning the last one
+            if ($result instanceof ScriptedResponse && $report['last_outcome'] !== Outcome::Success) {
+                $gaveUp = true;
+                $failure = ['status' => 'transport', 'message' => $this->backoff->gaveUp($report['attempts'],
+                    $report['last_outcome'], $result->status)->getMessage()];
+            }
+        } catch (CallersOwnError) { // rethrown unchanged (B18)
+            $failure = ['callers_own' => true];
         } catch (RespiteException $e) {
             $failure = ['status' => $e->getStatus()];
             // a refusal's retry_after and message depend on the real clock
             if (!$e instanceof TemporarilyUnavailableException) {
                 $failure['message'] = $e->getMessage();
             }
+            $gaveUp = $e instanceof TransportException;
+        } finally {
+            Testing::setImmediateRetries($before);
         }
-        $observed = ['attempts' => $report['attempts']];
-        $observed['gave_up'] = isset($e) && $e instanceof TransportException;
+        $observed = ['attempts' => $report['attempts'], 'gave_up' => $gaveUp];
         if ($report['last_outcome'] !== null) {
             $observed['last_outcome'] = $report['last_outcome']->value;
         }

@@ -47,6 +47,18 @@ class ScriptedFailure(Exception):
         self.retry_after = retry_after
 
 
+class CallersOwnError(Exception):
+    """A scripted attempt that failed in the caller's own code (B18): an
+    error the default classifier cannot tell is the service's."""
+
+
+class ScriptedResponse:
+    """A scripted attempt's returned answer (B18), read by status_of."""
+
+    def __init__(self, status):
+        self.status = status
+
+
 def arg_outcome(arg):
     """(outcome name, http_status) of an outcome argument, which the driver
     made an object: {"outcome": name, "status"?}, {"status", "usable"} or
@@ -220,20 +232,32 @@ class BackoffComponent:
                 raise
 
     def retry(self, arg):
-        answers = list((arg or {}).get("attempts") or [])
+        arg = arg or {}
+        answers = list(arg.get("attempts") or [])
         made = [0]
 
         def attempt():
             made[0] += 1
             answer = answers.pop(0) if answers else 200
+            if isinstance(answer, dict) and answer.get("callers_own"):
+                raise CallersOwnError("scripted: the caller's own error")
+            if isinstance(answer, dict) and "returned" in answer:
+                return ScriptedResponse(answer["returned"])
             outcome, status = arg_outcome({"status": answer} if isinstance(answer, int) else answer)
             if outcome != "success":
                 hint = answer.get("retry_after", 0) if isinstance(answer, dict) else 0
                 raise ScriptedFailure(outcome, status, hint)
 
+        def status_of(value):
+            return value.status if isinstance(value, ScriptedResponse) else None
+
         # Language-neutral: what the loop did, not how a helper reports it.
         try:
-            respite.retry_call(attempt, backoff=self.backoff, gate=self.gate)
+            with respite.testing.immediate_retries(bool(arg.get("immediate"))):
+                respite.retry_call(attempt, backoff=self.backoff, gate=self.gate, status_of=status_of)
+        except CallersOwnError:  # re-raised unchanged, told to the gate as request_error
+            return {"attempts": made[0], "gave_up": False, "last_outcome": "request_error",
+                    "failure": {"callers_own": True}}
         except (respite.TransportError, respite.TemporarilyUnavailableError) as exc:
             observed = {"attempts": exc.attempts, "gave_up": exc.status == "transport"}
             if exc.last_outcome is not None:

@@ -75,31 +75,64 @@ RESPITE_API int respite_backoff_max_attempts(const respite_backoff *backoff);
 RESPITE_API int respite_retry_gave_up(const respite_backoff *backoff, int attempts, int outcome, int http_status,
                                       respite_error *err);
 
-/* The one retry decision (B12-B14) every binding's retry helper asks after
- * a failed attempt: attempt `attempt` (1 = the first) of `sequence` ended
- * with the failure `outcome` (http_status 0 if none, retry_after_hint 0 if
+/* One retried call's progress between the core's decisions: filled by
+ * respite_retry_begin, updated by respite_retry_decide, read by the caller
+ * only for `wait`. A plain value the caller keeps; nothing to free. */
+typedef struct respite_retry_call {
+    int64_t sequence; /* the back-off's sequence for this call (B10) */
+    double started;   /* respite_now() when the first attempt began */
+    double skipped;   /* delays not waited under the testing switch, counted as elapsed (B17) */
+    double wait;      /* seconds to wait before the next attempt: the delay, or 0 under the testing switch */
+} respite_retry_call;
+
+/* Starts one retried call of `backoff` (B10, B16): a new sequence and the
+ * clock of max_elapsed_seconds from now. Call it just before the first
+ * attempt. RESPITE_OK, or an error (closed back-off, NULL call). */
+RESPITE_API int respite_retry_begin(respite_backoff *backoff, respite_retry_call *call, respite_error *err);
+
+/* The one retry decision (B12-B18) every binding's retry helper asks after
+ * a failed attempt of `call`: attempt `attempt` (1 = the first) ended with
+ * the failure `outcome` (http_status 0 if none, retry_after_hint 0 if
  * none). Returns the delay in seconds before the next attempt (>= 0, with
- * jitter and Retry-After as respite_backoff_next), or -1 with err filled
- * when the call gives up — transport with the message of
- * respite_retry_gave_up — or on bad input (a success outcome is
- * invalid_argument). A binding raises that error and only waits between
- * decisions. */
-RESPITE_API double respite_retry_decide(const respite_backoff *backoff, int64_t sequence, int attempt, int outcome,
-                            int http_status, double retry_after_hint, respite_error *err);
+ * jitter and Retry-After as respite_backoff_next) and sets call->wait to
+ * what the caller waits (the delay, or 0 under the testing switch, B17);
+ * or -1 with err filled when the call gives up — transport with the
+ * message of respite_retry_gave_up, or of max_elapsed_seconds (B16) — or
+ * on bad input (a success outcome is invalid_argument). A binding raises
+ * that error and only waits call->wait between decisions. */
+RESPITE_API double respite_retry_decide(const respite_backoff *backoff, respite_retry_call *call, int attempt,
+                                        int outcome, int http_status, double retry_after_hint, respite_error *err);
+
+/* The testing switch (B17), process-wide: non-zero makes every retry
+ * immediate (call->wait is 0; respite_retry_run does not sleep) with the
+ * same attempts, delays and decisions; the delays not waited count as
+ * elapsed for max_elapsed_seconds. For test suites, never production. */
+RESPITE_API void respite_testing_set_immediate_retries(int on);
+/* 1 while the testing switch is on, else 0. */
+RESPITE_API int respite_testing_immediate_retries(void);
+
+/* Returned by an attempt function for the caller's own failure (B18): the
+ * attempt is reported to the gate as request_error, no retry is made, and
+ * respite_retry_run returns RESPITE_OK with *last_outcome set to this value
+ * (the caller holds its own error). */
+#define RESPITE_ATTEMPT_CALLERS_OWN (-1)
+
 /* One attempt of a retried call, for respite_retry_run: performs the call
- * and returns its outcome (a respite_outcome), setting *http_status (0 if
- * none) and *retry_after_hint (0 if none). */
+ * and returns its outcome (a respite_outcome) or RESPITE_ATTEMPT_CALLERS_OWN,
+ * setting *http_status (0 if none) and *retry_after_hint (0 if none). */
 typedef int (*respite_attempt_fn)(void *user_data, int attempt, int *http_status, double *retry_after_hint);
 
 /* Runs fn with retries (C helper; bindings write the same loop over
- * respite_backoff_next; spec B12-B14). Before every attempt it asks `gate`
+ * respite_retry_decide; spec B12-B18). Before every attempt it asks `gate`
  * (may be NULL) and reports the attempt's outcome with the permit; while
  * the gate refuses no attempt is made and RESPITE_E_TEMPORARILY_UNAVAILABLE
  * is returned with err->retry_after and the refusal message. Sleeps with
- * nanosleep between attempts. Returns RESPITE_OK when an attempt succeeded;
- * when the back-off stops, RESPITE_E_TRANSPORT with a message naming the
- * last outcome. *last_outcome (last outcome fn returned) and *attempts_made
- * (times fn was called) may be NULL. Blocks the calling thread; the
+ * nanosleep between attempts (not under the testing switch, B17). Returns
+ * RESPITE_OK when an attempt succeeded or fn returned
+ * RESPITE_ATTEMPT_CALLERS_OWN (B18); when the back-off stops,
+ * RESPITE_E_TRANSPORT with a message naming the last outcome (B14, B16).
+ * *last_outcome (last outcome fn returned) and *attempts_made (times fn
+ * was called) may be NULL. Blocks the calling thread; the
  * back-off and gate may be shared with other threads meanwhile. */
 RESPITE_API int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_attempt_fn fn, void *user_data,
                                   int *last_outcome, int *attempts_made, respite_error *err);

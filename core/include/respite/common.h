@@ -60,7 +60,8 @@ extern "C" {
     X(E_NO_MEMORY, 9, "no_memory", "out of memory")                                   \
     X(E_TRANSPORT, 10, "transport", "the HTTP call did not complete")                 \
     X(E_INTERNAL, 11, "internal", "internal error")                                   \
-    X(E_STORAGE, 12, "storage", "the queue's file could not be opened, read or written")
+    X(E_STORAGE, 12, "storage", "the queue's file could not be opened, read or written") \
+    X(E_CANCELLED, 13, "cancelled", "the call was cancelled by its caller")
 
 typedef enum respite_status {
 #define RESPITE_STATUS_ENUM_(suffix, value, name, text) RESPITE_##suffix = value,

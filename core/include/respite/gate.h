@@ -90,6 +90,15 @@ RESPITE_API double respite_gate_retry_after(respite_gate *gate, double now, resp
 RESPITE_API int respite_gate_report(respite_gate *gate, int64_t permit, int outcome, double retry_after_hint,
                                     double now, respite_error *err);
 
+/* G19: ends an admitted call's permit without an outcome - the caller gave
+ * up on the call (cancelled it), which says nothing about the service.
+ * Nothing is counted or reported; a probe's permit frees its probe slot, so
+ * the next check is admitted as a probe. A closed-state permit, a permit of
+ * an earlier generation or a settled probe: nothing happens. permit: from
+ * check/admit (RESPITE_NO_PERMIT or one this gate did not hand out:
+ * invalid_argument). A released permit is not reported afterwards. */
+RESPITE_API int respite_gate_release(respite_gate *gate, int64_t permit, double now, respite_error *err);
+
 /* G14: back to closed with delay R, an empty window and a new generation. */
 RESPITE_API int respite_gate_reset(respite_gate *gate, double now, respite_error *err);
 

@@ -46,6 +46,33 @@ RESPITE_API void respite_client_free(respite_client *client);
 RESPITE_API respite_response *respite_client_request(respite_client *client, const char *method, const char *url,
                                                      const char *headers, const char *data, size_t size, respite_error *err);
 
+/* A cancel token (C10): one call (or several) made with it ends soon after
+ * respite_cancel_token_cancel, from any thread. Reference-counted: a call
+ * in flight holds none, so keep the token until the calls made with it
+ * have returned (a binding that hands it to another thread retains it for
+ * that thread). Once cancelled it stays cancelled. */
+typedef struct respite_cancel_token respite_cancel_token;
+
+RESPITE_API respite_cancel_token *respite_cancel_token_new(respite_error *err);
+/* One more reference (freed by one more respite_cancel_token_free); returns token. */
+RESPITE_API respite_cancel_token *respite_cancel_token_retain(respite_cancel_token *token);
+RESPITE_API void respite_cancel_token_free(respite_cancel_token *token);
+/* Cancels every call made with the token, now and later. Thread-safe;
+ * a second cancel is a no-op. */
+RESPITE_API int respite_cancel_token_cancel(respite_cancel_token *token, respite_error *err);
+/* 1 once cancelled, 0 before (and for NULL). */
+RESPITE_API int respite_cancel_token_cancelled(const respite_cancel_token *token);
+
+/* respite_client_request that `cancel` (NULL: none) can end (C10): once it
+ * is cancelled, the call returns within 100 ms - from the transfer or a
+ * sleep between attempts - with NULL and err = cancelled; the attempt in
+ * flight is released from the gate without an outcome (G19), so the
+ * caller's decision does not count against the service. A token already
+ * cancelled: cancelled at once, before the gate is asked. */
+RESPITE_API respite_response *respite_client_request_with(respite_client *client, const char *method, const char *url,
+                                                          const char *headers, const char *data, size_t size,
+                                                          respite_cancel_token *cancel, respite_error *err);
+
 /* The client takes every 2xx/3xx answer as usable (C4). A caller that
  * parses the body and cannot use it reports that here: the gate counts one
  * `unusable` failure (no permit: the current generation) and the
@@ -95,6 +122,8 @@ RESPITE_API respite_sender *respite_sender_new(const respite_settings *sender_se
                                    respite_error *err);
 /* Closes (if not closed) and frees. */
 RESPITE_API void respite_sender_free(respite_sender *sender);
+/* The sender's `name` setting ("" when unset); NULL for NULL. */
+RESPITE_API const char *respite_sender_name(const respite_sender *sender);
 
 /* Adds a header to every later request ("Name", "value"): name an HTTP
  * token, value without line breaks (invalid_argument otherwise). */

@@ -70,6 +70,8 @@ RESPITE_API respite_queue *respite_queue_new(const respite_policy *policy, const
 RESPITE_API void respite_queue_free(respite_queue *queue);
 /* Takes one more reference (released with respite_queue_free); returns queue. */
 RESPITE_API respite_queue *respite_queue_retain(respite_queue *queue);
+/* The queue's `name` setting ("" when unset); NULL for NULL. */
+RESPITE_API const char *respite_queue_name(const respite_queue *queue);
 /* The delivery policy the queue was made with (held by the queue); NULL for NULL. */
 RESPITE_API const respite_policy *respite_queue_policy(const respite_queue *queue);
 

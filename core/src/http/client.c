@@ -1,10 +1,9 @@
-/* The request client (spec section 6, C1-C9): one call through a gate,
- * optional retries, connections reused from a pool of easy handles. */
+/* The request client (spec section 6, C1-C11): one call through a gate,
+ * optional retries and a cancel token, connections reused from this
+ * process's pool of handles (client_pool.c). */
 #include "http_internal.h"
 #include "../utf8.h"
 
-#include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +14,8 @@ struct respite_client {
     double timeout;
     size_t max_body; /* C9 */
     char *user_agent;
-
-    /* DNS and TLS sessions are shared by every handle of the client. */
-    CURLSH *share;
-    pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
-
-    /* Idle easy handles: each keeps its connections open, so a thread
-     * that takes one back reuses them (C7). */
-    pthread_mutex_t pool_lock;
-    CURL **idle;
-    size_t idle_count;
-    size_t idle_cap;
+    /* This process's connections (C7); replaced in a forked child (C11). */
+    _Atomic(respite_client_pool *) pool;
 };
 
 static int fail_closed(respite_error *err)
@@ -33,19 +23,9 @@ static int fail_closed(respite_error *err)
     return respite_fail(err, RESPITE_E_CLOSED, "client is closed");
 }
 
-static void share_lock(CURL *easy, curl_lock_data data, curl_lock_access access, void *user)
+static int fail_memory(respite_error *err)
 {
-    (void)easy;
-    (void)access;
-    respite_client *c = user;
-    pthread_mutex_lock(&c->share_locks[data]);
-}
-
-static void share_unlock(CURL *easy, curl_lock_data data, void *user)
-{
-    (void)easy;
-    respite_client *c = user;
-    pthread_mutex_unlock(&c->share_locks[data]);
+    return respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a client");
 }
 
 respite_client *respite_client_new(const respite_settings *settings, respite_gate *gate, respite_backoff *backoff,
@@ -65,7 +45,7 @@ respite_client *respite_client_new(const respite_settings *settings, respite_gat
     respite_client *c = calloc(1, sizeof *c);
     if (!c) {
         respite_settings_free(own);
-        respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a client");
+        fail_memory(err);
         return NULL;
     }
     c->gate = respite_gate_retain(gate);
@@ -74,20 +54,12 @@ respite_client *respite_client_new(const respite_settings *settings, respite_gat
     c->max_body = (size_t)respite_setting_integer(settings, RESPITE_SETTING_CLIENT_MAX_BODY_BYTES);
     c->user_agent = strdup(respite_setting_text(settings, RESPITE_SETTING_CLIENT_USER_AGENT));
     respite_settings_free(own);
-    for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
-        pthread_mutex_init(&c->share_locks[i], NULL);
-    pthread_mutex_init(&c->pool_lock, NULL);
-    c->share = curl_share_init();
-    if (!c->user_agent || !c->share) {
+    atomic_init(&c->pool, respite_client_pool_new());
+    if (!c->user_agent || !atomic_load(&c->pool)) {
         respite_client_free(c);
-        respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a client");
+        fail_memory(err);
         return NULL;
     }
-    curl_share_setopt(c->share, CURLSHOPT_LOCKFUNC, share_lock);
-    curl_share_setopt(c->share, CURLSHOPT_UNLOCKFUNC, share_unlock);
-    curl_share_setopt(c->share, CURLSHOPT_USERDATA, c);
-    curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-    curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
     return c;
 }
 
@@ -95,46 +67,29 @@ void respite_client_free(respite_client *client)
 {
     if (!client)
         return;
-    for (size_t i = 0; i < client->idle_count; i++)
-        curl_easy_cleanup(client->idle[i]);
-    free(client->idle);
-    if (client->share)
-        curl_share_cleanup(client->share);
-    for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
-        pthread_mutex_destroy(&client->share_locks[i]);
-    pthread_mutex_destroy(&client->pool_lock);
+    respite_client_pool *pool = atomic_load(&client->pool);
+    if (pool && respite_client_pool_here(pool))
+        respite_client_pool_free(pool); /* C11: a parent's pool is left as it is */
     free(client->user_agent);
     respite_gate_free(client->gate);
     respite_backoff_free(client->backoff);
     free(client);
 }
 
-static CURL *pool_take(respite_client *c)
+/* This process's pool (C11): in a child forked after the client was made,
+ * the first call makes one (the threads of a child race for it once). */
+static respite_client_pool *pool_here(respite_client *c)
 {
-    CURL *easy = NULL;
-    pthread_mutex_lock(&c->pool_lock);
-    if (c->idle_count > 0)
-        easy = c->idle[--c->idle_count];
-    pthread_mutex_unlock(&c->pool_lock);
-    return easy ? easy : curl_easy_init();
-}
-
-static void pool_give(respite_client *c, CURL *easy)
-{
-    pthread_mutex_lock(&c->pool_lock);
-    if (c->idle_count == c->idle_cap) {
-        size_t cap = c->idle_cap ? c->idle_cap * 2 : 4;
-        CURL **grown = realloc(c->idle, cap * sizeof *grown);
-        if (!grown) {
-            pthread_mutex_unlock(&c->pool_lock);
-            curl_easy_cleanup(easy);
-            return;
-        }
-        c->idle = grown;
-        c->idle_cap = cap;
-    }
-    c->idle[c->idle_count++] = easy;
-    pthread_mutex_unlock(&c->pool_lock);
+    respite_client_pool *pool = atomic_load_explicit(&c->pool, memory_order_acquire);
+    if (respite_client_pool_here(pool))
+        return pool;
+    respite_client_pool *mine = respite_client_pool_new();
+    if (!mine)
+        return NULL;
+    if (atomic_compare_exchange_strong_explicit(&c->pool, &pool, mine, memory_order_acq_rel, memory_order_acquire))
+        return mine;
+    respite_client_pool_free(mine); /* another thread of this process made one first */
+    return pool;
 }
 
 /* C2: the method is an HTTP token such as GET or POST. */
@@ -166,20 +121,22 @@ static int check_arguments(const char *method, const char *url, const char *data
 /* One attempt: take a handle, perform, give it back, classify (C3, C4). */
 static respite_response *attempt_once(respite_client *c, const char *method, const char *url,
                                       const struct curl_slist *headers, const char *data, size_t size,
-                                      respite_error *err)
+                                      respite_cancel_token *cancel, respite_error *err)
 {
     respite_response *r = respite_response_new(c->max_body);
     if (r)
         r->body_limit_fails = 1;
-    CURL *easy = r ? pool_take(c) : NULL;
-    if (!easy) {
+    respite_client_pool *pool = r ? pool_here(c) : NULL;
+    respite_client_handle h = {NULL, NULL};
+    if (!pool || !respite_client_pool_take(pool, &h)) {
         respite_response_free(r);
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory making a request");
         return NULL;
     }
-    respite_transfer t = {method, url, headers, data, size, c->timeout, c->user_agent, c->share, NULL, 0};
-    int rc = respite_http_perform(easy, NULL, &t, r);
-    pool_give(c, easy);
+    respite_transfer t = {method, url, headers, data, size, c->timeout, c->user_agent, respite_client_pool_share(pool),
+                          NULL, 0, cancel};
+    int rc = respite_http_perform(h.easy, h.multi, &t, r);
+    respite_client_pool_give(pool, h);
     if (rc != RESPITE_OK) {
         respite_response_free(r);
         respite_fail(err, rc, "out of memory reading the answer");
@@ -189,17 +146,33 @@ static respite_response *attempt_once(respite_client *c, const char *method, con
     return r;
 }
 
+/* C10: the caller's cancel, after `attempts` attempts. */
+static int fail_cancelled(int attempts, respite_error *err)
+{
+    return respite_fail(err, RESPITE_E_CANCELLED, "the request was cancelled by its caller (after %d attempt%s)",
+                        attempts, attempts == 1 ? "" : "s");
+}
+
 respite_response *respite_client_request(respite_client *client, const char *method, const char *url,
                                          const char *headers, const char *data, size_t size, respite_error *err)
+{
+    return respite_client_request_with(client, method, url, headers, data, size, NULL, err);
+}
+
+respite_response *respite_client_request_with(respite_client *client, const char *method, const char *url,
+                                              const char *headers, const char *data, size_t size,
+                                              respite_cancel_token *cancel, respite_error *err)
 {
     if (!client)
         return fail_closed(err), NULL;
     if (check_arguments(method, url, data, size, err) != RESPITE_OK)
         return NULL;
+    if (respite_cancel_token_cancelled(cancel))
+        return fail_cancelled(0, err), NULL;
     double start = respite_now();
     struct curl_slist *list = NULL;
     respite_response *last = NULL;
-    int64_t sequence = 0;
+    respite_retry_call call = {0};
     if (respite_http_parse_header_lines(headers, &list, err) != RESPITE_OK)
         goto fail;
     /* No 100-continue round trip before a body: it costs up to a second. */
@@ -209,7 +182,7 @@ respite_response *respite_client_request(respite_client *client, const char *met
         goto fail;
     }
     list = grown;
-    if (client->backoff && (sequence = respite_backoff_start(client->backoff, err)) < 0)
+    if (client->backoff && respite_retry_begin(client->backoff, &call, err) != RESPITE_OK)
         goto fail;
 
     for (int attempt = 1;; attempt++) {
@@ -225,7 +198,15 @@ respite_response *respite_client_request(respite_client *client, const char *met
             }
             permit = decision.permit;
         }
-        respite_response *r = attempt_once(client, method, url, list, data, size, err);
+        respite_response *r = attempt_once(client, method, url, list, data, size, cancel, err);
+        if (r && respite_cancel_token_cancelled(cancel)) {
+            /* G19: the caller's decision says nothing about the service. */
+            respite_response_free(r);
+            if (client->gate)
+                respite_gate_release(client->gate, permit, respite_now(), NULL);
+            fail_cancelled(attempt, err);
+            goto fail;
+        }
         if (!r) {
             if (client->gate) /* the permit must not stay out as a lost probe */
                 respite_gate_report(client->gate, permit, RESPITE_OUTCOME_TRANSPORT, 0.0, respite_now(), NULL);
@@ -237,15 +218,23 @@ respite_response *respite_client_request(respite_client *client, const char *met
         if (client->gate &&
             respite_gate_report(client->gate, permit, r->outcome, r->retry_after, respite_now(), err) != RESPITE_OK)
             goto fail;
-        if (!client->backoff)
+        if (!client->backoff || r->outcome == RESPITE_OUTCOME_SUCCESS)
             break;
-        double delay = respite_backoff_next(client->backoff, sequence, attempt, r->outcome, r->status,
-                                            r->retry_after, err);
-        if (isnan(delay))
+        /* B14, B16: a give-up ends the loop with the last response (C5) */
+        respite_error decided = {0};
+        if (respite_retry_decide(client->backoff, &call, attempt, r->outcome, r->status, r->retry_after,
+                                 &decided) < 0) {
+            if (decided.status == RESPITE_E_TRANSPORT)
+                break;
+            if (err)
+                *err = decided;
             goto fail;
-        if (delay < 0) /* RESPITE_RETRY_STOP */
-            break;
-        respite_http_sleep(delay);
+        }
+        /* 0 under the testing switch (B17); a cancel cuts it short (C10) */
+        if (respite_cancel_sleep(cancel, call.wait)) {
+            fail_cancelled(attempt, err);
+            goto fail;
+        }
     }
     curl_slist_free_all(list);
     last->elapsed = respite_now() - start;

@@ -1,6 +1,8 @@
 /* Monotonic time and sleeping for the HTTP module (never the wall clock). */
 #include "http_internal.h"
 
+#include <math.h>
+
 long long respite_http_now_us(void)
 {
     struct timespec ts;
@@ -21,4 +23,22 @@ long respite_http_timeout_ms(double seconds)
     if (ms > 86400000.0)
         ms = 86400000.0;
     return (long)(ms + 0.5);
+}
+
+struct timespec respite_http_deadline_in(double seconds)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    if (!(seconds < 86400.0))
+        seconds = 86400.0;
+    if (seconds < 0)
+        seconds = 0;
+    double whole = floor(seconds);
+    ts.tv_sec += (time_t)whole;
+    ts.tv_nsec += (long)((seconds - whole) * 1e9);
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    return ts;
 }

@@ -12,6 +12,32 @@
 /* curl_global_init exactly once per process (it is not thread-safe). */
 int respite_http_global_init(respite_error *err);
 
+/* This process's fork generation (fork_watch.c): a handle made with another
+ * value belongs to the process that forked this one (S15, C11). */
+unsigned respite_http_fork_generation(void);
+
+/* --------------------------------------------------------- client pool */
+
+/* An easy handle driven by its own multi handle (which holds its
+ * connections), so another thread can wake the transfer (C10). */
+typedef struct respite_client_handle {
+    CURL *easy;
+    CURLM *multi;
+} respite_client_handle;
+
+/* A client's idle handles and shared DNS/TLS caches, in the process that
+ * made it (client_pool.c). NULL: no memory. */
+typedef struct respite_client_pool respite_client_pool;
+respite_client_pool *respite_client_pool_new(void);
+void respite_client_pool_free(respite_client_pool *pool);
+/* 1 when the pool was made in this process (not inherited through fork). */
+int respite_client_pool_here(const respite_client_pool *pool);
+CURLSH *respite_client_pool_share(respite_client_pool *pool);
+/* An idle handle, or a new one; 0 when out of memory. */
+int respite_client_pool_take(respite_client_pool *pool, respite_client_handle *out);
+/* Back to the pool, its connections open. */
+void respite_client_pool_give(respite_client_pool *pool, respite_client_handle handle);
+
 /* ------------------------------------------------------------ response */
 
 struct respite_response {
@@ -41,6 +67,21 @@ respite_response *respite_response_new(size_t body_limit);
 /* Empties a response for reuse (keeps its buffers). */
 void respite_response_reset(respite_response *response);
 
+/* ---------------------------------------------------------- cancel token */
+
+/* A transfer in flight on a token: a cancel wakes its multi handle. */
+typedef struct respite_cancel_waiter {
+    CURLM *multi;
+    struct respite_cancel_waiter *next;
+} respite_cancel_waiter;
+
+void respite_cancel_attach(respite_cancel_token *token, respite_cancel_waiter *waiter);
+void respite_cancel_detach(respite_cancel_token *token, respite_cancel_waiter *waiter);
+
+/* Sleeps `seconds` (at most a day) or until the token is cancelled (NULL:
+ * the whole time); 1 when it was cancelled. */
+int respite_cancel_sleep(respite_cancel_token *token, double seconds);
+
 /* -------------------------------------------------------------- transfer */
 
 /* One HTTP exchange on an easy handle. */
@@ -60,10 +101,13 @@ typedef struct respite_transfer {
      * the same method, URL, headers and settings; only the body is set
      * (the sender: saves a curl_easy_reset and a dozen options per batch). */
     int same_as_last;
+    /* Only with a multi handle: when cancelled, the transfer is abandoned
+     * (C10); may be NULL. */
+    respite_cancel_token *cancel;
 } respite_transfer;
 
 /* Performs t on easy (through multi when not NULL, so another thread can
- * cut it short with curl_multi_wakeup and *abort_at_us) and fills out:
+ * cut it short with curl_multi_wakeup and *abort_at_us or t->cancel) and fills out:
  * status (0 when the transport failed, with out->error), headers, body and
  * the Retry-After hint of a 429/503. Returns RESPITE_OK, or no_memory. */
 int respite_http_perform(CURL *easy, CURLM *multi, const respite_transfer *t, respite_response *out);
@@ -92,6 +136,10 @@ long long respite_http_now_us(void);
 
 /* respite_sleep_seconds, capped at a day. */
 void respite_http_sleep(double seconds);
+
+/* CLOCK_MONOTONIC `seconds` from now (0 to a day), for a timed wait on a
+ * condition variable made with that clock. */
+struct timespec respite_http_deadline_in(double seconds);
 
 /* ------------------------------------------------------------ batch body */
 

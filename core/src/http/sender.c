@@ -82,24 +82,10 @@ static int fail_closed(respite_error *err)
     return respite_fail(err, RESPITE_E_CLOSED, "sender is closed");
 }
 
-/* Counted in every child (pthread_atfork), never in the parent. */
-static _Atomic unsigned forks_seen;
-static pthread_once_t fork_watch_once = PTHREAD_ONCE_INIT;
-
-static void count_fork(void)
-{
-    atomic_fetch_add(&forks_seen, 1);
-}
-
-static void watch_forks(void)
-{
-    pthread_atfork(NULL, NULL, count_fork);
-}
-
 /* S15: made before this process was forked from its maker. */
 static int inherited(const respite_sender *s)
 {
-    return s->fork_generation != atomic_load_explicit(&forks_seen, memory_order_relaxed);
+    return s->fork_generation != respite_http_fork_generation();
 }
 
 /* What every call but close starts with: NULL is closed (common.h), and so
@@ -113,24 +99,6 @@ static int unusable(const respite_sender *s, respite_error *err)
                             "sender belongs to the process that made it: this process was forked after, and the "
                             "sender sends nothing here");
     return RESPITE_OK;
-}
-
-static struct timespec deadline_in(double seconds)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    if (!(seconds < 86400.0))
-        seconds = 86400.0;
-    if (seconds < 0)
-        seconds = 0;
-    double whole = floor(seconds);
-    ts.tv_sec += (time_t)whole;
-    ts.tv_nsec += (long)((seconds - whole) * 1e9);
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
-    return ts;
 }
 
 /* The sender's gate and engine are its own: their events are the sender's. */
@@ -183,8 +151,7 @@ respite_sender *respite_sender_new(const respite_settings *sender_settings, cons
         respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory allocating a sender");
         return NULL;
     }
-    pthread_once(&fork_watch_once, watch_forks);
-    s->fork_generation = atomic_load(&forks_seen);
+    s->fork_generation = respite_http_fork_generation();
     pthread_mutex_init(&s->lock, NULL);
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
@@ -249,6 +216,11 @@ fail:
     s->closed = 1;
     respite_sender_free(s);
     return NULL;
+}
+
+const char *respite_sender_name(const respite_sender *sender)
+{
+    return sender ? sender->name : NULL;
 }
 
 void respite_sender_free(respite_sender *sender)
@@ -429,7 +401,7 @@ static void send_batch(respite_sender *s)
         if (s->gzip)
             payload = &s->gzipped;
         respite_transfer t = {"POST", s->url, with_ids ? with_ids : s->request_headers, payload->data, payload->size,
-                              s->timeout, "respite", NULL, &s->abort_at_us, s->options_set && !with_ids};
+                              s->timeout, "respite", NULL, &s->abort_at_us, s->options_set && !with_ids, NULL};
         rc = respite_http_perform(s->easy, s->multi, &t, r);
         /* A batch's own header list is freed below: the next send sets its own. */
         s->options_set = !with_ids;
@@ -474,7 +446,7 @@ static void *sender_main(void *arg)
             if (s->closing && (respite_engine_stats_get(s->engine, &es, NULL) != RESPITE_OK ||
                                respite_now() >= es.close_deadline))
                 break;
-            struct timespec until = deadline_in(STORAGE_RETRY_SECONDS);
+            struct timespec until = respite_http_deadline_in(STORAGE_RETRY_SECONDS);
             pthread_cond_timedwait(&s->changed, &s->lock, &until);
             continue;
         }
@@ -482,14 +454,14 @@ static void *sender_main(void *arg)
             send_batch(s);
         } else if (action == RESPITE_ACTION_WAIT) {
             /* S4: wait out the pause; close (or flush) ends the wait early. */
-            struct timespec until = deadline_in(respite_engine_wait_seconds(s->engine));
+            struct timespec until = respite_http_deadline_in(respite_engine_wait_seconds(s->engine));
             if (!s->closing)
                 pthread_cond_timedwait(&s->changed, &s->lock, &until);
         } else if (s->flushes > 0 && respite_queue_pending(s->queue, NULL) > 0) {
             /* flush: below the minimum too, but never past a refusing gate */
             double wait = respite_gate_retry_after(s->gate, respite_now(), NULL);
             if (wait > 0) {
-                struct timespec until = deadline_in(wait);
+                struct timespec until = respite_http_deadline_in(wait);
                 pthread_cond_timedwait(&s->changed, &s->lock, &until);
             } else {
                 send_batch(s);
@@ -565,7 +537,7 @@ int respite_sender_flush(respite_sender *sender, double timeout_seconds, respite
             break;
         }
         double step = deadline - now < 0.05 ? deadline - now : 0.05;
-        struct timespec until = deadline_in(step);
+        struct timespec until = respite_http_deadline_in(step);
         pthread_cond_timedwait(&sender->changed, &sender->lock, &until);
     }
     sender->flushes--;

@@ -158,11 +158,15 @@ static void set_options(CURL *easy, const respite_transfer *t, respite_response 
 }
 
 /* The multi loop: like curl_easy_perform, but another thread can end it
- * (curl_multi_wakeup) and *abort_at_us is looked at on every turn. */
+ * (curl_multi_wakeup) and *abort_at_us and the cancel token are looked at
+ * on every turn. */
 static CURLcode perform_multi(CURL *easy, CURLM *multi, const respite_transfer *t)
 {
     if (curl_multi_add_handle(multi, easy) != CURLM_OK)
         return CURLE_FAILED_INIT;
+    respite_cancel_waiter waiter = {multi, NULL};
+    if (t->cancel)
+        respite_cancel_attach(t->cancel, &waiter);
     CURLcode result = CURLE_OK;
     int running = 1;
     while (running) {
@@ -174,7 +178,7 @@ static CURLcode perform_multi(CURL *easy, CURLM *multi, const respite_transfer *
             break;
         long long at = t->abort_at_us ? atomic_load(t->abort_at_us) : 0;
         long long now = respite_http_now_us();
-        if (at > 0 && now >= at) {
+        if ((at > 0 && now >= at) || respite_cancel_token_cancelled(t->cancel)) {
             result = CURLE_ABORTED_BY_CALLBACK;
             break;
         }
@@ -190,6 +194,8 @@ static CURLcode perform_multi(CURL *easy, CURLM *multi, const respite_transfer *
             if (msg->msg == CURLMSG_DONE && msg->easy_handle == easy)
                 result = msg->data.result;
     }
+    if (t->cancel)
+        respite_cancel_detach(t->cancel, &waiter);
     curl_multi_remove_handle(multi, easy);
     return result;
 }
@@ -215,7 +221,9 @@ int respite_http_perform(CURL *easy, CURLM *multi, const respite_transfer *t, re
     if (rc != CURLE_OK || status < 100 || status > 599) {
         /* Did not complete (or no HTTP answer at all): transport. */
         out->status = 0;
-        if (rc == CURLE_ABORTED_BY_CALLBACK)
+        if (rc == CURLE_ABORTED_BY_CALLBACK && respite_cancel_token_cancelled(t->cancel))
+            respite_copy_text(out->error, sizeof out->error, "the request was cancelled by its caller");
+        else if (rc == CURLE_ABORTED_BY_CALLBACK)
             respite_copy_text(out->error, sizeof out->error, "the send was abandoned: the sender is closing");
         else if (out->body_too_long)
             snprintf(out->error, sizeof out->error, "the answer's body is longer than max_body_bytes (%zu bytes)",

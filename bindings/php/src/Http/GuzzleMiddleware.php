@@ -49,12 +49,12 @@ final class GuzzleMiddleware
         $rules = $classifier ?? $gate->classifier();
         return static fn (callable $handler): \Closure => static function (RequestInterface $request, array $options)
             use ($gate, $backoff, $rules, $handler): PromiseInterface {
-            return (new self($gate, $backoff, $rules, $handler))->attempt($request, $options, $backoff?->start() ?? 0, 1);
+            return (new self($gate, $backoff, $rules, $handler))->attempt($request, $options, $backoff?->begin(), 1);
         };
     }
 
     /** @param array<string, mixed> $options */
-    private function attempt(RequestInterface $request, array $options, int $sequence, int $attempt): PromiseInterface
+    private function attempt(RequestInterface $request, array $options, ?\respite_retry_call $call, int $attempt): PromiseInterface
     {
         try {
             $permit = $this->gate->acquire();
@@ -62,7 +62,7 @@ final class GuzzleMiddleware
             return Create::rejectionFor(TemporarilyUnavailableException::of($refused));
         }
         $settle = fn (?\Throwable $thrown, mixed $response): mixed
-            => $this->settle($request, $options, $sequence, $attempt, $permit, $thrown, $response);
+            => $this->settle($request, $options, $call, $attempt, $permit, $thrown, $response);
         try {
             $promise = ($this->handler)($request, $options);
         } catch (\Throwable $thrown) { // a handler that throws instead of rejecting: reported all the same
@@ -81,7 +81,7 @@ final class GuzzleMiddleware
     private function settle(
         RequestInterface $request,
         array $options,
-        int $sequence,
+        ?\respite_retry_call $call,
         int $attempt,
         int $permit,
         ?\Throwable $thrown,
@@ -90,15 +90,15 @@ final class GuzzleMiddleware
         [$outcome, $status, $hint, $own] = $this->rules->settle($thrown, $response);
         $this->gate->reportCode($outcome->code(), $permit, $hint, null);
         $done = $thrown === null ? $response : Create::rejectionFor($thrown);
-        if ($own || $outcome === Outcome::Success || $this->backoff === null) {
+        if ($own || $outcome === Outcome::Success || $this->backoff === null || $call === null) {
             return $done;
         }
         try {
-            $delay = respite_retry_decide($this->backoff->raw(), $sequence, $attempt, $outcome->code(), $status, $hint);
+            respite_retry_decide($this->backoff->raw(), $call, $attempt, $outcome->code(), $status, $hint);
         } catch (\Respite\TransportException $gaveUp) {
             return $thrown === null ? $done
                 : Create::rejectionFor(new TransportException($gaveUp->getMessage(), $request, $thrown));
         }
-        return $this->attempt($request, ['delay' => $delay * 1000] + $options, $sequence, $attempt + 1);
+        return $this->attempt($request, ['delay' => $call->wait * 1000] + $options, $call, $attempt + 1);
     }
 }

@@ -17,7 +17,8 @@ from .generated.structs import Decision, EngineStats, Event, FleetView, GateStat
 from .generated.tables import Outcome, SettingInfo
 from ._outcome import classify, failure_of, outcome_counts
 from ._settings import Settings, settings_table
-from .backoff import Backoff, retry, retry_call
+from . import testing
+from .backoff import Backoff, BeforeSleep, RetryEvent, retry, retry_call
 from .engine import Engine
 from .gate import Attempt, Gate, refusal_message
 from .http import Client, Response, ResponseHeaders, Sender
@@ -32,8 +33,8 @@ __all__ = [
     "BackoffSettings", "ClientSettings", "FleetSettings", "GateSettings", "QueueSettings", "SenderOptions",
     "SenderSettings",
     "FailureOn", "StatusOf", "is_service_failure",
-    "Attempt", "Backoff", "Batch", "Client", "Decision", "Engine", "EngineStats", "Event", "FleetView", "Gate",
-    "GateStats",
+    "Attempt", "Backoff", "BeforeSleep", "Batch", "Client", "Decision", "Engine", "EngineStats", "Event", "FleetView",
+    "Gate", "GateStats", "RetryEvent", "testing",
     "Outcome", "Policy", "Queue", "QueueStats", "Response", "ResponseHeaders", "Sender", "SenderStats",
     "SettingInfo", "Settings", "classify", "failure_of", "outcome_counts", "refusal_message", "retry", "retry_call",
     "settings_table",

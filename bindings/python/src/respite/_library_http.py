@@ -3,12 +3,14 @@ optionally, a back-off: what each answer or exception means, by the core's
 rules. The library modules only send, close, sleep and re-raise."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional, cast
 
 from . import _respite_swig as _c
-from ._outcome import classify
+from . import respite_swig as _raw
+from ._outcome import classify, outcome_code
 from .backoff import Backoff
 from .gate import Gate
+from .generated.errors import TransportError
 from .generated.tables import Outcome
 
 
@@ -16,13 +18,16 @@ class Exchange:
     """The attempts of one request: :meth:`begin` before each (the gate may
     refuse: TemporarilyUnavailableError, nothing is sent), then
     :meth:`answered` or :meth:`failed`, which report the attempt to the gate
-    and return the delay before the next attempt, or None when there is none."""
+    and return the seconds to wait before the next attempt, or None when there is none."""
 
-    __slots__ = ("gate", "backoff", "sequence", "attempt", "permit")
+    __slots__ = ("gate", "backoff", "call", "attempt", "permit")
 
     def __init__(self, gate: Gate, backoff: Optional[Backoff]) -> None:
         self.gate, self.backoff = gate, backoff
-        self.sequence = backoff.start() if backoff is not None else 0
+        self.call: Any = None  # the core's state of this request's retries (B16, B17)
+        if backoff is not None:
+            self.call = _raw.respite_retry_call()  # type: ignore[no-untyped-call]  # SWIG's module is untyped
+            _c.respite_retry_begin(backoff._own.ptr, self.call)
         self.attempt, self.permit = 0, 0
 
     def begin(self) -> None:
@@ -46,4 +51,8 @@ class Exchange:
         self.gate.report(outcome, permit=self.permit, retry_after=hint)  # B13: before the back-off decides
         if self.backoff is None or outcome is Outcome.SUCCESS:
             return None
-        return self.backoff.next(self.sequence, self.attempt, outcome, status=status, retry_after=hint)
+        try:
+            _c.respite_retry_decide(self.backoff._own.ptr, self.call, self.attempt, outcome_code(outcome), status, hint)
+        except TransportError:  # the core gave up (B14, B16): the last answer or exception is the caller's
+            return None
+        return cast(float, self.call.wait)  # 0 under respite.testing.immediate_retries()

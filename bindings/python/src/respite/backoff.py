@@ -5,9 +5,10 @@ import asyncio
 import functools
 import inspect
 import time
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, List, Optional, TypeVar, Union, cast, overload
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, List, NamedTuple, Optional, TypeVar, Union, cast, overload
 
 from . import _respite_swig as _c
+from . import respite_swig as _raw
 from .generated.errors import RespiteError, TransportError
 from ._classify import REQUEST_ERROR, Classifier, FailureOn, StatusOf
 from ._handle import CLOSED, OwnsHandle
@@ -23,6 +24,25 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 _SUCCESS = _c.RESPITE_OUTCOME_SUCCESS
+
+
+class RetryEvent(NamedTuple):
+    """What ``before_sleep`` is told before each wait (spec B19): the attempt
+    that failed (1 = the first), the delay about to be waited (the schedule's,
+    also under :func:`respite.testing.immediate_retries`), the failure's
+    outcome name and HTTP status (0: none), and the exception raised or the
+    value returned (the other is None)."""
+
+    attempt: int
+    delay: float
+    outcome: str
+    status: int
+    exception: Optional[BaseException]
+    result: Any
+
+
+#: called before each wait; what it raises ends the retried call (no wait, no further attempt)
+BeforeSleep = Callable[[RetryEvent], Any]
 
 
 class Backoff(OwnsHandle):
@@ -81,11 +101,12 @@ class Backoff(OwnsHandle):
         raise AssertionError("respite_retry_gave_up always fills its error")
 
     def run(self, fn: Callable[[], T], *, gate: Optional[Gate] = None, sleep: Callable[[float], Any] = time.sleep,
-            failure_on: Optional[FailureOn] = None, status_of: Optional[StatusOf] = None) -> T:
+            failure_on: Optional[FailureOn] = None, status_of: Optional[StatusOf] = None,
+            before_sleep: Optional[BeforeSleep] = None) -> T:
         """Calls ``fn()`` until it succeeds or the schedule ends (see :func:`retry`).
         The core decides each retry and its delay (respite_retry_decide) and
         words the give-up; this loop only sleeps."""
-        with _Run(self, gate, Classifier(failure_on, status_of)) as run:
+        with _Run(self, gate, Classifier(failure_on, status_of), before_sleep) as run:
             while True:
                 run.begin()
                 try:
@@ -100,14 +121,16 @@ class Backoff(OwnsHandle):
                 else:
                     if run.returned(result) is None:
                         return result
-                sleep(run.delay)
+                sleep(run.wait)
 
     async def run_async(self, fn: Callable[[], Awaitable[T]], *, gate: Optional[Gate] = None,
                         sleep: Callable[[float], Any] = asyncio.sleep,
-                        failure_on: Optional[FailureOn] = None, status_of: Optional[StatusOf] = None) -> T:
+                        failure_on: Optional[FailureOn] = None, status_of: Optional[StatusOf] = None,
+                        before_sleep: Optional[BeforeSleep] = None) -> T:
         """:meth:`run` for a coroutine function, waiting with ``asyncio.sleep``
-        (``sleep``: another function, awaited when it returns an awaitable)."""
-        with _Run(self, gate, Classifier(failure_on, status_of)) as run:
+        (``sleep``: another function, awaited when it returns an awaitable;
+        so is ``before_sleep``)."""
+        with _Run(self, gate, Classifier(failure_on, status_of), before_sleep) as run:
             while True:
                 run.begin()
                 try:
@@ -118,23 +141,35 @@ class Backoff(OwnsHandle):
                 else:
                     if run.returned(result) is None:
                         return result
-                waited = sleep(run.delay)
+                if inspect.isawaitable(run.hooked):
+                    await run.hooked
+                waited = sleep(run.wait)
                 if inspect.isawaitable(waited):  # a plain function (a test's) needs no await
                     await waited
 
 
 class _Run:
     """One retried call, for the loops of Backoff.run and run_async: each
-    attempt's outcome by the classifier, reported to the gate, and the
-    core's decision; the loops only call and wait."""
+    attempt's outcome by the classifier, reported to the gate, the core's
+    decision and the hook; the loops only call and wait ``wait``."""
 
-    __slots__ = ("backoff", "gate", "classifier", "sequence", "attempt", "permit", "code", "delay")
+    __slots__ = ("backoff", "gate", "classifier", "before_sleep", "call", "attempt", "permit", "code", "hooked")
 
-    def __init__(self, backoff: Backoff, gate: Optional[Gate], classifier: Classifier) -> None:
-        self.backoff, self.gate, self.classifier = backoff, gate, classifier
-        self.sequence = backoff.start()
-        self.attempt, self.permit, self.delay = 0, 0, 0.0
+    def __init__(self, backoff: Backoff, gate: Optional[Gate], classifier: Classifier,
+                 before_sleep: Optional[BeforeSleep]) -> None:
+        if before_sleep is not None and not callable(before_sleep):
+            raise TypeError(f"before_sleep must be a function (got {before_sleep!r})")
+        self.backoff, self.gate, self.classifier, self.before_sleep = backoff, gate, classifier, before_sleep
+        self.call = _raw.respite_retry_call()  # type: ignore[no-untyped-call]  # SWIG's module is untyped
+        _c.respite_retry_begin(backoff._own.ptr, self.call)
+        self.attempt, self.permit = 0, 0
         self.code: Optional[int] = None  # the last attempt's outcome
+        self.hooked: Any = None  # what before_sleep returned (run_async awaits an awaitable)
+
+    @property
+    def wait(self) -> float:
+        """Seconds to wait before the next attempt (0 under the testing switch)."""
+        return cast(float, self.call.wait)
 
     def begin(self) -> None:
         self.permit = self.gate.acquire() if self.gate is not None else 0  # refused: no attempt is made
@@ -142,29 +177,31 @@ class _Run:
 
     def failed(self, exc: Exception) -> Optional[float]:
         """The delay before the next attempt; None when ``exc`` is the caller's
-        own (reported as request_error, re-raised as it is)."""
+        own (reported as request_error, re-raised as it is, B18)."""
         code, status, hint = self.classifier.exception(exc)
         self._report(REQUEST_ERROR if code is None else code, hint)
-        return None if code is None else self._decide(code, status, hint, exc)
+        return None if code is None else self._decide(code, status, hint, exc, None)
 
     def returned(self, result: Any) -> Optional[float]:
         """The delay before the next attempt; None on success."""
         code, status = self.classifier.result(result)
         self._report(code, 0.0)
-        return None if code == _SUCCESS else self._decide(code, status, 0.0, None)
+        return None if code == _SUCCESS else self._decide(code, status, 0.0, None, result)
 
     def _report(self, code: int, hint: float) -> None:
         self.code = code
         if self.gate is not None:
             self.gate._report(self.gate._own, self.permit, code, hint, None)
 
-    def _decide(self, code: int, status: int, hint: float, failure: Optional[BaseException]) -> float:
+    def _decide(self, code: int, status: int, hint: float, failure: Optional[BaseException], result: Any) -> float:
         try:
-            self.delay = _c.respite_retry_decide(self.backoff._own.ptr, self.sequence, self.attempt, code, status,
-                                                 hint)
+            delay: float = _c.respite_retry_decide(self.backoff._own.ptr, self.call, self.attempt, code, status, hint)
         except TransportError as gave_up:
             raise gave_up from failure
-        return self.delay
+        if self.before_sleep is not None:
+            self.hooked = self.before_sleep(RetryEvent(self.attempt, delay, outcome_from_code(code).value, status,
+                                                       failure, result))
+        return delay
 
     def __enter__(self) -> "_Run":
         return self
@@ -181,13 +218,13 @@ def retry(fn: Callable[P, R], /) -> Callable[P, R]: ...
 @overload
 def retry(fn: None = None, /, *, backoff: Optional[Backoff] = None, gate: Optional[Gate] = None,
           sleep: Optional[Callable[[float], Any]] = None, failure_on: Optional[FailureOn] = None,
-          status_of: Optional[StatusOf] = None,
+          status_of: Optional[StatusOf] = None, before_sleep: Optional[BeforeSleep] = None,
           **settings: Unpack[BackoffSettings]) -> Callable[[Callable[P, R]], Callable[P, R]]: ...
 
 
 def retry(fn: Optional[Callable[P, R]] = None, /, *, backoff: Optional[Backoff] = None, gate: Optional[Gate] = None,
           sleep: Optional[Callable[[float], Any]] = None, failure_on: Optional[FailureOn] = None,
-          status_of: Optional[StatusOf] = None,
+          status_of: Optional[StatusOf] = None, before_sleep: Optional[BeforeSleep] = None,
           **settings: Unpack[BackoffSettings]) -> Union[Callable[P, R], Callable[[Callable[P, R]], Callable[P, R]]]:
     """Decorator: retries the function with ``backoff`` (or back-off settings
     as keywords), asking ``gate`` before every attempt. A coroutine function
@@ -195,9 +232,13 @@ def retry(fn: Optional[Callable[P, R]] = None, /, *, backoff: Optional[Backoff] 
     another waiting function). Which exceptions are the service's failures
     and what a returned value means: ``failure_on`` and ``status_of``, as for
     :class:`Gate`; the caller's own exception is re-raised at once, not
-    retried. When the core gives up: TransportError, chained from the last
-    exception; while the gate refuses: TemporarilyUnavailableError. Either
-    carries ``.attempts`` and ``.last_outcome``."""
+    retried (B18). ``before_sleep(event)`` is called before each wait with a
+    :class:`RetryEvent`; what it raises ends the call. ``max_elapsed_seconds``
+    limits the whole call (B16); :func:`respite.testing.immediate_retries`
+    makes the waits 0 in tests (B17). When the core gives up: TransportError,
+    chained from the last exception; while the gate refuses:
+    TemporarilyUnavailableError. Either carries ``.attempts`` and
+    ``.last_outcome``."""
     if backoff is not None and settings:
         raise TypeError("give either backoff= or back-off settings, not both")
     schedule = backoff if backoff is not None else Backoff(**settings)
@@ -208,14 +249,15 @@ def retry(fn: Optional[Callable[P, R]] = None, /, *, backoff: Optional[Backoff] 
             async def retried_async(*args: Any, **kwargs: Any) -> Any:
                 return await schedule.run_async(lambda: func(*args, **kwargs), gate=gate,
                                                 sleep=asyncio.sleep if sleep is None else sleep,
-                                                failure_on=failure_on, status_of=status_of)
+                                                failure_on=failure_on, status_of=status_of,
+                                                before_sleep=before_sleep)
 
             return cast("Callable[P, R]", retried_async)
 
         @functools.wraps(func)
         def retried(*args: Any, **kwargs: Any) -> Any:
             return schedule.run(lambda: func(*args, **kwargs), gate=gate, sleep=time.sleep if sleep is None else sleep,
-                                failure_on=failure_on, status_of=status_of)
+                                failure_on=failure_on, status_of=status_of, before_sleep=before_sleep)
 
         return cast("Callable[P, R]", retried)
 
@@ -224,7 +266,8 @@ def retry(fn: Optional[Callable[P, R]] = None, /, *, backoff: Optional[Backoff] 
 
 def retry_call(fn: Callable[[], T], *, backoff: Optional[Backoff] = None, gate: Optional[Gate] = None,
                sleep: Callable[[float], Any] = time.sleep, failure_on: Optional[FailureOn] = None,
-               status_of: Optional[StatusOf] = None, **settings: Unpack[BackoffSettings]) -> T:
+               status_of: Optional[StatusOf] = None, before_sleep: Optional[BeforeSleep] = None,
+               **settings: Unpack[BackoffSettings]) -> T:
     """Calls ``fn()`` with retries now (the function form of :func:`retry`)."""
     return retry(backoff=backoff, gate=gate, sleep=sleep, failure_on=failure_on, status_of=status_of,
-                 **settings)(fn)()
+                 before_sleep=before_sleep, **settings)(fn)()

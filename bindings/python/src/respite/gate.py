@@ -28,7 +28,6 @@ _report = _c.respite_gate_report
 _admit_now = _c.respite_gate_admit_now
 _report_now = _c.respite_gate_report_now
 _pending = _c.respite_gate_events_pending
-_SUCCESS = _c.RESPITE_OUTCOME_SUCCESS
 
 T = TypeVar("T")
 
@@ -179,12 +178,14 @@ class Gate(OwnsHandle):
         _c.respite_gate_reset(own.ptr, _now() if now is None else now)
         self._poll(own)
 
-    def attempt(self, now: Optional[float] = None) -> "Attempt":
-        """A context manager (``with`` or ``async with``) around one call:
-        entering asks the gate (refused: TemporarilyUnavailableError, the
-        block does not run); leaving reports success, the status or outcome
-        set on it, or how an exception leaving the block ended (it propagates)."""
-        return Attempt(self, now)
+    if TYPE_CHECKING:
+        def attempt(self, now: Optional[float] = None) -> "Attempt":
+            """A context manager (``with`` or ``async with``) around one call:
+            entering asks the gate (refused: TemporarilyUnavailableError, the
+            block does not run); leaving reports success, the status or outcome
+            set on it, or how an exception leaving the block ended (it propagates)."""
+    else:  # in C (ext/attempt.c): makes an Attempt with no Python frame
+        attempt = _c._gate_attempt
 
     if TYPE_CHECKING:
         def call(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
@@ -261,17 +262,25 @@ class Gate(OwnsHandle):
             self._log.take(_c.respite_gate_next_event, own.ptr)
 
 
-class Attempt:
-    """One call made through a gate; see :meth:`Gate.attempt`."""
+class _AttemptMethods:
+    """The Python methods of :class:`Attempt`, whose state, ``__enter__`` and
+    ``__exit__`` are C (ext/attempt.c): entering asks the gate; leaving
+    reports the outcome set here, success, or what the gate's classifier
+    says of an exception leaving the block (which propagates)."""
 
-    __slots__ = ("gate", "permit", "now", "_code", "_retry_after")
+    if TYPE_CHECKING:
+        gate: Gate
+        now: Optional[float]
+        permit: int
+        _code: Optional[int]
+        _retry_after: Optional[float]
 
-    def __init__(self, gate: Gate, now: Optional[float]) -> None:
-        self.gate = gate
-        self.now = now
-        self.permit = 0
-        self._code: Optional[int] = None  # the outcome set on the call (None: success, or the exception's)
-        self._retry_after: Optional[float] = None
+        def __init__(self, gate: Gate, now: Optional[float] = None) -> None: ...
+
+        def __enter__(self) -> "Attempt": ...
+
+        def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException],
+                     tb: Any) -> None: ...
 
     def set_status(self, status: int, *, body_usable: bool = True, retry_after: Optional[float] = None) -> None:
         """The call got this HTTP status (classified by the core)."""
@@ -290,26 +299,22 @@ class Attempt:
         """The answer came but could not be used (empty, not parseable...)."""
         self.set_outcome(Outcome.UNUSABLE)
 
-    def __enter__(self) -> "Attempt":
-        self.permit = self.gate.acquire(self.now)
-        return self
-
-    def __exit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException], tb: Any) -> None:
-        # Returns None: an exception from the block always propagates.
-        code, hint = self._code, self._retry_after
-        if exc is not None and not isinstance(exc, Exception):
-            # KeyboardInterrupt, SystemExit, cancellation: the call did not
-            # end, so there is nothing to report (a probe times out, G10).
-            return
-        if code is None and exc is not None:
-            code, _status, exc_hint = self.gate._classifier.exception(exc)
-            code = REQUEST_ERROR if code is None else code
-            hint = hint if hint is not None else exc_hint
-        self.gate._report(self.gate._own, self.permit, _SUCCESS if code is None else code, hint, self.now)
-
     async def __aenter__(self) -> "Attempt":
         return self.__enter__()  # asking the gate never blocks
 
     async def __aexit__(self, exc_type: Optional[Type[BaseException]], exc: Optional[BaseException],
                         tb: Any) -> None:
         self.__exit__(exc_type, exc, tb)
+
+
+if TYPE_CHECKING:
+    class Attempt(_AttemptMethods):
+        """One call made through a gate; see :meth:`Gate.attempt`."""
+else:
+    # One type, made in C (no Python subclass: its instances stay cheap to
+    # make and free); the methods above are added to it.
+    Attempt = _c.Attempt
+    for _name in ("set_status", "set_outcome", "_set", "unusable", "__aenter__", "__aexit__"):
+        setattr(Attempt, _name, _AttemptMethods.__dict__[_name])
+
+_c._gate_classes(Gate, Owned)

@@ -7,6 +7,7 @@ run during a slow request, a flush or a close.
 from __future__ import annotations
 
 import json as _json
+import os
 import threading
 import weakref
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
@@ -208,7 +209,8 @@ class Sender(OwnsHandle):
     "shared_path": path}``). ``policy`` (None: ``@default``) settles failed
     events. Events go to the ``respite`` logger as they happen."""
 
-    __slots__ = ("_own", "policy", "_settings", "_log", "_stop", "_poller", "_unsent", "final_stats", "__weakref__")
+    __slots__ = ("_own", "policy", "_settings", "_log", "_stop", "_poller", "_unsent", "final_stats", "_make",
+                 "_headers", "_forked", "__weakref__")
 
     def __init__(self, url: Optional[str] = None, *, policy: Optional[Policy] = None, headers: Headers = None,
                  gate_profile: str = "usage_sharing", gate: Optional[GateSettings] = None,
@@ -224,32 +226,57 @@ class Sender(OwnsHandle):
             # an unknown name goes to the sender, whose settings name it in the core's error
             parts[_COMPONENT_OF.get(key, "sender")][key] = value
         parts["gate"].update(gate or {})
-        policy_own = policy._handle() if policy is not None else CLOSED  # the sender takes its own reference
-        self._settings, own = new_with_settings(  # the sender's name last
-            lambda queue, gate, sender: _c.respite_sender_new(sender, gate, queue, policy_own.ptr),
-            _c.respite_sender_free, ("queue", parts["queue"], "queue"), (gate_profile, parts["gate"], "gate"),
-            ("sender", parts["sender"], "sender"))
+        self._headers: List[Tuple[str, str]] = []
         if headers is not None:
             pairs = headers.items() if isinstance(headers, Mapping) else headers
             if isinstance(pairs, str):
                 raise TypeError("headers must be a mapping or (name, value) pairs")
-            for header_name, value in pairs:
-                _c.respite_sender_add_header(own.ptr, header_name, value)  # raising drops own: freed
-        self._own = own
+            self._headers = list(pairs)
+
+        def make() -> Tuple[Dict[str, Any], Owned]:
+            policy_own = policy._handle() if policy is not None else CLOSED  # the sender takes its own reference
+            made = new_with_settings(  # the sender's name last
+                lambda queue, gate, sender: _c.respite_sender_new(sender, gate, queue, policy_own.ptr),
+                _c.respite_sender_free, ("queue", parts["queue"], "queue"), (gate_profile, parts["gate"], "gate"),
+                ("sender", parts["sender"], "sender"))
+            for header_name, value in self._headers:
+                _c.respite_sender_add_header(made[1].ptr, header_name, value)  # raising drops it: freed
+            return made
+
+        self._make = make
+        self._settings, self._own = make()
+        self._forked = False
+        self._start_poller()
+        _SENDERS.add(self)
+
+    def _start_poller(self) -> None:
         self._stop = threading.Event()
         self._poller = threading.Thread(target=_poll_events, args=(weakref.ref(self), self._stop),
                                         name=f"respite-sender-events-{self.name}".rstrip("-"), daemon=True)
         self._poller.start()
 
+    def _here(self) -> Owned:
+        """This process's sender: in a child forked after it was made, the
+        first use makes a new one from the same settings, with an empty
+        queue (S15: the parent's is the parent's, with its events)."""
+        if self._forked:
+            with _FORK_LOCK[0]:
+                if self._forked and self._own is not CLOSED:
+                    self._own = self._make()[1]  # the parent's is dropped: freeing it here frees nothing (S15)
+                    self._start_poller()
+                self._forked = False
+        return self._own
+
     def enqueue(self, event: Union[bytes, bytearray, memoryview, str]) -> None:
         """Queues one event (bytes, or str as UTF-8) and returns at once,
         whatever the service does (S1). Raises QueueFullError (capacity under
         drop_newest), TooLargeError, ClosedError after close."""
-        _c.respite_sender_enqueue((own := self._own).ptr, event)  # str: its UTF-8
+        _c.respite_sender_enqueue((own := self._here()).ptr, event)  # str: its UTF-8
 
     def add_header(self, name: str, value: str) -> None:
         """A header for every later request (from the next batch)."""
-        _c.respite_sender_add_header((own := self._own).ptr, name, value)
+        _c.respite_sender_add_header((own := self._here()).ptr, name, value)
+        self._headers.append((name, value))
 
     def flush(self, timeout: float = 5.0) -> None:
         """S11: sends what is queued, even below min_entries_per_message, and
@@ -258,7 +285,7 @@ class Sender(OwnsHandle):
         (``retry_after``; the events stay queued), TransportError when the
         time runs out, ClosedError after close."""
         try:
-            _c.respite_sender_flush((own := self._own).ptr, timeout)
+            _c.respite_sender_flush((own := self._here()).ptr, timeout)
         finally:
             self._poll()
 
@@ -267,9 +294,10 @@ class Sender(OwnsHandle):
         While paused it returns at once (nothing more is sent); otherwise it
         drains within close_timeout_seconds. Frees the sender; a second
         close returns the same number; any other use raises ClosedError."""
-        own = self._own
+        own = self._own if self._forked else self._here()  # a child's unused copy: closed as S15 says
         if own is CLOSED and self._unsent is not None:
             return self._unsent
+        self._forked = False
         self._unsent = _c.respite_sender_close(own.ptr)
         self.final_stats = fill_struct(SenderStats, _c.respite_sender_stats_get, own.ptr)
         self._stop.set()
@@ -288,7 +316,7 @@ class Sender(OwnsHandle):
 
     def stats(self) -> SenderStats:
         """S13 statistics (after close: ClosedError; see ``final_stats``)."""
-        return fill_struct(SenderStats, _c.respite_sender_stats_get, (own := self._own).ptr)
+        return fill_struct(SenderStats, _c.respite_sender_stats_get, (own := self._here()).ptr)
 
     def events(self) -> List[Event]:
         """The events seen since the last call (at most the last 256), oldest
@@ -298,8 +326,24 @@ class Sender(OwnsHandle):
 
     def _poll(self) -> None:
         own = self._own
-        if own is not CLOSED:
+        if own is not CLOSED and not self._forked:
             self._log.take(_c.respite_sender_next_event, own.ptr)
+
+
+#: open senders, made again in a forked child on first use (Sender._here)
+_SENDERS: "weakref.WeakSet[Sender]" = weakref.WeakSet()
+#: one per process: a lock a parent's thread held at the fork stays held in the child
+_FORK_LOCK = [threading.Lock()]
+
+
+def _after_fork_in_child() -> None:
+    _FORK_LOCK[0] = threading.Lock()
+    for sender in list(_SENDERS):
+        sender._forked = True
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _poll_events(ref: "weakref.ReferenceType[Sender]", stop: threading.Event) -> None:

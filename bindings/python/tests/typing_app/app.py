@@ -7,7 +7,8 @@ import math
 from typing import Dict, List, Optional, Type
 
 import respite
-from respite import (ERRORS_BY_CODE, ERRORS_BY_STATUS, Attempt, Backoff, BackoffSettings, Batch, Client,
+from respite import (ERRORS_BY_CODE, ERRORS_BY_STATUS, Attempt, Backoff, BackoffSettings, Batch, BeforeSleep, CancelledError,
+                     Client, RetryEvent, testing,
                      ClientSettings, ClosedError, FleetSettings, FleetView, Decision, Engine, EngineStats, Event, FailureOn, Gate, GateSettings,
                      GateStats, InternalError, InvalidArgumentError, InvalidPolicyError, InvalidSettingError,
                      InvalidTimeError, NoMemoryError, Outcome, Policy, Problem, Queue, QueueFullError, QueueSettings,
@@ -53,6 +54,23 @@ async def send_async(body: bytes) -> int:
 @retry
 def plain() -> str:
     return "ok"
+
+
+def log_retry(event: RetryEvent) -> None:
+    print(event.attempt, event.delay + 1.0, event.outcome, event.status, event.exception, event.result)
+
+
+hook: BeforeSleep = log_retry
+
+
+@retry(max_attempts=3, max_elapsed_seconds=2.0, before_sleep=hook)
+def limited() -> int:
+    return 1
+
+
+def in_a_test() -> int:
+    with testing.immediate_retries():
+        return limited() + 1
 
 
 def with_attempt(now: Optional[float]) -> Outcome:
@@ -108,7 +126,7 @@ def queues_and_senders() -> None:
 
 
 def errors_and_settings() -> None:
-    classes: List[Type[RespiteError]] = [ClosedError, InternalError, InvalidArgumentError, InvalidPolicyError,
+    classes: List[Type[RespiteError]] = [CancelledError, ClosedError, InternalError, InvalidArgumentError, InvalidPolicyError,
                                          InvalidSettingError, InvalidTimeError, NoMemoryError, QueueFullError,
                                          StorageError, TemporarilyUnavailableError, TooLargeError, TransportError]
     by_status: Dict[str, Type[RespiteError]] = ERRORS_BY_STATUS

@@ -74,6 +74,14 @@ public interface BackoffSettings<B> {
     }
 
     /**
+     * No retry whose attempt would start later than this after the first; 0 for no limit. Accepted: a number
+     * from 0 to 86400. Default: 0.
+     */
+    default B maxElapsedSeconds(double value) {
+        return backoffSetting("max_elapsed_seconds", value);
+    }
+
+    /**
      * Name of this backoff in log lines and errors. Accepted: UTF-8 text of at most 63 bytes, without
      * control characters. Default: "".
      */

@@ -49,6 +49,7 @@ public class RespiteException extends RuntimeException {
             case 10 -> new TransportException(message);
             case 11 -> new InternalException(message);
             case 12 -> new StorageException(message);
+            case 13 -> new CancelledException(message);
             default -> new RespiteException("unknown", message);
         };
     }

@@ -131,6 +131,13 @@ class StorageError(RespiteError):
     code = 12
 
 
+class CancelledError(RespiteError):
+    """The call was cancelled by its caller."""
+
+    status = 'cancelled'
+    code = 13
+
+
 #: status name -> exception class, for every status of the core but "ok"
 ERRORS_BY_STATUS: Dict[str, Type[RespiteError]] = {
     'invalid_argument': InvalidArgumentError,
@@ -145,6 +152,7 @@ ERRORS_BY_STATUS: Dict[str, Type[RespiteError]] = {
     'transport': TransportError,
     'internal': InternalError,
     'storage': StorageError,
+    'cancelled': CancelledError,
 }
 #: status code -> exception class
 ERRORS_BY_CODE: Dict[int, Type[RespiteError]] = {cls.code: cls for cls in ERRORS_BY_STATUS.values()}
@@ -179,4 +187,4 @@ del _cls
 __all__ = ["Problem", "RespiteError", "ERRORS_BY_STATUS", "ERRORS_BY_CODE", "error_from_fields",
            "InvalidArgumentError", "InvalidSettingError", "InvalidTimeError", "TemporarilyUnavailableError",
            "InvalidPolicyError", "QueueFullError", "TooLargeError", "ClosedError", "NoMemoryError",
-           "TransportError", "InternalError", "StorageError"]
+           "TransportError", "InternalError", "StorageError", "CancelledError"]

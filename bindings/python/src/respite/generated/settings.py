@@ -58,6 +58,8 @@ class BackoffSettings(TypedDict, total=False):
     retry_on: Union[str, Sequence[Union[str, int]]]
     #: seeds the jitter generator; 0 seeds from the operating system
     seed: int
+    #: no retry whose attempt would start later than this after the first; 0 for no limit
+    max_elapsed_seconds: float
     #: name of this backoff in log lines and errors
     name: str
 

@@ -9,7 +9,7 @@ import enum
 from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 #: status names in code order (0 is "ok")
-STATUS_NAMES: Tuple[str, ...] = ('ok', 'invalid_argument', 'invalid_setting', 'invalid_time', 'temporarily_unavailable', 'invalid_policy', 'queue_full', 'too_large', 'closed', 'no_memory', 'transport', 'internal', 'storage',)
+STATUS_NAMES: Tuple[str, ...] = ('ok', 'invalid_argument', 'invalid_setting', 'invalid_time', 'temporarily_unavailable', 'invalid_policy', 'queue_full', 'too_large', 'closed', 'no_memory', 'transport', 'internal', 'storage', 'cancelled',)
 #: what happened to one call (spec section 1): names in code order
 OUTCOMES: Tuple[str, ...] = ('success', 'request_error', 'throttled', 'server_error', 'unusable', 'transport',)
 #: the kind of an event a gate or sender reports (G18): names in code order
@@ -99,6 +99,7 @@ SETTINGS: Tuple[SettingInfo, ...] = (
     SettingInfo('backoff', 'jitter', 'choice', 'none', None, None, False, False, ('none', 'full', 'equal', 'decorrelated',), 'one of none, full, equal, decorrelated', 'how delays are randomised'),
     SettingInfo('backoff', 'retry_on', 'list', 'transport,408,429,500,502,503,504', None, None, False, False, None, 'a comma-separated list of outcome names (request_error, throttled, server_error, unusable, transport) and HTTP status codes from 400 to 599', 'which failures are retried'),
     SettingInfo('backoff', 'seed', 'integer', 0, 0, 9007199254740991, False, False, None, 'an integer from 0 to 9007199254740991', 'seeds the jitter generator; 0 seeds from the operating system'),
+    SettingInfo('backoff', 'max_elapsed_seconds', 'number', 0.0, 0.0, 86400.0, False, False, None, 'a number from 0 to 86400', 'no retry whose attempt would start later than this after the first; 0 for no limit'),
     SettingInfo('backoff', 'name', 'string', '', None, None, False, False, None, 'UTF-8 text of at most 63 bytes, without control characters', 'name of this backoff in log lines and errors'),
     SettingInfo('queue', 'overflow', 'choice', 'drop_oldest', None, None, False, False, ('drop_oldest', 'drop_newest',), 'one of drop_oldest, drop_newest', 'at capacity, evict the oldest queued event or refuse the new one'),
     SettingInfo('queue', 'max_bytes', 'integer', 0, 0, 9007199254740991, False, False, None, 'an integer from 0 to 9007199254740991', 'the most payload bytes queued at once; 0 for no byte limit'),

@@ -4,10 +4,12 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import org.respite.internal.NativeSettings;
 import org.respite.swig.RespiteNative;
+import org.respite.swig.respite_retry_call;
 
 /**
  * A retry schedule (spec section 3). Immutable and safe to share: each
@@ -20,10 +22,12 @@ public final class Backoff extends NativeObject {
     public static final double STOP = -1.0;
 
     private final Classifier classifier; // null: the gate's
+    private final Consumer<? super RetryEvent> beforeSleep; // null: none
 
-    private Backoff(long pointer, Classifier classifier) {
+    private Backoff(long pointer, Classifier classifier, Consumer<? super RetryEvent> beforeSleep) {
         super(pointer, RespiteNative::respite_backoff_free);
         this.classifier = classifier;
+        this.beforeSleep = beforeSleep;
     }
 
     public static Builder builder() {
@@ -69,56 +73,65 @@ public final class Backoff extends NativeObject {
      * Runs {@code work} with retries, each attempt through the gate (may be null; a refusal
      * is thrown at once). Each attempt is classified by this back-off's {@link Classifier}
      * (else the gate's, else {@link Classifier#DEFAULT}) and reported to the gate; after a
-     * failure the core decides (respite_retry_decide) and this thread sleeps. The caller's
-     * own exception is rethrown at once; giving up after exceptions throws the core's
+     * failure the core decides (respite_retry_decide: max_attempts, retry_on,
+     * max_elapsed_seconds), the {@link Builder#beforeSleep hook} is told, and this thread
+     * sleeps (not under {@link Testing#setImmediateRetries}). The caller's own exception is
+     * rethrown at once, never retried; giving up after exceptions throws the core's
      * {@link TransportException}, caused by the last one; giving up after failed results
      * (a 503 response) returns the last result.
      */
     public <T, E extends Exception> T call(Gate gate, CheckedSupplier<T, E> work) throws E {
         Classifier rules = classifierFor(gate);
-        long sequence = start();
-        for (int attempt = 1;; attempt++) {
-            long permit = gate == null ? 0 : gate.acquire();
-            T result;
-            try {
-                result = work.get();
-            } catch (Exception | Error e) {
-                Verdict verdict = rules.ofException(e);
+        respite_retry_call call = begin();
+        try {
+            for (int attempt = 1;; attempt++) {
+                long permit = gate == null ? 0 : gate.acquire();
+                T result;
+                try {
+                    result = work.get();
+                } catch (Exception | Error e) {
+                    Verdict verdict = rules.ofException(e);
+                    if (gate != null) {
+                        gate.report(permit, verdict);
+                    }
+                    if (!verdict.retriable()) {
+                        throw e;
+                    }
+                    sleep(decide(call, attempt, verdict, e, null));
+                    continue;
+                }
+                Verdict verdict = rules.ofResult(result);
                 if (gate != null) {
                     gate.report(permit, verdict);
                 }
-                if (!verdict.retriable()) {
-                    throw e;
+                double wait = verdict.retriable() ? decide(call, attempt, verdict, null, result) : STOP;
+                if (wait == STOP) {
+                    return result;
                 }
-                sleep(decide(sequence, attempt, verdict, e));
-                continue;
+                sleep(wait);
             }
-            Verdict verdict = rules.ofResult(result);
-            if (gate != null) {
-                gate.report(permit, verdict);
-            }
-            double delay = verdict.retriable() ? decide(sequence, attempt, verdict, null) : STOP;
-            if (delay == STOP) {
-                return result;
-            }
-            sleep(delay);
+        } finally {
+            call.delete();
         }
     }
 
     /**
      * As {@link #call(Gate, CheckedSupplier)} for asynchronous work: no thread waits;
      * the next attempt is scheduled after the core's delay
-     * ({@code CompletableFuture.delayedExecutor}). A refusal, the caller's own failure
-     * and the give-up error complete the returned stage exceptionally.
+     * ({@code CompletableFuture.delayedExecutor}). A refusal, the caller's own failure,
+     * an exception from the hook and the give-up error complete the returned stage
+     * exceptionally.
      */
     public <T> CompletableFuture<T> callAsync(Gate gate, Supplier<? extends CompletionStage<T>> work) {
         CompletableFuture<T> done = new CompletableFuture<>();
-        attemptAsync(gate, work, classifierFor(gate), start(), 1, done);
+        respite_retry_call call = begin();
+        done.whenComplete((result, failure) -> call.delete());
+        attemptAsync(gate, work, classifierFor(gate), call, 1, done);
         return done;
     }
 
     private <T> void attemptAsync(Gate gate, Supplier<? extends CompletionStage<T>> work, Classifier rules,
-            long sequence, int attempt, CompletableFuture<T> done) {
+            respite_retry_call call, int attempt, CompletableFuture<T> done) {
         long permit;
         CompletionStage<T> stage;
         try {
@@ -138,14 +151,14 @@ public final class Backoff extends NativeObject {
                 if (gate != null) {
                     gate.report(permit, verdict);
                 }
-                double delay = verdict.retriable() ? decide(sequence, attempt, verdict, failure) : STOP;
-                if (delay == STOP && failure == null) {
+                double wait = verdict.retriable() ? decide(call, attempt, verdict, failure, result) : STOP;
+                if (wait == STOP && failure == null) {
                     done.complete(result);
-                } else if (delay == STOP) {
+                } else if (wait == STOP) {
                     done.completeExceptionally(failure);
                 } else {
-                    CompletableFuture.delayedExecutor((long) (delay * 1e9), TimeUnit.NANOSECONDS)
-                            .execute(() -> attemptAsync(gate, work, rules, sequence, attempt + 1, done));
+                    CompletableFuture.delayedExecutor((long) (wait * 1e9), TimeUnit.NANOSECONDS)
+                            .execute(() -> attemptAsync(gate, work, rules, call, attempt + 1, done));
                 }
             } catch (RuntimeException | Error e) {
                 done.completeExceptionally(e);
@@ -158,10 +171,27 @@ public final class Backoff extends NativeObject {
         return () -> call(gate, work);
     }
 
-    /** The core's delay before the next attempt; STOP when a failed result is given up on; throws the give-up error after an exception. */
-    private double decide(long sequence, int attempt, Verdict verdict, Throwable failure) {
+    /** One retried call's state in the core (respite_retry_begin); deleted by its caller. */
+    private respite_retry_call begin() {
+        respite_retry_call call = new respite_retry_call();
         try {
-            return handle.apply(p -> RespiteNative.respite_retry_decide(p, sequence, attempt,
+            handle.run(p -> RespiteNative.respite_retry_begin(p, call));
+        } catch (RuntimeException e) {
+            call.delete();
+            throw e;
+        }
+        return call;
+    }
+
+    /**
+     * The core's decision after a failed attempt: the seconds to wait (0 under the testing
+     * switch), after telling the hook; STOP when a failed result is given up on; throws the
+     * give-up error after an exception.
+     */
+    private double decide(respite_retry_call call, int attempt, Verdict verdict, Throwable failure, Object result) {
+        double delay;
+        try {
+            delay = handle.apply(p -> RespiteNative.respite_retry_decide(p, call, attempt,
                     verdict.outcome().code(), verdict.httpStatus(), verdict.retryAfterHint()));
         } catch (TransportException gaveUp) {
             if (failure == null) {
@@ -170,6 +200,11 @@ public final class Backoff extends NativeObject {
             gaveUp.initCause(failure);
             throw gaveUp;
         }
+        if (beforeSleep != null) {
+            beforeSleep.accept(new RetryEvent(attempt, delay, verdict.outcome(), verdict.httpStatus(), failure,
+                    failure == null ? result : null));
+        }
+        return call.getWait();
     }
 
     private Classifier classifierFor(Gate gate) {
@@ -202,8 +237,20 @@ public final class Backoff extends NativeObject {
     /** Builds a back-off: one method per "backoff" setting of the core's table ({@link BackoffSettings}). */
     public static final class Builder extends SettingsBuilder<Builder> implements BackoffSettings<Builder> {
         private Classifier classifier;
+        private Consumer<? super RetryEvent> beforeSleep;
 
         private Builder() {}
+
+        /**
+         * Called before each wait of {@link Backoff#call} and {@link Backoff#callAsync} (spec B19),
+         * with the attempt that failed, the delay and the failure; an exception it throws ends the
+         * call with that exception (no wait, no further attempt). tenacity's before_sleep,
+         * resilience4j's onRetry event.
+         */
+        public Builder beforeSleep(Consumer<? super RetryEvent> hook) {
+            this.beforeSleep = Objects.requireNonNull(hook, "hook");
+            return this;
+        }
 
         /** What counts as a failure and is retried (default: the gate's classifier, else {@link Classifier#DEFAULT}). */
         public Builder classifier(Classifier value) {
@@ -212,7 +259,8 @@ public final class Backoff extends NativeObject {
         }
 
         public Backoff build() {
-            return NativeSettings.with("backoff", values, s -> new Backoff(RespiteNative.respite_backoff_new(s), classifier));
+            return NativeSettings.with("backoff", values, s -> new Backoff(RespiteNative.respite_backoff_new(s), classifier,
+                    beforeSleep));
         }
     }
 }

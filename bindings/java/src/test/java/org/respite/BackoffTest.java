@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -107,5 +112,116 @@ class BackoffTest {
         backoff.close();
         assertEquals("backoff is closed", assertThrows(ClosedException.class, backoff::start).getMessage());
         assertThrows(ClosedException.class, backoff::maxAttempts);
+    }
+
+    @Test
+    void maxElapsedSecondsStopsBeforeAWaitPastTheLimit() {
+        // B16: waits of 30 ms against 50 ms: the second wait would end past it
+        try (Backoff backoff = Backoff.builder().maxAttempts(10).initialDelaySeconds(0.03).multiplier(1)
+                .maxElapsedSeconds(0.05).build()) {
+            AtomicInteger attempts = new AtomicInteger();
+            TransportException error = assertThrows(TransportException.class, () -> backoff.call(() -> {
+                attempts.incrementAndGet();
+                throw new IOException("reset");
+            }));
+            assertEquals(2, attempts.get());
+            assertEquals("the call failed after 2 attempts: the next would start past max_elapsed_seconds (0.05); "
+                    + "last outcome transport", error.getMessage());
+        }
+        InvalidSettingException bad = assertThrows(InvalidSettingException.class,
+                () -> Backoff.builder().maxElapsedSeconds(-1).build());
+        assertEquals("max_elapsed_seconds must be a number from 0 to 86400 (got -1)", bad.getMessage());
+    }
+
+    @Test
+    void immediateRetriesMakeFiveAttemptsWithOneSecondDelaysFast() {
+        // B17: the same attempts and delays, no waits
+        List<Double> delays = new ArrayList<>();
+        try (Backoff backoff = Backoff.builder().maxAttempts(5).initialDelaySeconds(1).multiplier(1)
+                .beforeSleep(event -> delays.add(event.delaySeconds())).build()) {
+            AtomicInteger attempts = new AtomicInteger();
+            boolean before = Testing.setImmediateRetries(true);
+            long started = System.nanoTime();
+            try {
+                TransportException error = assertThrows(TransportException.class, () -> backoff.call(() -> {
+                    attempts.incrementAndGet();
+                    throw new IOException("reset");
+                }));
+                assertEquals("the call failed after 5 attempts: last outcome transport", error.getMessage());
+            } finally {
+                assertTrue(Testing.setImmediateRetries(before));
+            }
+            assertTrue(System.nanoTime() - started < 100_000_000L, "took " + (System.nanoTime() - started) + " ns");
+            assertEquals(5, attempts.get());
+            assertEquals(List.of(1.0, 1.0, 1.0, 1.0), delays);
+            assertFalse(Testing.immediateRetries());
+
+            // the asynchronous path too
+            attempts.set(0);
+            Testing.setImmediateRetries(true);
+            try {
+                CompletionException async = assertThrows(CompletionException.class, () -> backoff.callAsync(null,
+                        () -> {
+                            attempts.incrementAndGet();
+                            return CompletableFuture.<String>failedFuture(new IOException("reset"));
+                        }).join());
+                assertTrue(async.getCause() instanceof TransportException);
+            } finally {
+                Testing.setImmediateRetries(false);
+            }
+            assertEquals(5, attempts.get());
+        }
+    }
+
+    @Test
+    void beforeSleepSeesEachFailureAndItsExceptionEndsTheCall() {
+        // B19: attempt, delay, outcome, status, and the exception or the result
+        List<RetryEvent> events = new ArrayList<>();
+        OutcomeException busy = OutcomeException.ofStatus(503, "busy");
+        try (Backoff backoff = Backoff.builder().maxAttempts(4).initialDelaySeconds(0.001).maxDelaySeconds(0.002)
+                .classifier(Classifier.DEFAULT.resultStatus(Integer.class, status -> status))
+                .beforeSleep(events::add).build()) {
+            AtomicInteger attempts = new AtomicInteger();
+            int result = backoff.call(() -> {
+                if (attempts.incrementAndGet() == 1) {
+                    throw busy;
+                }
+                return attempts.get() == 2 ? 429 : 200;
+            });
+            assertEquals(200, result);
+            assertEquals(2, events.size());
+            assertEquals(new RetryEvent(1, 0.001, Outcome.SERVER_ERROR, 503, busy, null), events.get(0));
+            assertEquals(new RetryEvent(2, 0.002, Outcome.THROTTLED, 429, null, 429), events.get(1));
+            assertEquals(java.time.Duration.ofMillis(1), events.get(0).delay());
+        }
+        IllegalStateException stop = new IllegalStateException("stop retrying");
+        try (Backoff backoff = Backoff.builder().initialDelaySeconds(10).beforeSleep(event -> {
+            throw stop;
+        }).build()) {
+            AtomicInteger attempts = new AtomicInteger();
+            assertSame(stop, assertThrows(IllegalStateException.class, () -> backoff.call(() -> {
+                attempts.incrementAndGet();
+                throw new IOException("reset");
+            })));
+            assertEquals(1, attempts.get(), "no wait, no further attempt");
+        }
+    }
+
+    @Test
+    void theCallersOwnExceptionIsNotRetriedEvenWhenRetryOnListsRequestError() {
+        // B18: reported as request_error (not counted), rethrown unchanged
+        try (Backoff backoff = Backoff.builder().retryOn("transport", "request_error").initialDelaySeconds(0.001)
+                .build(); Gate gate = Gate.builder().failuresToEnterRecovery(1).build()) {
+            AtomicInteger attempts = new AtomicInteger();
+            IllegalArgumentException mine = new IllegalArgumentException("my bug");
+            assertSame(mine, assertThrows(IllegalArgumentException.class, () -> backoff.call(gate, () -> {
+                attempts.incrementAndGet();
+                throw mine;
+            })));
+            assertEquals(1, attempts.get());
+            assertEquals(1, gate.stats().reported());
+            assertEquals(0, gate.stats().countedFailures());
+            assertEquals(GateState.CLOSED, gate.state());
+        }
     }
 }

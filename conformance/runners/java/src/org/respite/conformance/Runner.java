@@ -19,6 +19,7 @@ import com.google.gson.JsonSerializer;
 import com.google.gson.ToNumberPolicy;
 
 import org.respite.Backoff;
+import org.respite.Classifier;
 import org.respite.Decision;
 import org.respite.Event;
 import org.respite.Gate;
@@ -29,6 +30,7 @@ import org.respite.OutcomeException;
 import org.respite.Respite;
 import org.respite.RespiteException;
 import org.respite.TemporarilyUnavailableException;
+import org.respite.Testing;
 import org.respite.TransportException;
 
 /**
@@ -435,12 +437,24 @@ public final class Runner {
         }
     }
 
+    /** A scripted answer the work returns (B18), classified by its status. */
+    record ScriptedResponse(int status) {}
+
+    /** A scripted failure of the caller's own code (B18): the default classifier does not count it. */
+    static final class CallersOwnException extends RuntimeException {
+        CallersOwnException() {
+            super("scripted: the caller's own error");
+        }
+    }
+
     static final class BackoffSteps implements Component {
         private final Backoff backoff;
         private final Gate gate; // from the scenario's "gate" settings, for retry; may be null
 
         BackoffSteps(Map<String, Object> scenario) {
-            backoff = Backoff.builder().setAll(settings(scenario.get("settings"))).build();
+            backoff = Backoff.builder().setAll(settings(scenario.get("settings")))
+                    .classifier(Classifier.DEFAULT.resultStatus(ScriptedResponse.class, ScriptedResponse::status))
+                    .build();
             Object gateSettings = scenario.get("gate");
             try {
                 gate = gateSettings == null ? null : Gate.builder("gate").setAll(settings(gateSettings)).build();
@@ -452,21 +466,34 @@ public final class Runner {
 
         /**
          * The retry helper (Backoff.call) over scripted answers: a status,
-         * {"status", "retry_after"?} or {"transport": true}; past the end, a success.
-         * Attempts and the last outcome are what the work saw.
+         * {"status", "retry_after"?} or {"transport": true} (thrown), {"returned": status}
+         * (returned), {"callers_own": true}; past the end, a success. Attempts and the last
+         * outcome are what the work saw; "immediate" runs under the testing switch.
          */
         private Map<String, Object> retry(Object arg) {
-            Object list = mapOrEmpty(arg).get("attempts");
+            Map<String, Object> given = mapOrEmpty(arg);
+            Object list = given.get("attempts");
             List<?> answers = list instanceof List<?> l ? l : List.of();
             int[] attempts = {0};
             Outcome[] last = {null};
+            int[] lastStatus = {0};
             boolean gaveUp = false;
             Map<String, Object> failure = null;
+            boolean before = Testing.setImmediateRetries(Boolean.TRUE.equals(given.get("immediate")));
             try {
-                backoff.call(gate, () -> {
+                Object result = backoff.call(gate, () -> {
                     Object answer = attempts[0] < answers.size() ? answers.get(attempts[0]) : 200L;
                     attempts[0]++;
                     Map<String, Object> object = answer instanceof Long code ? of("status", code) : asMap(answer);
+                    if (Boolean.TRUE.equals(object.get("callers_own"))) {
+                        last[0] = Outcome.REQUEST_ERROR; // what the gate is told
+                        throw new CallersOwnException();
+                    }
+                    if (object.get("returned") instanceof Long status) {
+                        last[0] = Outcome.classify(status.intValue(), true);
+                        lastStatus[0] = status.intValue();
+                        return new ScriptedResponse(status.intValue());
+                    }
                     OutcomeArg outcome = outcome(object);
                     last[0] = outcome.outcome();
                     if (outcome.outcome() == Outcome.SUCCESS) {
@@ -475,6 +502,14 @@ public final class Runner {
                     throw new OutcomeException(outcome.outcome(), outcome.httpStatus(),
                             number(object, "retry_after"), "scripted answer " + JSON.toJson(answer));
                 });
+                // Backoff.call gives up after failed results by returning the last one.
+                if (result instanceof ScriptedResponse && last[0] != Outcome.SUCCESS) {
+                    gaveUp = true;
+                    failure = of("status", "transport", "message",
+                            backoff.gaveUpError(attempts[0], last[0], lastStatus[0]).getMessage());
+                }
+            } catch (CallersOwnException e) {
+                failure = of("callers_own", true); // rethrown unchanged
             } catch (RespiteException e) {
                 failure = of("status", e.getStatus());
                 // A refusal's figures depend on the real clock: only other failures show their message.
@@ -483,6 +518,8 @@ public final class Runner {
                 }
                 // Backoff.call gives up with the core's transport error, caused by the last failure.
                 gaveUp = e instanceof TransportException && e.getCause() instanceof OutcomeException;
+            } finally {
+                Testing.setImmediateRetries(before);
             }
             Map<String, Object> observed = of("attempts", (long) attempts[0], "gave_up", gaveUp);
             if (last[0] != null) {

@@ -1,0 +1,151 @@
+/*
+ * gate_handle.c - what the C paths (gate_call.c, attempt.c) read of a
+ * respite.Gate: its Owned (gate._own), the handle in it (own.addr), its
+ * status_of (gate._status_of), and the gate's event rule after a call into
+ * it (Gate._poll when events are pending).
+ *
+ * Reading slots by attribute is a good part of a closed-path call's
+ * cost, so on the full C API the slots are read at their offsets when the
+ * objects are exactly Gate and Owned: gate.py hands over both classes
+ * (_gate_classes), whose member descriptors give the offsets. A subclass,
+ * an unknown class, or the limited API (abi3) reads them by attribute.
+ */
+#define PY_SSIZE_T_CLEAN
+#include "respite_py.h"
+
+#ifndef Py_LIMITED_API
+#include <structmember.h>
+#endif
+
+static PyObject *str_own;
+static PyObject *str_status_of;
+static PyObject *str_addr;
+static PyObject *str_poll;
+
+#ifndef Py_LIMITED_API
+static PyTypeObject *gate_type, *owned_type;
+static Py_ssize_t own_offset, status_of_offset, addr_offset;
+
+/* The offset of cls's object slot `name`, or -1 (with no exception) when it is not one. */
+static Py_ssize_t slot_offset(PyObject *cls, PyObject *name)
+{
+    PyObject *descr = PyObject_GetAttr(cls, name);
+    Py_ssize_t offset = -1;
+    if (descr && Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+        PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+        if (member->type == T_OBJECT_EX && !(member->flags & READONLY))
+            offset = member->offset;
+    }
+    Py_XDECREF(descr);
+    PyErr_Clear();
+    return offset;
+}
+
+/* A slot's value, new reference; NULL with AttributeError when unset. */
+static PyObject *slot_read(PyObject *obj, Py_ssize_t offset, PyObject *name)
+{
+    PyObject *value = *(PyObject **)((char *)obj + offset);
+    if (!value) {
+        PyErr_SetObject(PyExc_AttributeError, name);
+        return NULL;
+    }
+    Py_INCREF(value);
+    return value;
+}
+#endif
+
+static PyObject *read_own(PyObject *gate)
+{
+#ifndef Py_LIMITED_API
+    if (Py_TYPE(gate) == gate_type)
+        return slot_read(gate, own_offset, str_own);
+#endif
+    return PyObject_GetAttr(gate, str_own);
+}
+
+PyObject *respite_py_gate_status_of(PyObject *gate)
+{
+#ifndef Py_LIMITED_API
+    if (Py_TYPE(gate) == gate_type)
+        return slot_read(gate, status_of_offset, str_status_of);
+#endif
+    return PyObject_GetAttr(gate, str_status_of);
+}
+
+static PyObject *read_addr(PyObject *own)
+{
+#ifndef Py_LIMITED_API
+    if (Py_TYPE(own) == owned_type)
+        return slot_read(own, addr_offset, str_addr);
+#endif
+    return PyObject_GetAttr(own, str_addr);
+}
+
+PyObject *respite_py_gate_own(PyObject *gate, respite_gate **handle)
+{
+    PyObject *own = read_own(gate);
+    if (!own)
+        return NULL;
+    PyObject *addr = read_addr(own);
+    *handle = addr ? (respite_gate *)PyLong_AsVoidPtr(addr) : NULL;
+    Py_XDECREF(addr);
+    if (!addr || (*handle == NULL && PyErr_Occurred())) {
+        Py_DECREF(own);
+        return NULL;
+    }
+    return own;
+}
+
+int respite_py_gate_poll(PyObject *gate, PyObject *own, const respite_gate *handle)
+{
+    if (respite_gate_events_pending(handle) <= 0)
+        return 0;
+    PyObject *res = PyObject_CallMethodObjArgs(gate, str_poll, own, NULL);
+    Py_XDECREF(res);
+    return res ? 0 : -1;
+}
+
+/* _gate_classes(Gate, Owned): the classes whose slots are read at their offsets. */
+static PyObject *gate_classes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2 || !PyType_Check(args[0]) || !PyType_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "_gate_classes() takes the classes Gate and Owned");
+        return NULL;
+    }
+#ifndef Py_LIMITED_API
+    Py_ssize_t own = slot_offset(args[0], str_own), status_of = slot_offset(args[0], str_status_of);
+    Py_ssize_t addr = slot_offset(args[1], str_addr);
+    if (own < 0 || status_of < 0 || addr < 0) {
+        PyErr_SetString(PyExc_TypeError, "_gate_classes(): Gate._own, Gate._status_of and Owned.addr must be __slots__");
+        return NULL;
+    }
+    Py_INCREF(args[0]);
+    Py_INCREF(args[1]);
+    Py_XDECREF(gate_type);
+    Py_XDECREF(owned_type);
+    gate_type = (PyTypeObject *)args[0];
+    owned_type = (PyTypeObject *)args[1];
+    own_offset = own;
+    status_of_offset = status_of;
+    addr_offset = addr;
+#endif
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef gate_classes_def = {"_gate_classes", (PyCFunction)(void (*)(void))gate_classes, METH_FASTCALL,
+                                       "Names the classes Gate and Owned, whose slots the C paths read."};
+
+int respite_py_gate_handle_register(PyObject *module)
+{
+    if (!(str_own = PyUnicode_InternFromString("_own")) ||
+        !(str_status_of = PyUnicode_InternFromString("_status_of")) || !(str_addr = PyUnicode_InternFromString("addr")) ||
+        !(str_poll = PyUnicode_InternFromString("_poll")))
+        return -1;
+    PyObject *fn = PyCFunction_New(&gate_classes_def, NULL);
+    if (!fn || PyModule_AddObject(module, "_gate_classes", fn) != 0) {
+        Py_XDECREF(fn);
+        return -1;
+    }
+    return 0;
+}
