@@ -150,9 +150,12 @@ for line in open("/proc/cpuinfo", encoding="utf-8"):
 nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
 failed = [f for f in (read("failed") or "").split("\n") if f]
 
+USAGE = "<!-- not run: a benchmark's usage (scripts/bench.sh runs it) -->\n```sh\n"
+
 def leading_comment(path):
     """A C file's first comment as Markdown: its paragraphs, and the lines
-    indented by two or more spaces that start a paragraph (usage lines) as code."""
+    indented by two or more spaces that start a paragraph (usage lines) as
+    a fenced block marked not to run."""
     m = re.match(r"\s*/\*(.*?)\*/", open(path, encoding="utf-8").read(), re.S)
     if not m:
         return ""
@@ -164,7 +167,11 @@ def leading_comment(path):
             if para:
                 md.append(" ".join(para))
                 para = []
-            md.append("    " + line.strip())
+            # fenced and marked for tools/doctest: usage, not a program
+            if md and md[-1].startswith(USAGE):
+                md[-1] = md[-1][: -len("\n```")] + "\n" + line.strip() + "\n```"
+            else:
+                md.append(USAGE + line.strip() + "\n```")
         elif line.strip():
             if para and re.match(r"(\d+\.|-) ", line):  # a list item starts a line of its own
                 md.append(" ".join(para))
