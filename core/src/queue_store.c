@@ -37,6 +37,8 @@
 
 #define STORE_LAYOUT 2
 #define BUSY_TIMEOUT_MS 5000
+/* How often a writer tries the lock again while it waits (see busy_wait). */
+#define BUSY_RETRY_NS 1000000L
 /* The clock offset is refreshed at most this often (L9). */
 #define OFFSET_REFRESH_SECONDS 60.0
 
@@ -178,6 +180,7 @@ struct queue_store {
     int64_t head_place;
     char boot_id[40];
     double offset_saved_at; /* monotonic */
+    double busy_since;      /* monotonic: when the current wait for a lock began */
     /* As the transaction began: a call that changed nothing writes nothing. */
     respite_queue_stats loaded;
     int64_t loaded_removed_bytes, loaded_head_place;
@@ -217,6 +220,24 @@ static double clock_offset(void)
     struct timespec wall;
     clock_gettime(CLOCK_REALTIME, &wall);
     return (double)wall.tv_sec + (double)wall.tv_nsec * 1e-9 - respite_now();
+}
+
+/* SQLite's busy handler: every millisecond, up to BUSY_TIMEOUT_MS in all.
+ * SQLite's own (sqlite3_busy_timeout) sleeps up to 100 ms between tries, so
+ * under load a writer that backed off kept missing the lock between other
+ * processes' short transactions (each well under 0.1 s) and gave up after
+ * 5 s with "database is locked". */
+static int busy_wait(void *arg, int tries)
+{
+    queue_store *s = arg;
+    double now = respite_now();
+    if (tries == 0)
+        s->busy_since = now;
+    if (now - s->busy_since >= BUSY_TIMEOUT_MS / 1000.0)
+        return 0;
+    struct timespec pause = {0, BUSY_RETRY_NS};
+    nanosleep(&pause, NULL);
+    return 1;
 }
 
 /* ---------------------------------------------------------- statements */
@@ -347,7 +368,7 @@ static open_result open_file(queue_store *s, int durability, int check, respite_
         return is_corruption(rc) ? CORRUPT : FAILED;
     }
     sqlite3_extended_result_codes(s->db, 1);
-    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+    sqlite3_busy_handler(s->db, busy_wait, s);
     /* Refuse a file that is not ours before WAL mode writes to it (L4),
      * in one read transaction (another process may be making the layout);
      * checked again under the write lock below, where the layout is made. */

@@ -901,12 +901,92 @@ static void test_L2_durability_full_and_settings(void **state)
     respite_settings_free(s);
 }
 
+static void sleep_ms(double ms)
+{
+    struct timespec t = {(time_t)(ms / 1000), (long)(fmod(ms, 1000) * 1e6)};
+    nanosleep(&t, NULL);
+}
+
+/* The other writer's busy handler: it takes the lock back as soon as it is free. */
+static int retry_at_once(void *arg, int tries)
+{
+    (void)arg, (void)tries;
+    sleep_ms(0.05);
+    return 1;
+}
+
+/* L2: writers wait for each other up to 5 s. Another process writes back to
+ * back, holding the lock 100 to 300 ms at a time with 2 ms between (as
+ * several producers do, slowed down, on a loaded machine), while this one
+ * enqueues, takes and settles: every call gets in at one of the gaps.
+ * SQLite's own busy handler (about 60 tries in 5 s, after sleeps growing to
+ * 100 ms) missed them and gave up: "database is locked". */
+#define CALLS_BETWEEN 10
+
+static void test_L2_a_call_gets_in_between_another_process_transactions(void **state)
+{
+    (void)state;
+    const char *path = file_path("busy.db");
+    respite_queue *q = must_open(path, 1000, 0, 60);
+    int ready[2], stop[2];
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(stop), 0);
+    pid_t child = fork();
+    if (child == 0) {
+        sqlite3 *db = NULL;
+        int failed = sqlite3_open(path, &db) != SQLITE_OK;
+        sqlite3_busy_handler(db, retry_at_once, NULL);
+        fcntl(stop[0], F_SETFL, O_NONBLOCK);
+        char c = 'r';
+        unsigned seed = 7;
+        double end = respite_now() + 30;
+        for (int n = 0; !failed && respite_now() < end && read(stop[0], &c, 1) < 0; n++) {
+            failed = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK;
+            if (n == 0 && write(ready[1], &c, 1) != 1)
+                failed = 1;
+            sleep_ms(100 + 200.0 * rand_r(&seed) / RAND_MAX); /* no rhythm a waiter could fall into */
+            failed |= sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK;
+            sleep_ms(2);
+        }
+        sqlite3_close(db);
+        _exit(failed);
+    }
+    char c;
+    assert_int_equal(read(ready[0], &c, 1), 1); /* it holds the lock now */
+    double longest = 0;
+    for (int i = 0; i < CALLS_BETWEEN; i++) {
+        respite_error err;
+        respite_error_clear(&err);
+        double start = respite_now();
+        if (respite_queue_enqueue(q, "between", 7, respite_now(), &err) != RESPITE_OK)
+            fail_msg("enqueue %d: %s", i, err.message);
+        respite_batch *b = respite_queue_take(q, 1, respite_now(), &err);
+        if (!b)
+            fail_msg("take %d: %s", i, err.message);
+        assert_int_equal(respite_batch_settle_all(b, RESPITE_DISPOSITION_DELIVERED, &err), 1);
+        respite_batch_free(b);
+        if (respite_now() - start > longest)
+            longest = respite_now() - start;
+    }
+    close(stop[1]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0); /* it wrote all along */
+    print_message("longest enqueue + take + settle: %.3f s\n", longest);
+    assert_int_equal(stats_of(q).delivered, CALLS_BETWEEN);
+    respite_queue_free(q);
+    close(ready[0]);
+    close(ready[1]);
+    close(stop[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         QUEUE_TESTS
         cmocka_unit_test(test_L1_a_file_answers_as_memory_does),
         cmocka_unit_test(test_L2_durability_full_and_settings),
+        cmocka_unit_test(test_L2_a_call_gets_in_between_another_process_transactions),
         cmocka_unit_test(test_L3_ids_increase_and_carry_over_reopening),
         cmocka_unit_test(test_L4_a_newer_layout_is_refused_and_left_alone),
         cmocka_unit_test(test_L4_a_foreign_file_keeps_every_byte),
