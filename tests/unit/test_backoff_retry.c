@@ -374,7 +374,7 @@ static void test_B17_testing_switch_makes_retries_immediate(void **state)
     assert_int_equal(respite_testing_immediate_retries(), 1);
     double started = respite_now();
     assert_int_equal(respite_retry_run(b, NULL, scripted_attempt, &s, NULL, &made, &err), RESPITE_E_TRANSPORT);
-    assert_true(respite_now() - started < 0.1); /* 4 delays of 1 s not waited */
+    assert_true(respite_now() - started < 1.0); /* none of the 4 delays of 1 s waited */
     assert_int_equal(made, 5);
     assert_string_equal(err.message, "the call failed after 5 attempts: last outcome transport");
 

@@ -62,7 +62,7 @@ final class BackoffTest extends TestCase
         } finally {
             $this->assertTrue(Testing::setImmediateRetries($before));
         }
-        $this->assertLessThan(100e6, hrtime(true) - $started);
+        $this->assertLessThan(1e9, hrtime(true) - $started); // none of the 1 s delays waited
         $this->assertSame([5, [1.0, 1.0, 1.0, 1.0]], [$calls, $delays]);
         $this->assertFalse(Testing::immediateRetries());
     }

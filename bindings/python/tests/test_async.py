@@ -217,5 +217,5 @@ def test_retry_async_awaits_an_async_before_sleep_and_honours_immediate_retries(
     with respite.testing.immediate_retries():
         with pytest.raises(respite.TransportError) as info:
             run(down())
-    assert time.monotonic() - started < 0.1  # asyncio.sleep(0) four times, not 4 s
+    assert time.monotonic() - started < 1.0  # asyncio.sleep(0) four times: none of the 1 s delays
     assert info.value.attempts == 5 and seen == [(1, 1.0), (2, 1.0), (3, 1.0), (4, 1.0)]

@@ -161,7 +161,7 @@ def test_immediate_retries_make_five_attempts_with_one_second_delays_fast():
     with respite.testing.immediate_retries():
         with pytest.raises(respite.TransportError) as info:
             fn()
-    assert time.monotonic() - started < 0.1
+    assert time.monotonic() - started < 1.0  # none of the 1 s delays waited
     assert len(calls) == 5 and [event.delay for event in seen] == [1.0] * 4
     assert str(info.value) == "the call failed after 5 attempts: last outcome transport"
     # restored on exit (the core's switch is off again)

