@@ -82,7 +82,8 @@ final class FleetGateTest extends TestCase
         self::waitFor(static fn () => $gate->fleetView()['connected']);
         $one = $this->startHost('host-a');
         try {
-            usleep((int) (5 * self::REFRESH * 1e6)); // one host's opening alone pauses no other host
+            // one host's opening alone pauses no other host: looked at once this host has seen it
+            self::waitFor(static fn () => $gate->fleetView()['hosts_opened'] === 1);
             for ($i = 0; $i < 5; $i++) {
                 $gate->call($call);
             }

@@ -41,14 +41,12 @@ final class SenderTest extends TestCase
         for ($i = 1; $i < 10; $i++) {
             $sender->enqueue("e$i"); // queued during the pause
         }
-        usleep(50000);
-        self::assertSame(3, self::$server->requests(), 'a request was sent during the pause');
-        self::assertLessThan($started->at + $started->pause, respite_now(), 'the check came too late');
 
         // each pause ends with one probe (the first 4 events); a failed probe doubles the pause, up to the maximum
         $grown = $this->waitFor($sender, 'recovery_extended');
         self::assertEqualsWithDelta(0.3, $grown->pause, 1e-9);
-        self::assertSame(4, self::$server->requests());
+        // the probe is the fourth request: none was sent during the pause, however long the test took to look
+        self::assertSame(4, self::$server->requests(), 'a request was sent during the pause');
         $capped = $this->waitFor($sender, 'recovery_extended');
         self::assertEqualsWithDelta(0.3, $capped->pause, 1e-9);
         self::assertSame(5, self::$server->requests());
