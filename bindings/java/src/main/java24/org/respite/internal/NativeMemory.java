@@ -1,11 +1,10 @@
 package org.respite.internal;
 
 /**
- * Picks how the fast path reads the core's memory on JDK 22 and later (this
+ * Picks how the fast path reads the core's memory on JDK 24 and later (this
  * class replaces src/main/java's in the multi-release jar): the Foreign Function
- * and Memory API, where Unsafe's memory access is deprecated (it warns from
- * JDK 24). The system property {@code respite.words=buffer} forces the direct
- * buffer fallback (tests).
+ * and Memory API, since Unsafe's memory access warns there (JEP 498). The system
+ * property {@code respite.words=buffer} forces the direct buffer fallback (tests).
  */
 public final class NativeMemory {
     private static final boolean SEGMENTS = !"buffer".equals(System.getProperty("respite.words"));
@@ -14,7 +13,7 @@ public final class NativeMemory {
 
     /** The words of {@code size} bytes at {@code address}. */
     public static NativeWords words(long address, int size) {
-        return SEGMENTS ? new SegmentWords(address, size) : new BufferWords(address, size);
+        return SEGMENTS ? new SegmentWords(address) : new BufferWords(address, size);
     }
 
     /** The implementation in use ("unsafe", "buffer", "segment"): for tests and benchmarks. */
