@@ -13,7 +13,7 @@ import org.respite.swig.respite_fast_path;
  * A gate's closed path decided in Java, with no JNI crossing (spec section 2,
  * "The fast-path protocol", K1-K6): the core's published word and this
  * handle's event words are read in place ({@link NativeWords}: Unsafe, or FFM on
- * JDK 22+), and each thread counts in a block of its own (K5). Every mask,
+ * JDK 24+), and each thread counts in a block of its own (K5). Every mask,
  * value and offset comes from the core's respite_fast_path.
  * <p>
  * The thread that made the gate keeps its block in a field (no ThreadLocal
@@ -25,16 +25,30 @@ import org.respite.swig.respite_fast_path;
  * the Cleaner, once this object is unreachable and no thread can read.
  */
 final class FastPath {
-    private final NativeWords word;
-    private final NativeWords events;
-    private final NativeWords cursor;
+    private static final NativeWords WORDS = NativeMemory.WORDS;
+
+    /** A thread's counter block (K5): where it adds its closed admits and successes. */
+    static final class Block {
+        final Object base;
+        final long admitted;
+        final long reported;
+
+        private Block(respite_fast_path fp) {
+            long address = fp.getBlock_address();
+            base = WORDS.base(address, fp.getBlock_size());
+            admitted = WORDS.position(address, fp.getAdmitted_offset());
+            reported = WORDS.position(address, fp.getReported_offset());
+        }
+    }
+
+    private final Object wordBase, eventsBase, cursorBase;
+    private final long word, events, cursor; // positions
     private final long admitMask, admitValue, permitMask, successMask, successValue;
-    private final int admittedAt, reportedAt;
     private final long gate;
     private final Cleaner.Cleanable reference;
     private final Thread owner; // the thread that made this object
-    private NativeWords ownerBlock; // the owner's block; read and written by the owner alone (null: released)
-    private final ThreadLocal<NativeWords> blocks = ThreadLocal.withInitial(this::newBlock);
+    private Block ownerBlock; // the owner's block; read and written by the owner alone (null: released)
+    private final ThreadLocal<Block> blocks = ThreadLocal.withInitial(this::newBlock);
     private boolean otherThreads; // guarded by this: whether another thread was given a block
     private boolean released; // guarded by this
 
@@ -42,18 +56,19 @@ final class FastPath {
         respite_fast_path fp = new respite_fast_path();
         try {
             RespiteNative.respite_gate_fast_path(pointer, fp);
-            word = NativeMemory.words(fp.getWord_address(), 8);
-            events = NativeMemory.words(fp.getEvents_address(), 8);
-            cursor = NativeMemory.words(fp.getCursor_address(), 8);
+            wordBase = WORDS.base(fp.getWord_address(), 8);
+            word = WORDS.position(fp.getWord_address(), 0);
+            eventsBase = WORDS.base(fp.getEvents_address(), 8);
+            events = WORDS.position(fp.getEvents_address(), 0);
+            cursorBase = WORDS.base(fp.getCursor_address(), 8);
+            cursor = WORDS.position(fp.getCursor_address(), 0);
             admitMask = fp.getAdmit_mask();
             admitValue = fp.getAdmit_value();
             permitMask = fp.getPermit_mask();
             successMask = fp.getSuccess_mask();
             successValue = fp.getSuccess_value();
-            admittedAt = fp.getAdmitted_offset();
-            reportedAt = fp.getReported_offset();
             owner = Thread.currentThread();
-            ownerBlock = NativeMemory.words(fp.getBlock_address(), fp.getBlock_size());
+            ownerBlock = new Block(fp);
         } finally {
             fp.delete();
         }
@@ -63,41 +78,41 @@ final class FastPath {
     }
 
     /** This thread's block (K5), or null once the reference was dropped: ask the core. */
-    NativeWords block() {
+    Block block() {
         return Thread.currentThread() == owner ? ownerBlock : blocks.get();
     }
 
     /** K2: the permit when the gate is closed (counted in this thread's block), else 0: ask the core. */
-    long admit(NativeWords block) {
-        long w = word.getAcquire(0);
+    long admit(Block block) {
+        long w = WORDS.getAcquire(wordBase, word);
         if ((w & admitMask) != admitValue) {
             return 0;
         }
-        add(block, admittedAt);
+        add(block.base, block.admitted);
         return w & permitMask;
     }
 
     /** K3: true when a success with this permit (0: none) was settled here. */
-    boolean success(NativeWords block, long permit) {
-        long w = word.getAcquire(0);
+    boolean success(Block block, long permit) {
+        long w = WORDS.getAcquire(wordBase, word);
         if ((w & successMask) != successValue || (permit != 0 && permit != (w & permitMask))) {
             return false;
         }
-        add(block, reportedAt);
+        add(block.base, block.reported);
         return true;
     }
 
     /** K4: whether events wait for this handle (after a decision made here). */
     boolean eventsWaiting() {
-        boolean waiting = events.getAcquire(0) != cursor.getAcquire(0);
+        boolean waiting = WORDS.getAcquire(eventsBase, events) != WORDS.getAcquire(cursorBase, cursor);
         Reference.reachabilityFence(this);
         return waiting;
     }
 
     /** This thread's count of closed admits decided here (tests: the fast path was taken). */
     long admittedHere() {
-        NativeWords block = block();
-        long admitted = block == null ? 0 : block.get(admittedAt);
+        Block block = block();
+        long admitted = block == null ? 0 : WORDS.get(block.base, block.admitted);
         Reference.reachabilityFence(this);
         return admitted;
     }
@@ -115,13 +130,13 @@ final class FastPath {
     }
 
     /* Plain access: this thread's alone. */
-    private void add(NativeWords block, int offset) {
-        block.set(offset, block.get(offset) + 1);
+    private void add(Object base, long position) {
+        WORDS.set(base, position, WORDS.get(base, position) + 1);
         Reference.reachabilityFence(this); // the block is the gate's memory, kept by this object
     }
 
     /** A new block (K5) for a thread other than the owner, or null once the reference was dropped. */
-    private synchronized NativeWords newBlock() {
+    private synchronized Block newBlock() {
         if (released) {
             return null;
         }
@@ -129,7 +144,7 @@ final class FastPath {
         respite_fast_path fp = new respite_fast_path();
         try {
             RespiteNative.respite_gate_fast_path(gate, fp);
-            return NativeMemory.words(fp.getBlock_address(), fp.getBlock_size());
+            return new Block(fp);
         } finally {
             fp.delete();
         }

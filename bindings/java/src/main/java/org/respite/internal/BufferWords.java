@@ -5,28 +5,32 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-/** {@link NativeWords} through a VarHandle over a direct buffer: the fallback where Unsafe is missing. */
+/** {@link NativeWords} through a VarHandle over direct buffers: the fallback where Unsafe is missing. */
 final class BufferWords extends NativeWords {
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
-    private final ByteBuffer buffer;
-
-    BufferWords(long address, int size) {
-        this.buffer = buffer0(address, size);
+    @Override
+    public Object base(long address, int size) {
+        return buffer0(address, size);
     }
 
     @Override
-    public long getAcquire(int offset) {
-        return (long) LONGS.getAcquire(buffer, offset);
+    public long position(long address, int offset) {
+        return offset;
     }
 
     @Override
-    public long get(int offset) {
-        return (long) LONGS.get(buffer, offset);
+    public long getAcquire(Object base, long position) {
+        return (long) LONGS.getAcquire((ByteBuffer) base, (int) position);
     }
 
     @Override
-    public void set(int offset, long value) {
-        LONGS.set(buffer, offset, value);
+    public long get(Object base, long position) {
+        return (long) LONGS.get((ByteBuffer) base, (int) position);
+    }
+
+    @Override
+    public void set(Object base, long position, long value) {
+        LONGS.set((ByteBuffer) base, (int) position, value);
     }
 }

@@ -1,24 +1,21 @@
 package org.respite.internal;
 
 /**
- * Picks how the fast path reads the core's memory on JDK 17-21: Unsafe where the
- * runtime has it, else a direct buffer. The multi-release jar replaces this class
- * on JDK 22 and later (src/main/java22: the Foreign Function and Memory API).
+ * Picks how the fast path reads the core's memory on JDK 17-23: Unsafe where the
+ * runtime has it, else direct buffers. The multi-release jar replaces this class
+ * on JDK 24 and later (src/main/java24: the Foreign Function and Memory API).
  * The system property {@code respite.words=buffer} forces the fallback (tests).
  */
 public final class NativeMemory {
-    private static final boolean UNSAFE = !"buffer".equals(System.getProperty("respite.words")) && unsafe();
+    /** The runtime's one implementation. */
+    public static final NativeWords WORDS = !"buffer".equals(System.getProperty("respite.words")) && unsafe()
+            ? new UnsafeWords() : new BufferWords();
 
     private NativeMemory() {}
 
-    /** The words of {@code size} bytes at {@code address}. */
-    public static NativeWords words(long address, int size) {
-        return UNSAFE ? new UnsafeWords(address) : new BufferWords(address, size);
-    }
-
     /** The implementation in use ("unsafe", "buffer", "segment"): for tests and benchmarks. */
     public static String kind() {
-        return UNSAFE ? "unsafe" : "buffer";
+        return WORDS instanceof UnsafeWords ? "unsafe" : "buffer";
     }
 
     private static boolean unsafe() {

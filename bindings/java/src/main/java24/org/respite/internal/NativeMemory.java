@@ -7,17 +7,14 @@ package org.respite.internal;
  * property {@code respite.words=buffer} forces the direct buffer fallback (tests).
  */
 public final class NativeMemory {
-    private static final boolean SEGMENTS = !"buffer".equals(System.getProperty("respite.words"));
+    /** The runtime's one implementation. */
+    public static final NativeWords WORDS = "buffer".equals(System.getProperty("respite.words"))
+            ? new BufferWords() : new SegmentWords();
 
     private NativeMemory() {}
 
-    /** The words of {@code size} bytes at {@code address}. */
-    public static NativeWords words(long address, int size) {
-        return SEGMENTS ? new SegmentWords(address) : new BufferWords(address, size);
-    }
-
     /** The implementation in use ("unsafe", "buffer", "segment"): for tests and benchmarks. */
     public static String kind() {
-        return SEGMENTS ? "segment" : "buffer";
+        return WORDS instanceof SegmentWords ? "segment" : "buffer";
     }
 }

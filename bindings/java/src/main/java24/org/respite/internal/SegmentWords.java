@@ -15,24 +15,28 @@ final class SegmentWords extends NativeWords {
     private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle(); // (segment, offset)
 
-    private final long address;
-
-    SegmentWords(long address) {
-        this.address = address;
+    @Override
+    public Object base(long address, int size) {
+        return null;
     }
 
     @Override
-    public long getAcquire(int offset) {
-        return (long) LONG.getAcquire(ALL, address + offset);
+    public long position(long address, int offset) {
+        return address + offset;
     }
 
     @Override
-    public long get(int offset) {
-        return ALL.get(ValueLayout.JAVA_LONG, address + offset);
+    public long getAcquire(Object base, long position) {
+        return (long) LONG.getAcquire(ALL, position);
     }
 
     @Override
-    public void set(int offset, long value) {
-        ALL.set(ValueLayout.JAVA_LONG, address + offset, value);
+    public long get(Object base, long position) {
+        return ALL.get(ValueLayout.JAVA_LONG, position);
+    }
+
+    @Override
+    public void set(Object base, long position, long value) {
+        ALL.set(ValueLayout.JAVA_LONG, position, value);
     }
 }
