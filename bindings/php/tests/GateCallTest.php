@@ -202,15 +202,30 @@ final class GateCallTest extends TestCase
         }
     }
 
-    public function testTheInternalFunctionRefusesWhatIsNotAGate(): void
+    public function testBadArgumentsAreTypeErrorsBeforeAnyAdmit(): void
     {
-        try {
-            respite_php_gate_call(new \stdClass(), fn () => 1, null);
-            $this->fail('a stdClass taken for a gate');
-        } catch (\TypeError $e) {
-            $this->assertStringContainsString('stdClass has no ptr property', $e->getMessage());
+        $gate = new Gate();
+        foreach ([fn () => $gate->call('no such function'), fn () => $gate->call(fn () => 1, new \stdClass())] as $k => $bad) {
+            try {
+                $bad();
+                $this->fail("bad argument $k taken");
+            } catch (\TypeError $e) {
+                $this->assertStringStartsWith('Respite\\Internal\\NativeGate::call(): Argument #' . ($k + 1), $e->getMessage());
+            }
         }
-        $this->expectException(\TypeError::class);
-        respite_php_gate_call(new Gate(), 'no such function', null);
+        $this->assertSame(0, $gate->stats()['admitted']);
+    }
+
+    public function testAGateNeverConstructedIsClosedAndOneCannotBeCloned(): void
+    {
+        $bare = (new \ReflectionClass(Gate::class))->newInstanceWithoutConstructor();
+        try {
+            $bare->call(fn () => 1);
+            $this->fail('a gate without a handle called');
+        } catch (ClosedException $e) {
+            $this->assertSame('gate is closed', $e->getMessage());
+        }
+        $this->expectException(\Error::class); // two objects would free one handle twice
+        $copy = clone new Gate();
     }
 }
