@@ -7,7 +7,7 @@ import java.lang.invoke.VarHandle;
 /**
  * {@link NativeWords} through FFM (JDK 24+): absolute addresses in one constant
  * segment over the whole address space, so its checks are against constants (a
- * segment per word, in a field, cost ~3 ns per access). Making it
+ * segment per word, in a field, cost about 1 ns more per access). Making it
  * is a restricted call, as loading the JNI library already was on JDK 24+: the
  * module's one native-access warning (or --enable-native-access) covers both.
  */
