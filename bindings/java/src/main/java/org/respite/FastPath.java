@@ -27,11 +27,17 @@ import org.respite.swig.respite_fast_path;
 final class FastPath {
     private static final NativeWords WORDS = NativeMemory.WORDS;
 
-    /** A thread's counter block (K5): where it adds its closed admits and successes. */
+    /**
+     * A thread's counter block (K5): where it adds its closed admits and successes.
+     * Its owner alone writes it and the core never does, so the counts are also
+     * kept here: each add is one store, no load.
+     */
     static final class Block {
         final Object base;
         final long admitted;
         final long reported;
+        long admittedCount;
+        long reportedCount;
 
         private Block(respite_fast_path fp) {
             long address = fp.getBlock_address();
@@ -44,6 +50,9 @@ final class FastPath {
     private final Object wordBase, eventsBase, cursorBase;
     private final long word, events, cursor; // positions
     private final long admitMask, admitValue, permitMask, successMask, successValue;
+    /* A cursor value this handle had (0 at first): the cursor only grows and never passes the
+     * events word, so events equal to it mean none wait, without reading the cursor (K4). */
+    private volatile long cursorSeen;
     private final long gate;
     private final Cleaner.Cleanable reference;
     private final Thread owner; // the thread that made this object
@@ -88,7 +97,7 @@ final class FastPath {
         if ((w & admitMask) != admitValue) {
             return 0;
         }
-        add(block.base, block.admitted);
+        add(block.base, block.admitted, ++block.admittedCount);
         return w & permitMask;
     }
 
@@ -98,13 +107,14 @@ final class FastPath {
         if ((w & successMask) != successValue || (permit != 0 && permit != (w & permitMask))) {
             return false;
         }
-        add(block.base, block.reported);
+        add(block.base, block.reported, ++block.reportedCount);
         return true;
     }
 
     /** K4: whether events wait for this handle (after a decision made here). */
     boolean eventsWaiting() {
-        boolean waiting = WORDS.getAcquire(eventsBase, events) != WORDS.getAcquire(cursorBase, cursor);
+        long made = WORDS.getAcquire(eventsBase, events);
+        boolean waiting = made != cursorSeen && made != (cursorSeen = WORDS.getAcquire(cursorBase, cursor));
         Reference.reachabilityFence(this);
         return waiting;
     }
@@ -130,8 +140,8 @@ final class FastPath {
     }
 
     /* Plain access: this thread's alone. */
-    private void add(Object base, long position) {
-        WORDS.set(base, position, WORDS.get(base, position) + 1);
+    private void add(Object base, long position, long count) {
+        WORDS.set(base, position, count);
         Reference.reachabilityFence(this); // the block is the gate's memory, kept by this object
     }
 
