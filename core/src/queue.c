@@ -72,6 +72,7 @@ struct respite_batch {
     int unsettled;
     int slots_size;
     batch_slot *slots;
+    int64_t bytes; /* the payloads' sizes together */
 };
 
 static const char *const disposition_names[RESPITE_DISPOSITION_COUNT] = {
@@ -770,10 +771,56 @@ static int head_live(respite_queue *q, double now, store_row *row, int *found, r
     }
 }
 
+/* In memory, the loop of take_locked on the ring itself (a sender takes a
+ * batch per request): pops up to `want` live events into b, dropping the
+ * expired ones it meets (D6), and counts them once. */
+static void ring_take(respite_queue *q, respite_batch *b, int want, double now)
+{
+    int n = 0;
+    int64_t bytes = 0, expired = 0, expired_bytes = 0;
+    while (n < want && q->count > 0) {
+        queue_event *e = ring_pop_head(q);
+        if (expired_at(q, e->queued_at, now)) {
+            expired++;
+            expired_bytes += (int64_t)e->size;
+            event_free(q, e);
+            continue;
+        }
+        e->attempts++;
+        bytes += (int64_t)e->size;
+        b->slots[n].event = e;
+        b->slots[n].disposition = SLOT_UNSETTLED;
+        n++;
+    }
+    q->stats.expired += expired;
+    count_pending(q, -(n + expired), -(bytes + expired_bytes));
+    count_in_flight(q, n, bytes);
+    b->count = n;
+    b->bytes = bytes;
+}
+
 /* Lock held, in the call's transaction. *out NULL when nothing is left. */
 static int take_locked(respite_queue *q, int max_events, double now, respite_batch **out, respite_error *err)
 {
     *out = NULL;
+    if (!q->store) {
+        if (q->count == 0)
+            return RESPITE_OK;
+        int want = max_events < q->stats.pending ? max_events : (int)q->stats.pending;
+        respite_batch *b = batch_alloc(q, want);
+        if (!b)
+            return respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory taking %d events", want);
+        ring_take(q, b, want, now);
+        if (b->count == 0) { /* every one had expired */
+            batch_release(q, b);
+            return RESPITE_OK;
+        }
+        b->queue = q;
+        b->unsettled = b->count;
+        q->refs++;
+        *out = b;
+        return RESPITE_OK;
+    }
     store_row row;
     int found;
     /* Expired events at the head go first, so an empty result is honest. */
@@ -785,10 +832,12 @@ static int take_locked(respite_queue *q, int max_events, double now, respite_bat
     if (!b)
         return respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory taking %d events", want);
     int n = 0;
+    int64_t bytes = 0;
     while (n < want && found) {
         queue_event *e;
         if ((status = head_take(q, &row, now, &e, err)) != RESPITE_OK)
             break;
+        bytes += (int64_t)e->size;
         b->slots[n].event = e;
         b->slots[n].disposition = SLOT_UNSETTLED;
         n++;
@@ -803,6 +852,7 @@ static int take_locked(respite_queue *q, int max_events, double now, respite_bat
     }
     b->queue = q;
     b->count = n;
+    b->bytes = bytes;
     b->unsettled = n;
     q->refs++;
     *out = b;
@@ -1009,6 +1059,18 @@ double respite_batch_event_age(const respite_batch *batch, int index, double now
         return -1;
     double age = now - s->event->queued_at;
     return age > 0 ? age : 0;
+}
+
+int64_t respite_internal_batch_payload_bytes(const respite_batch *batch)
+{
+    return batch->bytes;
+}
+
+const char *respite_internal_batch_payload(const respite_batch *batch, int index, size_t *size)
+{
+    const queue_event *e = batch->slots[index].event;
+    *size = e->size;
+    return e->data;
 }
 
 int respite_batch_event_disposition(const respite_batch *batch, int index, respite_error *err)
