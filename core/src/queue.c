@@ -1205,11 +1205,11 @@ static int settle_some(respite_queue *q, respite_batch *b, int index, int dispos
     int unsettled = b->unsettled;
     int failed = 0;
     *settled = 0;
+    respite_error step; /* filled by a step that fails, read only then */
+    respite_error_clear(&step);
     for (int i = index < 0 ? 0 : index; i < (index < 0 ? b->count : index + 1); i++) {
         if (index < 0 && b->slots[i].disposition != SLOT_UNSETTLED)
             continue;
-        respite_error step;
-        respite_error_clear(&step);
         int d = settle_locked(q, b, i, disposition, &step);
         if (d >= 0) {
             *applied = d;
