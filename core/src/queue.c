@@ -31,6 +31,7 @@ struct respite_queue {
     pthread_cond_t changed; /* signalled for respite_queue_wait */
     int waiters;
     int64_t wait_for;       /* smallest min_pending a waiter wants */
+    unsigned interrupts;    /* respite_queue_interrupt calls: each ends every wait */
 
     queue_event **ring;
     size_t ring_size; /* power of two */
@@ -936,12 +937,15 @@ int respite_queue_wait(respite_queue *queue, int64_t min_pending, double timeout
     struct timespec deadline = deadline_after(timeout_seconds);
     double end = respite_now() + timeout_seconds;
     pthread_mutex_lock(&queue->lock);
+    unsigned interrupts = queue->interrupts;
     int ready = 0;
     for (;;) {
         if (wait_ready(queue, min_pending)) {
             ready = 1;
             break;
         }
+        if (queue->interrupts != interrupts)
+            break;
         queue->waiters++;
         if (queue->waiters == 1 || min_pending < queue->wait_for)
             queue->wait_for = min_pending;
@@ -958,6 +962,14 @@ int respite_queue_wait(respite_queue *queue, int64_t min_pending, double timeout
     }
     pthread_mutex_unlock(&queue->lock);
     return ready;
+}
+
+void respite_internal_queue_interrupt(respite_queue *queue)
+{
+    pthread_mutex_lock(&queue->lock);
+    queue->interrupts++;
+    pthread_cond_broadcast(&queue->changed);
+    pthread_mutex_unlock(&queue->lock);
 }
 
 /* ----------------------------------------------------------------- stats */

@@ -16,6 +16,7 @@
 
 #include "../support/test_support.h"
 #include "respite.h"
+#include "../../core/src/internal.h" /* respite_queue_interrupt */
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
@@ -789,6 +790,35 @@ static void *late_producer(void *arg)
     return NULL;
 }
 
+static void *late_interrupt(void *arg)
+{
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    put(arg, "a", 0);
+    respite_queue_interrupt(arg);
+    return NULL;
+}
+
+/* What a sender's flush does to its thread's wait for min_entries: the
+ * wait returns at once, 0 when not ready, not at its timeout. */
+static void test_an_interrupt_ends_a_wait(void **state)
+{
+    (void)state;
+    respite_queue *q = queue_of(10, 0, 0, NULL, 0);
+    pthread_t t;
+    double t0 = respite_now();
+    pthread_create(&t, NULL, late_interrupt, q);
+    assert_int_equal(respite_queue_wait(q, 5, 30.0, NULL), 0);
+    assert_true(respite_now() - t0 < 15.0);
+    pthread_join(t, NULL);
+    /* an interrupt before a wait began does not end it */
+    assert_int_equal(respite_queue_wait(q, 1, 0.01, NULL), 1);
+    double t1 = respite_now();
+    assert_int_equal(respite_queue_wait(q, 2, 0.05, NULL), 0);
+    assert_true(respite_now() - t1 >= 0.04);
+    respite_queue_free(q);
+}
+
 static void test_Q9_wait_returns_when_enough_are_pending_or_on_timeout(void **state)
 {
     (void)state;
@@ -900,6 +930,7 @@ static void test_Q10_enqueue_many_decides_each_and_stops_at_a_refusal(void **sta
     cmocka_unit_test(test_Q6_binary_payload_keeps_its_size_and_a_terminator), \
     cmocka_unit_test(test_Q8_settings_and_policy_defaults), \
     cmocka_unit_test(test_Q9_wait_returns_when_enough_are_pending_or_on_timeout), \
+    cmocka_unit_test(test_an_interrupt_ends_a_wait), \
     cmocka_unit_test(test_Q10_enqueue_many_decides_each_and_stops_at_a_refusal),
 #ifdef QUEUE_TESTS_ON_FILE
 #define QUEUE_MEMORY_TESTS
