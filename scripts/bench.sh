@@ -28,10 +28,12 @@ command="bash scripts/bench.sh"
 # runs with its own defaults); QUICK=1 makes every run short.
 declare -A c_args
 if [ "$quick" = 1 ]; then
-  c_args=([bench_gate]="50 5" [bench_sender]="100000 100 5" [bench_queue]="1000000" [bench_policy]="100")
+  c_args=([bench_gate]="50 5" [bench_sender]="200000 100 5" [bench_queue]="1000000" [bench_policy]="100"
+          [bench_queue_expiry]="5" [bench_probes]="20000 5")
   py_args=(--calls 20000 --rounds 5) node_env=(CALLS=100000 ROUNDS=5) php_args=(20000 5) java_args=(1000000 5)
 else
-  c_args=([bench_gate]="200 11" [bench_sender]="500000 100 11" [bench_queue]="10000000" [bench_policy]="300")
+  c_args=([bench_gate]="200 11" [bench_sender]="500000 100 11" [bench_queue]="10000000" [bench_policy]="300"
+          [bench_queue_expiry]="9" [bench_probes]="100000 9")
   py_args=(--calls 200000 --rounds 9) node_env=(CALLS=1000000 ROUNDS=9) php_args=(200000 9) java_args=(10000000 9)
 fi
 
