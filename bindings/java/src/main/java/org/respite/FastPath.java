@@ -1,7 +1,13 @@
 package org.respite;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeMemory;
@@ -17,7 +23,10 @@ import org.respite.swig.respite_fast_path;
  * value and offset comes from the core's respite_fast_path.
  * <p>
  * The thread that made the gate keeps its block in a field (no ThreadLocal
- * look-up on its calls); other threads find theirs in a ThreadLocal.
+ * look-up on its calls); other platform threads find theirs in a ThreadLocal.
+ * Blocks stay bounded by the threads alive: a block whose thread has ended goes
+ * to the next thread that needs one (its counts continue, K5), and virtual
+ * threads, one per task, take none (their calls go to the core: one crossing).
  * The gate's memory is kept by a core reference of this object's own. A
  * thread takes its block before it reads anything, under this object's lock;
  * so {@link #close()} can drop the reference at once when no other thread
@@ -53,12 +62,27 @@ final class FastPath {
     /* A cursor value this handle had (0 at first): the cursor only grows and never passes the
      * events word, so events equal to it mean none wait, without reading the cursor (K4). */
     private volatile long cursorSeen;
+    /** Thread.isVirtual() (JDK 21+), or null before it existed: no virtual threads. */
+    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
+
+    /** A block and the thread it was last given to (weak: a block keeps no ended thread). */
+    private static final class Lease {
+        final Block block;
+        WeakReference<Thread> thread; // guarded by the FastPath
+
+        Lease(Block block, Thread thread) {
+            this.block = block;
+            this.thread = new WeakReference<>(thread);
+        }
+    }
+
     private final long gate;
     private final Cleaner.Cleanable reference;
     private final Thread owner; // the thread that made this object
     private Block ownerBlock; // the owner's block; read and written by the owner alone (null: released)
     private final ThreadLocal<Block> blocks = ThreadLocal.withInitial(this::newBlock);
     private boolean otherThreads; // guarded by this: whether another thread was given a block
+    private final List<Lease> leases = new ArrayList<>(); // guarded by this: every block taken from the core
     private boolean released; // guarded by this
 
     FastPath(long pointer) {
@@ -78,6 +102,7 @@ final class FastPath {
             successValue = fp.getSuccess_value();
             owner = Thread.currentThread();
             ownerBlock = new Block(fp);
+            leases.add(new Lease(ownerBlock, owner)); // another thread's once the owner has ended
         } finally {
             fp.delete();
         }
@@ -86,9 +111,10 @@ final class FastPath {
         reference = NativeHandle.whenUnreachable(this, () -> RespiteNative.respite_gate_free(held));
     }
 
-    /** This thread's block (K5), or null once the reference was dropped: ask the core. */
+    /** This thread's block (K5), or null (a virtual thread, or the reference was dropped): ask the core. */
     Block block() {
-        return Thread.currentThread() == owner ? ownerBlock : blocks.get();
+        Thread thread = Thread.currentThread();
+        return thread == owner ? ownerBlock : isVirtual(thread) ? null : blocks.get();
     }
 
     /** K2: the permit when the gate is closed (counted in this thread's block), else 0: ask the core. */
@@ -119,7 +145,7 @@ final class FastPath {
         return waiting;
     }
 
-    /** This thread's count of closed admits decided here (tests: the fast path was taken). */
+    /** The closed admits counted in this thread's block (tests: the fast path was taken). */
     long admittedHere() {
         Block block = block();
         long admitted = block == null ? 0 : WORDS.get(block.base, block.admitted);
@@ -145,18 +171,56 @@ final class FastPath {
         Reference.reachabilityFence(this); // the block is the gate's memory, kept by this object
     }
 
-    /** A new block (K5) for a thread other than the owner, or null once the reference was dropped. */
+    /** How many blocks were taken from the core (tests: bounded by the threads alive). */
+    synchronized int blocksTaken() {
+        return leases.size();
+    }
+
+    /**
+     * A block (K5) for a platform thread other than the owner, or null once the reference
+     * was dropped: the block of a thread that has ended, else a new one. The ended thread's
+     * stores, its counts included, happen before isAlive() returns false (JLS 17.4.4), or
+     * before its Thread was found unreachable; this lock orders the handoff. The scan is one
+     * step per block, once per thread and gate.
+     */
     private synchronized Block newBlock() {
         if (released) {
             return null;
         }
         otherThreads = true;
+        Thread current = Thread.currentThread();
+        for (Lease lease : leases) {
+            Thread last = lease.thread.get();
+            if (last == null || !last.isAlive()) {
+                lease.thread = new WeakReference<>(current);
+                return lease.block;
+            }
+        }
         respite_fast_path fp = new respite_fast_path();
         try {
             RespiteNative.respite_gate_fast_path(gate, fp);
-            return new Block(fp);
+            Block block = new Block(fp);
+            leases.add(new Lease(block, current));
+            return block;
         } finally {
             fp.delete();
+        }
+    }
+
+    private static boolean isVirtual(Thread thread) {
+        try {
+            return IS_VIRTUAL != null && (boolean) IS_VIRTUAL.invokeExact(thread);
+        } catch (Throwable impossible) { // Thread.isVirtual() throws nothing
+            throw new AssertionError(impossible);
+        }
+    }
+
+    private static MethodHandle isVirtualHandle() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual",
+                    MethodType.methodType(boolean.class));
+        } catch (NoSuchMethodException | IllegalAccessException beforeJdk21) {
+            return null;
         }
     }
 }

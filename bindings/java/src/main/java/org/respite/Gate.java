@@ -203,6 +203,11 @@ public final class Gate extends NativeObject {
         return fast.admittedHere();
     }
 
+    /** How many counter blocks the fast path took from the core (tests: bounded by the threads alive). */
+    int fastBlocks() {
+        return fast.blocksTaken();
+    }
+
     /* One JNI crossing each, events rule included (fast_native.c); clock: the core's, else now. */
     private native long admit0(long pointer, boolean clock, double now, boolean raise);
 
