@@ -35,6 +35,8 @@ import org.respite.swig.respite_fast_path;
  */
 final class FastPath {
     private static final NativeWords WORDS = NativeMemory.WORDS;
+    /** Thread.isVirtual() (JDK 21+), or null before it existed: no virtual threads. */
+    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
 
     /**
      * A thread's counter block (K5): where it adds its closed admits and successes.
@@ -62,9 +64,6 @@ final class FastPath {
     /* A cursor value this handle had (0 at first): the cursor only grows and never passes the
      * events word, so events equal to it mean none wait, without reading the cursor (K4). */
     private volatile long cursorSeen;
-    /** Thread.isVirtual() (JDK 21+), or null before it existed: no virtual threads. */
-    private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
-
     /** A block and the thread it was last given to (weak: a block keeps no ended thread). */
     private static final class Lease {
         final Block block;
@@ -179,9 +178,9 @@ final class FastPath {
     /**
      * A block (K5) for a platform thread other than the owner, or null once the reference
      * was dropped: the block of a thread that has ended, else a new one. The ended thread's
-     * stores, its counts included, happen before isAlive() returns false (JLS 17.4.4), or
-     * before its Thread was found unreachable; this lock orders the handoff. The scan is one
-     * step per block, once per thread and gate.
+     * stores, its counts included, happen before isAlive() returns false (JLS 17.4.4) or its
+     * Thread is collected (a live thread is reachable); this lock orders the handoff. The
+     * scan is one step per block, once per thread and gate.
      */
     private synchronized Block newBlock() {
         if (released) {

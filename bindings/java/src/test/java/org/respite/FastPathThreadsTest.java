@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -76,6 +77,31 @@ class FastPathThreadsTest {
             assertEquals(CALLS, fastAdmits.get());
             assertEquals(1 + CALLS, gate.stats().admitted());
             assertEquals(1 + CALLS, gate.stats().reported());
+        }
+    }
+
+    @Test
+    void theBlockOfACollectedThreadIsReused() throws Exception {
+        try (Gate gate = Gate.builder().failuresToEnterRecovery(1000).build()) {
+            AtomicLong fastAdmits = new AtomicLong();
+            Thread first = new Thread(caller(gate, fastAdmits));
+            first.start();
+            first.join();
+            WeakReference<Thread> collected = new WeakReference<>(first);
+            first = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (collected.get() != null) {
+                assertTrue(System.nanoTime() < deadline, "the ended thread was collected");
+                System.gc();
+                Thread.sleep(10);
+            }
+            Thread next = new Thread(caller(gate, fastAdmits));
+            next.start();
+            next.join();
+            assertEquals(2, gate.fastBlocks(), "this thread's and the one the two threads had in turn");
+            assertEquals(2 * CALLS, fastAdmits.get());
+            assertEquals(2 * CALLS, gate.stats().admitted());
+            assertEquals(2 * CALLS, gate.stats().reported());
         }
     }
 
