@@ -47,9 +47,14 @@ class FastPath {
     // The low halves' indices in `block` (small integers: fast element access).
     this.admittedLow = (fp.admittedOffset / 4 + LO) | 0;
     this.reportedLow = (fp.reportedOffset / 4 + LO) | 0;
-    this.seen = -1; // the word last decoded (never negative: decoded at the first call)
-    this.admitPermit = 0;
-    this.successPermit = 0;
+    // The word last decoded: NaN equals no word, so the first call decodes
+    // and sets the permits. These fields hold doubles from the start: a field
+    // that turned from integer to double would change this object's shape,
+    // and the first gate's optimized code would leave every other gate's
+    // calls ("wrong map") for slower, polymorphic code.
+    this.seen = NaN;
+    this.admitPermit = NaN;
+    this.successPermit = NaN;
   }
 
   // K1: reads the word whole with one 64-bit load; decodes it again only

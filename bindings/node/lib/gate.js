@@ -70,7 +70,7 @@ class Gate extends EventEmitter {
     this._logger = options.logger || null;
     this._decision = new native.respite_decision();
     this._rawEvent = new native.respite_event();
-    this._handlersPermit = 0;
+    this._handlersPermit = NaN; // none yet; a double, as permits are (fast-path.js)
     this._handlers = null;
   }
 
