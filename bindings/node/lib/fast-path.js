@@ -32,21 +32,8 @@ function halves(value) {
 class FastPath {
   constructor(token) {
     const fp = native.respite_node_fast_path(token);
-    this.word = new Float64Array(fp.word);
-    this.events = new Float64Array(fp.events);
-    this.cursor = new Float64Array(fp.cursor);
-    this.blockBuffer = fp.block;
-    this.block = new Uint32Array(fp.block);
-    [this.admitMaskLo, this.admitMaskHi] = halves(fp.admitMask);
-    [this.admitValueLo, this.admitValueHi] = halves(fp.admitValue);
-    [this.permitMaskLo, this.permitMaskHi] = halves(fp.permitMask);
-    [this.successMaskLo, this.successMaskHi] = halves(fp.successMask);
-    [this.successValueLo, this.successValueHi] = halves(fp.successValue);
-    this.admittedOffset = fp.admittedOffset;
-    this.reportedOffset = fp.reportedOffset;
-    // The low halves' indices in `block` (small integers: fast element access).
-    this.admittedLow = (fp.admittedOffset / 4 + LO) | 0;
-    this.reportedLow = (fp.reportedOffset / 4 + LO) | 0;
+    // The fields every call reads come first, so they are kept inside the
+    // object (the later ones may live in a separate property array).
     // The word last decoded: NaN equals no word, so the first call decodes
     // and sets the permits. These fields hold doubles from the start: a field
     // that turned from integer to double would change this object's shape,
@@ -55,6 +42,21 @@ class FastPath {
     this.seen = NaN;
     this.admitPermit = NaN;
     this.successPermit = NaN;
+    this.word = new Float64Array(fp.word);
+    this.events = new Float64Array(fp.events);
+    this.cursor = new Float64Array(fp.cursor);
+    this.block = new Uint32Array(fp.block);
+    // The low halves' indices in `block` (small integers: fast element access).
+    this.admittedLow = (fp.admittedOffset / 4 + LO) | 0;
+    this.reportedLow = (fp.reportedOffset / 4 + LO) | 0;
+    this.blockBuffer = fp.block;
+    this.admittedOffset = fp.admittedOffset;
+    this.reportedOffset = fp.reportedOffset;
+    [this.admitMaskLo, this.admitMaskHi] = halves(fp.admitMask);
+    [this.admitValueLo, this.admitValueHi] = halves(fp.admitValue);
+    [this.permitMaskLo, this.permitMaskHi] = halves(fp.permitMask);
+    [this.successMaskLo, this.successMaskHi] = halves(fp.successMask);
+    [this.successValueLo, this.successValueHi] = halves(fp.successValue);
   }
 
   // K1: reads the word whole with one 64-bit load; decodes it again only
