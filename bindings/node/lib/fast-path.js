@@ -34,11 +34,11 @@ class FastPath {
     const fp = native.respite_node_fast_path(token);
     // The fields every call reads come first, so they are kept inside the
     // object (the later ones may live in a separate property array).
-    // The word last decoded: NaN equals no word, so the first call decodes
-    // and sets the permits. These fields hold doubles from the start: a field
-    // that turned from integer to double would change this object's shape,
-    // and the first gate's optimized code would leave every other gate's
-    // calls ("wrong map") for slower, polymorphic code.
+    // The word last decoded and its permits (set by _decode below). These
+    // fields hold doubles from the start: a field that turned from integer
+    // to double would change this object's shape, and the first gate's
+    // optimized code would leave every other gate's calls ("wrong map") for
+    // slower, polymorphic code.
     this.seen = NaN;
     this.admitPermit = NaN;
     this.successPermit = NaN;
@@ -57,6 +57,10 @@ class FastPath {
     [this.permitMaskLo, this.permitMaskHi] = halves(fp.permitMask);
     [this.successMaskLo, this.successMaskHi] = halves(fp.successMask);
     [this.successValueLo, this.successValueHi] = halves(fp.successValue);
+    // Decoded now, so a call decodes only after a transition: the optimized
+    // code then has no call to _decode in its common path (a branch never
+    // taken is compiled out), and needs no checks again after it.
+    this._decode(this.word[0]);
   }
 
   // K1: reads the word whole with one 64-bit load; decodes it again only

@@ -240,7 +240,12 @@ class Gate extends EventEmitter {
   // permit asked: a closed generation's calls share one permit, so they
   // allocate no closures.
   _handlersFor(permit) {
-    if (this._handlersPermit === permit) return this._handlers;
+    return this._handlersPermit === permit ? this._handlers : this._newHandlers(permit);
+  }
+
+  // Made out of line: every gate makes its first pair on its first call, and
+  // the callers' optimized code stays as small as if none had been made.
+  _newHandlers(permit) {
     this._handlersPermit = permit;
     this._handlers = {
       value: (value) => {
