@@ -28,10 +28,12 @@ command="bash scripts/bench.sh"
 # runs with its own defaults); QUICK=1 makes every run short.
 declare -A c_args
 if [ "$quick" = 1 ]; then
-  c_args=([bench_gate]="50 5" [bench_sender]="100000 100 5" [bench_queue]="1000000" [bench_policy]="100")
+  c_args=([bench_gate]="50 5" [bench_sender]="200000 100 5" [bench_queue]="1000000" [bench_policy]="100"
+          [bench_queue_expiry]="5" [bench_probes]="20000 5")
   py_args=(--calls 20000 --rounds 5) node_env=(CALLS=100000 ROUNDS=5) php_args=(20000 5) java_args=(1000000 5)
 else
-  c_args=([bench_gate]="200 11" [bench_sender]="500000 100 11" [bench_queue]="10000000" [bench_policy]="300")
+  c_args=([bench_gate]="200 11" [bench_sender]="500000 100 11" [bench_queue]="10000000" [bench_policy]="300"
+          [bench_queue_expiry]="9" [bench_probes]="100000 9")
   py_args=(--calls 200000 --rounds 9) node_env=(CALLS=1000000 ROUNDS=9) php_args=(200000 9) java_args=(10000000 9)
 fi
 
@@ -109,11 +111,22 @@ fi
 
 # ---- Java: the binding's jar (installed to ~/.m2 as the test step does,
 # for bench/java's build), and first on the class path, so this checkout's
-# binding is the one measured.
-if build_step java-binding mvn -B -q -f bindings/java install -DskipTests &&
+# binding is the one measured: on the default JDK (17: Unsafe), and, when a
+# JDK 24+ is there (bindings/java/jdk24.sh), on it too (the multi-release
+# jar's FFM classes).
+jdk24="$(bash bindings/java/jdk24.sh)"
+if build_step java-binding mvn -B -q -f bindings/java install -DskipTests ${jdk24:+"-Drespite.jdk24=$jdk24"} &&
    build_step java-bench mvn -B -q -f bench/java package; then
   run java java -cp bindings/java/target/respite-0.1.0.jar:bench/java/target/benchmarks.jar \
     org.respite.bench.PairedRounds "${java_args[@]}"
+  if [ -n "$jdk24" ]; then
+    run java-ffm "$jdk24/bin/java" --enable-native-access=ALL-UNNAMED \
+      -cp bindings/java/target/respite-0.1.0.jar:bench/java/target/benchmarks.jar \
+      org.respite.bench.PairedRounds "${java_args[@]}"
+  else
+    echo "bash bindings/java/jdk24.sh" > "$out/java-ffm.cmd"
+    echo "no JDK 24 or later on this machine: not measured" > "$out/java-ffm.txt"
+  fi
   run java-memory java -Xms512m -Xmx512m -XX:+AlwaysPreTouch \
     -cp bindings/java/target/respite-0.1.0.jar:bench/java/target/benchmarks.jar org.respite.bench.MemoryPerBreaker
 fi
@@ -206,6 +219,9 @@ sections = [
      "A protected no-op through respite's `Gate` next to resilience4j 2.2's `CircuitBreaker` "
      "(decorated, and by hand), in paired rounds after a JIT warm-up; per round, respite's overhead "
      "divided by the smaller of resilience4j's two."),
+    ("java-ffm", "Java on JDK 24+",
+     "The same on the newest JDK 24 or later found (bindings/java/jdk24.sh), where the multi-release "
+     "jar reads the gate's words through FFM instead of Unsafe."),
     ("java-memory", "Java: memory per breaker",
      "Breakers made and kept until they hold 16 MB, in a JVM with a fixed, pre-touched heap: the used "
      "heap after a GC, plus the growth of resident memory (native memory; the heap does not move it)."),

@@ -50,6 +50,7 @@ RESPITE_HANDLE(respite_response)
 RESPITE_HANDLE(respite_sender)
 RESPITE_HANDLE(respite_fleet_gate)
 RESPITE_HANDLE(respite_metrics)
+RESPITE_HANDLE(respite_cancel_token)
 
 /* Text is real UTF-8 both ways (JNI's own string functions speak modified
  * UTF-8, which breaks 4-byte characters): byte[] across JNI, converted with

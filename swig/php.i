@@ -160,6 +160,3 @@ int respite_php_gate_ptr(zval *value, respite_gate **gate)
 %init %{
     respite_php_gate_call_register();
 %}
-%rinit %{
-    respite_php_gate_call_request();
-%}

@@ -112,6 +112,7 @@
 %thread respite_client_new;
 %thread respite_client_free;
 %thread respite_client_request;
+%thread respite_client_request_with;
 %thread respite_client_report_unusable;
 %thread respite_sender_new;
 %thread respite_sender_free;

@@ -91,6 +91,20 @@ int respite_policy_find_strategy(const respite_policy *policy, int transport_fai
                                  respite_error *err);
 int respite_batch_settle_every(respite_batch *batch, int disposition, int *settled, respite_error *err);
 
+/* A batch's payloads as the HTTP module joins them into a body, without a
+ * check per call: their sizes together, and payload `index` (0 to the
+ * batch's count - 1) with its size. */
+#define respite_batch_payload_bytes respite_internal_batch_payload_bytes
+#define respite_batch_payload respite_internal_batch_payload
+RESPITE_INTERNAL_API int64_t respite_internal_batch_payload_bytes(const respite_batch *batch);
+RESPITE_INTERNAL_API const char *respite_internal_batch_payload(const respite_batch *batch, int index, size_t *size);
+
+/* Ends every respite_queue_wait on the queue now (they return 0 unless
+ * ready): a sender's flush, whose thread waits for min_entries_per_message
+ * events and must look again at once rather than at its next poll. */
+#define respite_queue_interrupt respite_internal_queue_interrupt
+RESPITE_INTERNAL_API void respite_internal_queue_interrupt(respite_queue *queue);
+
 /* 1 when text starts with prefix (ASCII letters in any case); returns its length then. */
 static inline size_t respite_starts_with_nocase(const char *text, const char *prefix)
 {

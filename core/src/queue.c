@@ -31,6 +31,7 @@ struct respite_queue {
     pthread_cond_t changed; /* signalled for respite_queue_wait */
     int waiters;
     int64_t wait_for;       /* smallest min_pending a waiter wants */
+    unsigned interrupts;    /* respite_queue_interrupt calls: each ends every wait */
 
     queue_event **ring;
     size_t ring_size; /* power of two */
@@ -72,6 +73,7 @@ struct respite_batch {
     int unsettled;
     int slots_size;
     batch_slot *slots;
+    int64_t bytes; /* the payloads' sizes together */
 };
 
 static const char *const disposition_names[RESPITE_DISPOSITION_COUNT] = {
@@ -111,12 +113,25 @@ static queue_event *ring_at(const respite_queue *q, size_t i)
     return q->ring[(q->head + i) & (q->ring_size - 1)];
 }
 
+/* Events are popped oldest first (expiry, eviction, take), and in a long
+ * queue the oldest are long out of cache: each pop asks for the event
+ * RING_PREFETCH places behind the new head, so its miss overlaps the work
+ * on the ones before it rather than stalling the pop that reaches it. */
+#define RING_PREFETCH 16
+#if defined(__GNUC__)
+#define prefetch_event(e) __builtin_prefetch(e)
+#else
+#define prefetch_event(e) ((void)(e))
+#endif
+
 static queue_event *ring_pop_head(respite_queue *q)
 {
     queue_event *e = q->ring[q->head];
     q->head = (q->head + 1) & (q->ring_size - 1);
     if (--q->count == 0)
         q->sorted = 1;
+    else if (q->count > RING_PREFETCH)
+        prefetch_event(ring_at(q, RING_PREFETCH));
     return e;
 }
 
@@ -757,10 +772,56 @@ static int head_live(respite_queue *q, double now, store_row *row, int *found, r
     }
 }
 
+/* In memory, the loop of take_locked on the ring itself (a sender takes a
+ * batch per request): pops up to `want` live events into b, dropping the
+ * expired ones it meets (D6), and counts them once. */
+static void ring_take(respite_queue *q, respite_batch *b, int want, double now)
+{
+    int n = 0;
+    int64_t bytes = 0, expired = 0, expired_bytes = 0;
+    while (n < want && q->count > 0) {
+        queue_event *e = ring_pop_head(q);
+        if (expired_at(q, e->queued_at, now)) {
+            expired++;
+            expired_bytes += (int64_t)e->size;
+            event_free(q, e);
+            continue;
+        }
+        e->attempts++;
+        bytes += (int64_t)e->size;
+        b->slots[n].event = e;
+        b->slots[n].disposition = SLOT_UNSETTLED;
+        n++;
+    }
+    q->stats.expired += expired;
+    count_pending(q, -(n + expired), -(bytes + expired_bytes));
+    count_in_flight(q, n, bytes);
+    b->count = n;
+    b->bytes = bytes;
+}
+
 /* Lock held, in the call's transaction. *out NULL when nothing is left. */
 static int take_locked(respite_queue *q, int max_events, double now, respite_batch **out, respite_error *err)
 {
     *out = NULL;
+    if (!q->store) {
+        if (q->count == 0)
+            return RESPITE_OK;
+        int want = max_events < q->stats.pending ? max_events : (int)q->stats.pending;
+        respite_batch *b = batch_alloc(q, want);
+        if (!b)
+            return respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory taking %d events", want);
+        ring_take(q, b, want, now);
+        if (b->count == 0) { /* every one had expired */
+            batch_release(q, b);
+            return RESPITE_OK;
+        }
+        b->queue = q;
+        b->unsettled = b->count;
+        q->refs++;
+        *out = b;
+        return RESPITE_OK;
+    }
     store_row row;
     int found;
     /* Expired events at the head go first, so an empty result is honest. */
@@ -772,10 +833,12 @@ static int take_locked(respite_queue *q, int max_events, double now, respite_bat
     if (!b)
         return respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory taking %d events", want);
     int n = 0;
+    int64_t bytes = 0;
     while (n < want && found) {
         queue_event *e;
         if ((status = head_take(q, &row, now, &e, err)) != RESPITE_OK)
             break;
+        bytes += (int64_t)e->size;
         b->slots[n].event = e;
         b->slots[n].disposition = SLOT_UNSETTLED;
         n++;
@@ -790,6 +853,7 @@ static int take_locked(respite_queue *q, int max_events, double now, respite_bat
     }
     b->queue = q;
     b->count = n;
+    b->bytes = bytes;
     b->unsettled = n;
     q->refs++;
     *out = b;
@@ -873,12 +937,15 @@ int respite_queue_wait(respite_queue *queue, int64_t min_pending, double timeout
     struct timespec deadline = deadline_after(timeout_seconds);
     double end = respite_now() + timeout_seconds;
     pthread_mutex_lock(&queue->lock);
+    unsigned interrupts = queue->interrupts;
     int ready = 0;
     for (;;) {
         if (wait_ready(queue, min_pending)) {
             ready = 1;
             break;
         }
+        if (queue->interrupts != interrupts)
+            break;
         queue->waiters++;
         if (queue->waiters == 1 || min_pending < queue->wait_for)
             queue->wait_for = min_pending;
@@ -895,6 +962,14 @@ int respite_queue_wait(respite_queue *queue, int64_t min_pending, double timeout
     }
     pthread_mutex_unlock(&queue->lock);
     return ready;
+}
+
+void respite_internal_queue_interrupt(respite_queue *queue)
+{
+    pthread_mutex_lock(&queue->lock);
+    queue->interrupts++;
+    pthread_cond_broadcast(&queue->changed);
+    pthread_mutex_unlock(&queue->lock);
 }
 
 /* ----------------------------------------------------------------- stats */
@@ -996,6 +1071,18 @@ double respite_batch_event_age(const respite_batch *batch, int index, double now
         return -1;
     double age = now - s->event->queued_at;
     return age > 0 ? age : 0;
+}
+
+int64_t respite_internal_batch_payload_bytes(const respite_batch *batch)
+{
+    return batch->bytes;
+}
+
+const char *respite_internal_batch_payload(const respite_batch *batch, int index, size_t *size)
+{
+    const queue_event *e = batch->slots[index].event;
+    *size = e->size;
+    return e->data;
 }
 
 int respite_batch_event_disposition(const respite_batch *batch, int index, respite_error *err)
@@ -1130,11 +1217,11 @@ static int settle_some(respite_queue *q, respite_batch *b, int index, int dispos
     int unsettled = b->unsettled;
     int failed = 0;
     *settled = 0;
+    respite_error step; /* filled by a step that fails, read only then */
+    respite_error_clear(&step);
     for (int i = index < 0 ? 0 : index; i < (index < 0 ? b->count : index + 1); i++) {
         if (index < 0 && b->slots[i].disposition != SLOT_UNSETTLED)
             continue;
-        respite_error step;
-        respite_error_clear(&step);
         int d = settle_locked(q, b, i, disposition, &step);
         if (d >= 0) {
             *applied = d;

@@ -6,7 +6,10 @@
 # Then the conformance runner is built (its own Maven classpath) and run over every scenario for Java.
 set -euo pipefail
 # clean: SWIG leaves classes of removed types behind. -Werror only here, not in a user's install.
-env -u RESPITE_FAULT_SERVER mvn -B -q -f bindings/java clean install '-Dnative.warnings=-Wall;-Wextra;-Werror'
+# With a JDK 24+ on the machine, the jar's multi-release part is built and its tests run on that JDK.
+jdk24="$(bash bindings/java/jdk24.sh)"
+env -u RESPITE_FAULT_SERVER mvn -B -q -f bindings/java clean install '-Dnative.warnings=-Wall;-Wextra;-Werror' \
+  ${jdk24:+"-Drespite.jdk24=$jdk24"}
 
 bash conformance/runners/java/build
 

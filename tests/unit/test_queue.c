@@ -16,6 +16,7 @@
 
 #include "../support/test_support.h"
 #include "respite.h"
+#include "../../core/src/internal.h" /* respite_queue_interrupt */
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
@@ -457,6 +458,41 @@ static void test_D6_expiry_after_batches_settled_out_of_order(void **state)
     respite_queue_free(q);
 }
 
+/* D6: a take drops the expired events it meets on its way (counted once
+ * each), stops at max_events, and gives no batch when every one had expired. */
+static void test_D6_take_drops_the_expired_events_it_meets(void **state)
+{
+    (void)state;
+    respite_queue *q = queue_of(10, 5, 10, NULL, 0);
+    put(q, "a", 0);
+    put(q, "b", 1);
+    put(q, "cc", 5);
+    put(q, "dd", 6);
+    put(q, "eee", 7);
+    respite_batch *b = respite_queue_take(q, 2, 11, NULL); /* a and b are 10 s old or more */
+    assert_non_null(b);
+    assert_int_equal(respite_batch_count(b), 2);
+    assert_string_equal(respite_batch_event_text(b, 0, NULL), "cc");
+    assert_string_equal(respite_batch_event_text(b, 1, NULL), "dd");
+    respite_queue_stats s = stats_of(q);
+    assert_int_equal(s.expired, 2);
+    assert_int_equal(s.pending, 1);
+    assert_int_equal(s.pending_bytes, 3);
+    assert_int_equal(s.in_flight, 2);
+    assert_int_equal(s.in_flight_bytes, 4);
+    assert_int_equal(respite_batch_settle_all(b, RESPITE_DISPOSITION_DELIVERED, NULL), 2);
+    respite_batch_free(b);
+    assert_null(respite_queue_take(q, 5, 17, NULL)); /* eee is 10 s old */
+    s = stats_of(q);
+    assert_int_equal(s.expired, 3);
+    assert_int_equal(s.delivered, 2);
+    assert_int_equal(s.pending, 0);
+    assert_int_equal(s.pending_bytes, 0);
+    assert_int_equal(s.in_flight, 0);
+    assert_balanced(q);
+    respite_queue_free(q);
+}
+
 static void test_D6_expired_events_inside_a_batch_are_skipped(void **state)
 {
     (void)state;
@@ -754,6 +790,35 @@ static void *late_producer(void *arg)
     return NULL;
 }
 
+static void *late_interrupt(void *arg)
+{
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    put(arg, "a", 0);
+    respite_queue_interrupt(arg);
+    return NULL;
+}
+
+/* What a sender's flush does to its thread's wait for min_entries: the
+ * wait returns at once, 0 when not ready, not at its timeout. */
+static void test_an_interrupt_ends_a_wait(void **state)
+{
+    (void)state;
+    respite_queue *q = queue_of(10, 0, 0, NULL, 0);
+    pthread_t t;
+    double t0 = respite_now();
+    pthread_create(&t, NULL, late_interrupt, q);
+    assert_int_equal(respite_queue_wait(q, 5, 30.0, NULL), 0);
+    assert_true(respite_now() - t0 < 15.0);
+    pthread_join(t, NULL);
+    /* an interrupt before a wait began does not end it */
+    assert_int_equal(respite_queue_wait(q, 1, 0.01, NULL), 1);
+    double t1 = respite_now();
+    assert_int_equal(respite_queue_wait(q, 2, 0.05, NULL), 0);
+    assert_true(respite_now() - t1 >= 0.04);
+    respite_queue_free(q);
+}
+
 static void test_Q9_wait_returns_when_enough_are_pending_or_on_timeout(void **state)
 {
     (void)state;
@@ -851,6 +916,7 @@ static void test_Q10_enqueue_many_decides_each_and_stops_at_a_refusal(void **sta
     cmocka_unit_test(test_D6_retried_event_keeps_first_queued_time), \
     cmocka_unit_test(test_D6_astarte_ttl_10_event_still_queued_at_10s_is_dropped), \
     cmocka_unit_test(test_D6_expiry_after_batches_settled_out_of_order), \
+    cmocka_unit_test(test_D6_take_drops_the_expired_events_it_meets), \
     cmocka_unit_test(test_D6_expired_events_inside_a_batch_are_skipped), \
     cmocka_unit_test(test_D9_accounting_balances_through_a_long_mixed_run), \
     cmocka_unit_test(test_D9_refusals_are_counted_apart), \
@@ -864,6 +930,7 @@ static void test_Q10_enqueue_many_decides_each_and_stops_at_a_refusal(void **sta
     cmocka_unit_test(test_Q6_binary_payload_keeps_its_size_and_a_terminator), \
     cmocka_unit_test(test_Q8_settings_and_policy_defaults), \
     cmocka_unit_test(test_Q9_wait_returns_when_enough_are_pending_or_on_timeout), \
+    cmocka_unit_test(test_an_interrupt_ends_a_wait), \
     cmocka_unit_test(test_Q10_enqueue_many_decides_each_and_stops_at_a_refusal),
 #ifdef QUEUE_TESTS_ON_FILE
 #define QUEUE_MEMORY_TESTS

@@ -12,48 +12,7 @@
 #include <string.h>
 
 #include "respite.h"
-
-#define SPEC_PATH RESPITE_SOURCE_DIR "/docs/spec.md"
-#define CELL_MAX 512
-
-static void trim(char *s)
-{
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\n'))
-        s[--n] = '\0';
-    size_t lead = strspn(s, " ");
-    memmove(s, s + lead, strlen(s + lead) + 1);
-}
-
-static void unquote_code(char *s)
-{
-    size_t n = strlen(s);
-    if (n >= 2 && s[0] == '`' && s[n - 1] == '`') {
-        memmove(s, s + 1, n - 2);
-        s[n - 2] = '\0';
-    }
-}
-
-/* "| a | b |" into cells; how many. */
-static int split_cells(const char *line, char cells[][CELL_MAX], int max)
-{
-    int n = 0;
-    const char *p = strchr(line, '|');
-    while (p && n < max) {
-        const char *next = strchr(p + 1, '|');
-        if (!next)
-            break;
-        size_t len = (size_t)(next - p - 1);
-        if (len >= CELL_MAX)
-            len = CELL_MAX - 1;
-        memcpy(cells[n], p + 1, len);
-        cells[n][len] = '\0';
-        trim(cells[n]);
-        n++;
-        p = next;
-    }
-    return n;
-}
+#include "spec_table_util.h"
 
 static void print_expected(void)
 {

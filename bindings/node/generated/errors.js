@@ -139,9 +139,23 @@ function errorFromFields(code, message, setting = '', retryAfter = NaN, problems
   return new cls(message, { setting, retryAfter, problems });
 }
 
+// Each class by name, so that Node's ESM loader sees it (it reads the
+// names from the text: `import { ClosedError } from 'respite'`).
 module.exports = {
   RespiteError,
-  ...Object.fromEntries(Object.values(ERRORS_BY_STATUS).map((cls) => [cls.name, cls])),
+  InvalidArgumentError,
+  InvalidSettingError,
+  InvalidTimeError,
+  TemporarilyUnavailableError,
+  InvalidPolicyError,
+  QueueFullError,
+  TooLargeError,
+  ClosedError,
+  NoMemoryError,
+  TransportError,
+  InternalError,
+  StorageError,
+  CancelledError,
   ERRORS_BY_STATUS,
   ERRORS_BY_CODE,
   errorFromFields,

@@ -50,9 +50,12 @@ function classifyStatus(status) {
 }
 
 // The default for a value user code returned: its `outcome` name (a
-// respite Response has one), else its HTTP status, else a success.
+// respite Response has one), else its HTTP status, else a success. A
+// primitive carries neither: answered without a property lookup.
 function defaultValue(value) {
-  const named = OUTCOMES.indexOf(value?.outcome);
+  if (typeof value !== 'function' && (typeof value !== 'object' || value === null)) return SUCCESS;
+  const outcome = value.outcome;
+  const named = typeof outcome === 'string' ? OUTCOMES.indexOf(outcome) : -1;
   if (named >= 0) return named;
   const status = httpStatusOf(value);
   return status === 0 ? SUCCESS : classifyStatus(status);

@@ -15,4 +15,4 @@ function contextOf(context) {
   return { ...context, signal: NEVER };
 }
 
-module.exports = { contextOf, NEVER };
+module.exports = { contextOf, DEFAULT_CONTEXT, NEVER };

@@ -5,8 +5,8 @@
 // errorFromFields with respite_error's fields; messages are the core's,
 // never parsed or re-worded.
 const native = require('./native');
-const generated = require('../generated/errors');
 
-native.respite_node_set_error_maker(generated.errorFromFields);
+// Written as a re-export so that Node's ESM loader follows it to the names.
+module.exports = require('../generated/errors');
 
-module.exports = generated;
+native.respite_node_set_error_maker(module.exports.errorFromFields);

@@ -32,24 +32,35 @@ function halves(value) {
 class FastPath {
   constructor(token) {
     const fp = native.respite_node_fast_path(token);
+    // The fields every call reads come first, so they are kept inside the
+    // object (the later ones may live in a separate property array).
+    // The word last decoded and its permits (set by _decode below). These
+    // fields hold doubles from the start: a field that turned from integer
+    // to double would change this object's shape, and the first gate's
+    // optimized code would leave every other gate's calls ("wrong map") for
+    // slower, polymorphic code.
+    this.seen = NaN;
+    this.admitPermit = NaN;
+    this.successPermit = NaN;
     this.word = new Float64Array(fp.word);
     this.events = new Float64Array(fp.events);
     this.cursor = new Float64Array(fp.cursor);
-    this.blockBuffer = fp.block;
     this.block = new Uint32Array(fp.block);
+    // The low halves' indices in `block` (small integers: fast element access).
+    this.admittedLow = (fp.admittedOffset / 4 + LO) | 0;
+    this.reportedLow = (fp.reportedOffset / 4 + LO) | 0;
+    this.blockBuffer = fp.block;
+    this.admittedOffset = fp.admittedOffset;
+    this.reportedOffset = fp.reportedOffset;
     [this.admitMaskLo, this.admitMaskHi] = halves(fp.admitMask);
     [this.admitValueLo, this.admitValueHi] = halves(fp.admitValue);
     [this.permitMaskLo, this.permitMaskHi] = halves(fp.permitMask);
     [this.successMaskLo, this.successMaskHi] = halves(fp.successMask);
     [this.successValueLo, this.successValueHi] = halves(fp.successValue);
-    this.admittedOffset = fp.admittedOffset;
-    this.reportedOffset = fp.reportedOffset;
-    // The low halves' indices in `block` (small integers: fast element access).
-    this.admittedLow = (fp.admittedOffset / 4 + LO) | 0;
-    this.reportedLow = (fp.reportedOffset / 4 + LO) | 0;
-    this.seen = -1; // the word last decoded (never negative: decoded at the first call)
-    this.admitPermit = 0;
-    this.successPermit = 0;
+    // Decoded now, so a call decodes only after a transition: the optimized
+    // code then has no call to _decode in its common path (a branch never
+    // taken is compiled out), and needs no checks again after it.
+    this._decode(this.word[0]);
   }
 
   // K1: reads the word whole with one 64-bit load; decodes it again only

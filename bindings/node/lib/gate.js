@@ -6,7 +6,7 @@ const { decisionOf, fleetViewOf, gateStatsOf } = require('../generated/structs')
 const { buildSettings } = require('./settings');
 const { SUCCESS, parseOutcome, hintOf } = require('./outcome');
 const { DEFAULT_CLASSIFIER, classifierOf, reported } = require('./classify');
-const { contextOf, NEVER } = require('./context');
+const { contextOf, DEFAULT_CONTEXT, NEVER } = require('./context');
 const { forwardEvents } = require('./events');
 const { own, release } = require('./handle');
 const { FastPath } = require('./fast-path');
@@ -70,7 +70,7 @@ class Gate extends EventEmitter {
     this._logger = options.logger || null;
     this._decision = new native.respite_decision();
     this._rawEvent = new native.respite_event();
-    this._handlersPermit = 0;
+    this._handlersPermit = NaN; // none yet; a double, as permits are (fast-path.js)
     this._handlers = null;
   }
 
@@ -186,34 +186,53 @@ class Gate extends EventEmitter {
   // context.js); an aborted signal rejects with its reason before admission,
   // and fn failing after its signal aborted is released uncounted (G19).
   run(fn, context) {
-    if (context !== undefined && context.signal?.aborted) return Promise.reject(context.signal.reason);
+    return context === undefined ? this._run(fn, DEFAULT_CONTEXT) : this._runWith(fn, context);
+  }
+
+  // run() given a context: an aborted signal or a bad context rejects before admission.
+  _runWith(fn, context) {
+    if (context.signal?.aborted) return Promise.reject(context.signal.reason);
     let own;
     try {
       own = contextOf(context);
     } catch (error) {
-      return Promise.reject(error); // before admission
+      return Promise.reject(error);
     }
+    return this._run(fn, own);
+  }
+
+  // run() with its context: the hot path is this function alone.
+  _run(fn, own) {
     const permit = this._admit(undefined);
     if (typeof permit !== 'number') return Promise.reject(permit); // the refusal, with retryAfter
-    let handlers = this._handlersFor(permit);
-    if (own.signal !== NEVER) handlers = this._abortableHandlers(permit, own.signal);
-    const classifier = this.classifier;
+    const handlers = own.signal === NEVER ? this._handlersFor(permit) : this._abortableHandlers(permit, own.signal);
     let result;
     try {
       result = fn(own);
     } catch (error) {
-      try {
-        handlers.error(error); // throws it back, settled or released
-      } catch (thrown) {
-        if (thrown !== error) throw thrown; // a classifier's own mistake
-      }
-      return Promise.reject(error);
+      return this._thrown(handlers, error);
     }
     if (result instanceof Promise) return result.then(handlers.value, handlers.error);
+    return this._returned(permit, handlers, result);
+  }
+
+  // run() when fn threw: the error settled (or released) and rejected with.
+  _thrown(handlers, error) {
+    try {
+      handlers.error(error); // throws it back, settled or released
+    } catch (thrown) {
+      if (thrown !== error) throw thrown; // a classifier's own mistake
+    }
+    return Promise.reject(error);
+  }
+
+  // run() when fn returned something other than a Promise: a thenable is
+  // awaited, any other value settled now.
+  _returned(permit, handlers, result) {
     if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
       return Promise.resolve(result).then(handlers.value, handlers.error);
     }
-    this._settle(permit, classifier.value(result), result);
+    this._settle(permit, this.classifier.value(result), result);
     return Promise.resolve(result);
   }
 
@@ -221,7 +240,12 @@ class Gate extends EventEmitter {
   // permit asked: a closed generation's calls share one permit, so they
   // allocate no closures.
   _handlersFor(permit) {
-    if (this._handlersPermit === permit) return this._handlers;
+    return this._handlersPermit === permit ? this._handlers : this._newHandlers(permit);
+  }
+
+  // Made out of line: every gate makes its first pair on its first call, and
+  // the callers' optimized code stays as small as if none had been made.
+  _newHandlers(permit) {
     this._handlersPermit = permit;
     this._handlers = {
       value: (value) => {

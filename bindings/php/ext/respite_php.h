@@ -13,10 +13,8 @@ void respite_php_throw(const respite_error *err);
 /* The respite_gate of a raw handle (SWIG's object, or null once closed):
  * 0, or -1 with a TypeError thrown when `value` is something else. */
 int respite_php_gate_ptr(zval *value, respite_gate **gate);
-/* Registers respite_php_gate_call, Gate::call's closed path (ext/gate_call.c);
- * called once from the module's startup. */
+/* Registers the class Respite\Internal\NativeGate, Gate::call in C
+ * (ext/gate_call.c); called once from the module's startup. */
 void respite_php_gate_call_register(void);
-/* Forgets what gate_call.c learnt of the classes; called at each request's start. */
-void respite_php_gate_call_request(void);
 
 #endif

@@ -22,8 +22,12 @@ use Respite\Internal\Events;
  * gate (spec section 11): the hosts' gates of one name share their openings
  * through Redis, no call waits on it, and its events (fleet_paused,
  * fleet_store_lost, fleet_rejoined) are logged as the gate's.
+ *
+ * call() is the extension's (Internal\NativeGate, ext/gate_call.c; documented in
+ * ext/respite.stub.php): admit, $fn and a success's report in C, the rest back in
+ * settleCall() and pollEvents().
  */
-final class Gate
+final class Gate extends Internal\NativeGate
 {
     use Handle;
     use Events;
@@ -34,8 +38,6 @@ final class Gate
     /** @var array<string, mixed> */
     private array $settings;
     private Classifier $classifier;
-    /** whether the classifier has result rules (call()'s lean path, ext/gate_call.c, reads it: scalars skip them otherwise) */
-    private bool $judgesScalars;
     /** @var mixed the fleet gate whose local gate $ptr is; null for a gate of this process alone */
     private $fleet = null;
 
@@ -57,7 +59,6 @@ final class Gate
     ) {
         $this->logTo($logger);
         $this->classifier = $classifier ?? Classifier::default();
-        $this->judgesScalars = $this->classifier->judges(null);
         $named = $name === null ? $settings : $settings + ['name' => $name];
         $this->ptr = Settings::with($profile ?? 'gate', $named, function ($raw) use ($fleet) {
             // first: the core refuses another component's settings
@@ -65,6 +66,8 @@ final class Gate
             $this->settings = Settings::read($raw, 'gate');
             return $gate;
         });
+        // call()'s own reference; with result rules, call() judges scalars too
+        $this->setCallHandle($this->ptr, $this->classifier->judges(null));
     }
 
     /** The local gate of a new fleet gate, where every call goes; close() frees the fleet gate, and with it that gate. */
@@ -96,6 +99,7 @@ final class Gate
             $this->pollEvents();
         } finally {
             [$fleet, $this->fleet] = [$this->fleet, null];
+            $this->setCallHandle(null, false);
             $this->free($fleet === null ? 'respite_gate_free' : static fn () => respite_fleet_gate_free($fleet));
         }
     }
@@ -183,21 +187,6 @@ final class Gate
     public function reset(?float $now = null): void
     {
         $this->polled(fn () => respite_gate_reset($this->ptr, $now ?? respite_now()));
-    }
-
-    /**
-     * Calls $fn() through the gate (refused: TemporarilyUnavailableException, $fn not called).
-     * What it returned or threw is reported as $classifier (default: the gate's) judges it; a
-     * Throwable is rethrown unchanged (the caller's own is reported as `request_error`).
-     * @template T
-     * @param callable(): T $fn
-     * @return T
-     */
-    public function call(callable $fn, ?Classifier $classifier = null): mixed
-    {
-        // In C (ext/gate_call.c): admit, $fn, and a success's report; the rest comes back to
-        // settleCall() and pollEvents().
-        return respite_php_gate_call($this, $fn, $classifier);
     }
 
     /**

@@ -234,3 +234,31 @@ def test_the_client_holds_its_gate_and_backoff_in_the_core(server, caplog):
     with pytest.raises(respite.TemporarilyUnavailableError):
         client.get(server.url)
     client.close()
+
+
+def test_a_cancelled_request_ends_within_100ms_and_counts_nothing(server):
+    server.script("hang")
+    gate = respite.Gate(failures_to_enter_recovery=1, recovery_seconds=30)
+    backoff = respite.Backoff(max_attempts=3, initial_delay_seconds=5, max_delay_seconds=5)
+    client = respite.Client(gate=gate, backoff=backoff, timeout_seconds=10)
+    token = respite.CancelToken()
+    timer = threading.Timer(0.2, token.cancel)
+    timer.start()
+    start = time.perf_counter()
+    with pytest.raises(respite.CancelledError, match="cancelled"):
+        client.get(server.url, cancel=token)
+    took = time.perf_counter() - start
+    assert 0.19 < took < 0.2 + 0.5, took  # C10: within 100 ms of the cancel (margin for a loaded machine)
+    assert token.cancelled
+    assert gate.state() == "closed" and gate.stats().counted_failures == 0  # G19: released, not counted
+
+    # once cancelled it stays so: the next call ends before the gate is asked or the server reached
+    server.reset()
+    admitted = gate.stats().admitted
+    with pytest.raises(respite.CancelledError):
+        client.post(server.url, body="x", cancel=token)
+    assert server.requests() == 0 and gate.stats().admitted == admitted
+
+    with pytest.raises(TypeError, match="CancelToken"):
+        client.get(server.url, cancel="soon")
+    assert client.get(server.url, cancel=respite.CancelToken()).status == 200

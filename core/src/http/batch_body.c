@@ -45,9 +45,8 @@ int respite_batch_body(const respite_batch *batch, const char *prefix, const cha
     out->size = 0;
     int count = respite_batch_count(batch);
     size_t prefix_len = strlen(prefix), separator_len = strlen(separator), suffix_len = strlen(suffix);
-    size_t total = prefix_len + suffix_len + (count > 1 ? (size_t)(count - 1) * separator_len : 0);
-    for (int i = 0; i < count; i++)
-        total += (size_t)respite_batch_event_size(batch, i, NULL);
+    size_t total = prefix_len + suffix_len + (count > 1 ? (size_t)(count - 1) * separator_len : 0) +
+                   (size_t)respite_batch_payload_bytes(batch);
     if (respite_buffer_reserve(out, total) != 0)
         return respite_fail(err, RESPITE_E_NO_MEMORY, "out of memory building a body of %zu bytes", total);
     /* Room is reserved: plain copies from here on. */
@@ -59,12 +58,10 @@ int respite_batch_body(const respite_batch *batch, const char *prefix, const cha
             memcpy(p, separator, separator_len);
             p += separator_len;
         }
-        const char *text = respite_batch_event_text(batch, i, NULL);
-        int64_t size = respite_batch_event_size(batch, i, NULL);
-        if (text && size > 0) {
-            memcpy(p, text, (size_t)size);
-            p += size;
-        }
+        size_t size;
+        const char *text = respite_batch_payload(batch, i, &size);
+        memcpy(p, text, size);
+        p += size;
     }
     memcpy(p, suffix, suffix_len);
     p += suffix_len;

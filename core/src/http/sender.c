@@ -513,6 +513,9 @@ int respite_sender_flush(respite_sender *sender, double timeout_seconds, respite
     }
     sender->flushes++;
     pthread_cond_broadcast(&sender->changed);
+    /* The thread may be waiting on the queue for min_entries_per_message
+     * events: it sends below the minimum from now on. */
+    respite_queue_interrupt(sender->queue);
     double deadline = respite_now() + timeout_seconds;
     for (;;) {
         respite_queue_stats qs;

@@ -21,7 +21,7 @@ from . import testing
 from .backoff import Backoff, BeforeSleep, RetryEvent, retry, retry_call
 from .engine import Engine
 from .gate import Attempt, Gate, refusal_message
-from .http import Client, Response, ResponseHeaders, Sender
+from .http import CancelToken, Client, Response, ResponseHeaders, Sender
 from .policy import Policy
 from .queue import Batch, Queue
 
@@ -33,7 +33,7 @@ __all__ = [
     "BackoffSettings", "ClientSettings", "FleetSettings", "GateSettings", "QueueSettings", "SenderOptions",
     "SenderSettings",
     "FailureOn", "StatusOf", "is_service_failure",
-    "Attempt", "Backoff", "BeforeSleep", "Batch", "Client", "Decision", "Engine", "EngineStats", "Event", "FleetView",
+    "Attempt", "Backoff", "BeforeSleep", "Batch", "CancelToken", "Client", "Decision", "Engine", "EngineStats", "Event", "FleetView",
     "Gate", "GateStats", "RetryEvent", "testing",
     "Outcome", "Policy", "Queue", "QueueStats", "Response", "ResponseHeaders", "Sender", "SenderStats",
     "SettingInfo", "Settings", "classify", "failure_of", "outcome_counts", "refusal_message", "retry", "retry_call",

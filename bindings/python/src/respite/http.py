@@ -123,6 +123,28 @@ class Response(OwnsHandle):
         return f"<respite.Response {what}, {self.outcome.value}, {self.attempts} attempt(s)>"
 
 
+class CancelToken(OwnsHandle):
+    """Ends the calls made with it (C10): after ``cancel()``, from any
+    thread, a :meth:`Client.request` given ``cancel=token`` returns within
+    100 ms (from the transfer or a sleep between attempts) by raising
+    CancelledError, and its attempt in flight counts nothing against the
+    service (G19). A token already cancelled ends a call before the gate is
+    asked. Once cancelled it stays cancelled; one token may serve many calls."""
+
+    __slots__ = ("_own", "__weakref__")
+
+    def __init__(self) -> None:
+        self._own = Owned(_c.respite_cancel_token_new(), _c.respite_cancel_token_free)
+
+    def cancel(self) -> None:
+        """Cancels every call made with the token, now and later (a second cancel is a no-op)."""
+        _c.respite_cancel_token_cancel(self._own.ptr)
+
+    @property
+    def cancelled(self) -> bool:
+        return _c.respite_cancel_token_cancelled(self._own.ptr) == 1
+
+
 class Client(OwnsHandle):
     """HTTP calls through an optional gate, with retries by an optional
     back-off (section 6). Settings: ``timeout_seconds`` (per attempt) and
@@ -142,28 +164,39 @@ class Client(OwnsHandle):
             ("client", settings, "client"))
         self._gate = Owned(gate_own.ptr, None)  # the client's reference keeps it valid
 
-    def request(self, method: str, url: str, headers: Headers = None, body: Body = None) -> Response:
+    def request(self, method: str, url: str, headers: Headers = None, body: Body = None, *,
+                cancel: Optional[CancelToken] = None) -> Response:
         """One call: ``method`` ("GET", "POST", ...), ``headers`` as a mapping,
         pairs or "Name: value" lines, ``body`` as bytes or str (UTF-8).
         Returns the last attempt's Response, also for an error status or a
         transport failure. Raises TemporarilyUnavailableError (with
-        ``retry_after``) when the gate refuses, without any network I/O."""
+        ``retry_after``) when the gate refuses, without any network I/O, and
+        CancelledError once ``cancel`` (a :class:`CancelToken`) is cancelled."""
+        own = self._own  # alive for the call, which runs without the GIL; so is the token's
         try:
-            return Response(_c.respite_client_request((own := self._own).ptr, method, url, _header_text(headers), body))
+            if cancel is None:
+                return Response(_c.respite_client_request(own.ptr, method, url, _header_text(headers), body))
+            if not isinstance(cancel, CancelToken):
+                raise TypeError(f"cancel must be a respite.CancelToken or None, not {type(cancel).__name__}")
+            token = cancel._own
+            return Response(_c.respite_client_request_with(own.ptr, method, url, _header_text(headers), body,
+                                                           token.ptr))
         finally:
             self._poll_gate(own)
 
-    def get(self, url: str, headers: Headers = None) -> Response:
-        return self.request("GET", url, headers)
+    def get(self, url: str, headers: Headers = None, *, cancel: Optional[CancelToken] = None) -> Response:
+        return self.request("GET", url, headers, cancel=cancel)
 
-    def post(self, url: str, body: Body = None, headers: Headers = None) -> Response:
-        return self.request("POST", url, headers, body)
+    def post(self, url: str, body: Body = None, headers: Headers = None, *,
+             cancel: Optional[CancelToken] = None) -> Response:
+        return self.request("POST", url, headers, body, cancel=cancel)
 
-    def put(self, url: str, body: Body = None, headers: Headers = None) -> Response:
-        return self.request("PUT", url, headers, body)
+    def put(self, url: str, body: Body = None, headers: Headers = None, *,
+            cancel: Optional[CancelToken] = None) -> Response:
+        return self.request("PUT", url, headers, body, cancel=cancel)
 
-    def delete(self, url: str, headers: Headers = None) -> Response:
-        return self.request("DELETE", url, headers)
+    def delete(self, url: str, headers: Headers = None, *, cancel: Optional[CancelToken] = None) -> Response:
+        return self.request("DELETE", url, headers, cancel=cancel)
 
     def report_unusable(self, response: Response) -> None:
         """C4: the answer was a success but its body cannot be used: the gate

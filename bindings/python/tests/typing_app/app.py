@@ -8,7 +8,7 @@ from typing import Dict, List, Optional, Type
 
 import respite
 from respite import (ERRORS_BY_CODE, ERRORS_BY_STATUS, Attempt, Backoff, BackoffSettings, Batch, BeforeSleep, CancelledError,
-                     Client, RetryEvent, testing,
+                     CancelToken, Client, RetryEvent, testing,
                      ClientSettings, ClosedError, FleetSettings, FleetView, Decision, Engine, EngineStats, Event, FailureOn, Gate, GateSettings,
                      GateStats, InternalError, InvalidArgumentError, InvalidPolicyError, InvalidSettingError,
                      InvalidTimeError, NoMemoryError, Outcome, Policy, Problem, Queue, QueueFullError, QueueSettings,
@@ -121,6 +121,13 @@ def queues_and_senders() -> None:
         print(view.connected if view is not None else "not a fleet gate")
     client = Client(gate=gate, backoff=backoff, **client_settings)
     response: Response = client.get("http://127.0.0.1:1/")
+    token = CancelToken()
+    token.cancel()
+    cancelled: bool = token.cancelled
+    try:
+        client.post("http://127.0.0.1:1/", b"x", cancel=token)
+    except CancelledError:
+        print("cancelled", cancelled)
     headers: ResponseHeaders = response.headers
     print(response.status, headers.get("content-type"), response.outcome)
 

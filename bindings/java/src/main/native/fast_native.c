@@ -55,7 +55,7 @@ JNIEXPORT void JNICALL Java_org_respite_Gate_report0(JNIEnv *env, jobject owner,
 
 /* A direct ByteBuffer over `size` bytes of the core's memory at `address`
  * (the fast-path protocol's words and counter blocks, spec K1-K5). */
-JNIEXPORT jobject JNICALL Java_org_respite_FastPath_buffer0(JNIEnv *env, jclass type, jlong address, jint size)
+JNIEXPORT jobject JNICALL Java_org_respite_internal_NativeWords_buffer0(JNIEnv *env, jclass type, jlong address, jint size)
 {
     (void)type;
     return (*env)->NewDirectByteBuffer(env, (void *)(intptr_t)address, size);

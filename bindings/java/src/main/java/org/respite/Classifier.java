@@ -40,7 +40,17 @@ public final class Classifier {
     /** The default described above. */
     public static final Classifier DEFAULT = new Classifier(List.of(), List.of());
 
+    /* Result types the default rules leave alone (no Response, no HttpResponse): found once per
+     * class, since a failed instanceof of an interface scans the class's supertypes every call. */
+    private static final ClassValue<Boolean> PLAIN = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return !Response.class.isAssignableFrom(type) && !JavaNetHttp.isResponse(type);
+        }
+    };
+
     private final List<Function<Throwable, Verdict>> exceptionRules; // newest first; null: not decided
+    private Class<?> lastPlain; // the last result type found in PLAIN: one compare instead of a look-up (a race only re-asks)
     private final List<Function<Object, Verdict>> resultRules;
 
     private Classifier(List<Function<Throwable, Verdict>> exceptionRules, List<Function<Object, Verdict>> resultRules) {
@@ -141,11 +151,18 @@ public final class Classifier {
 
     /** What a returned value means: the first rule that decides, else the default. */
     Verdict ofResult(Object result) {
-        for (Function<Object, Verdict> rule : resultRules) {
-            Verdict v = rule.apply(result);
+        for (int i = 0; i < resultRules.size(); i++) { // no iterator: gate.call's closed path
+            Verdict v = resultRules.get(i).apply(result);
             if (v != null) {
                 return v;
             }
+        }
+        if (result == null || result.getClass() == lastPlain) {
+            return Verdict.SUCCESS;
+        }
+        if (PLAIN.get(result.getClass())) {
+            lastPlain = result.getClass();
+            return Verdict.SUCCESS;
         }
         if (result instanceof Response response) {
             return new Verdict(response.outcome(), response.status(), response.retryAfter(), false);

@@ -52,9 +52,28 @@ public final class Client extends NativeObject {
                 body), gateEvents));
     }
 
+    /**
+     * As {@link #request(String, String, Map, byte[])}, ended by {@code cancel}
+     * (C10): once it is cancelled, from any thread, this throws
+     * {@link CancelledException} within 100 ms and the attempt in flight is
+     * released from the gate uncounted (G19).
+     */
+    public Response request(String method, String url, Map<String, String> headers, byte[] body,
+            CancelToken cancel) {
+        return new Response(apply(p -> NativeHandle.use(cancel == null ? null : cancel.handle, "cancel token",
+                c -> RespiteNative.respite_client_request_with(p, method, url, headerLines(headers), body, c)),
+                gateEvents));
+    }
+
     /** As {@link #request(String, String, Map, byte[])} with a UTF-8 text body. */
     public Response request(String method, String url, Map<String, String> headers, String body) {
         return request(method, url, headers, Utf8.bytes(body));
+    }
+
+    /** As {@link #request(String, String, Map, byte[], CancelToken)} with a UTF-8 text body. */
+    public Response request(String method, String url, Map<String, String> headers, String body,
+            CancelToken cancel) {
+        return request(method, url, headers, Utf8.bytes(body), cancel);
     }
 
     /**
@@ -62,10 +81,20 @@ public final class Client extends NativeObject {
      * stage completes with the response, or fails with the refusal
      * ({@link TemporarilyUnavailableException}) or the core's error. libcurl's transfer
      * blocks the executor's thread; the sleeps between retries happen there too.
+     * Cancelling the future ends the transfer within 100 ms (C10, G19).
      */
     public CompletableFuture<Response> requestAsync(String method, String url, Map<String, String> headers,
             byte[] body, Executor executor) {
-        return CompletableFuture.supplyAsync(() -> request(method, url, headers, body), executor);
+        CancelToken cancel = new CancelToken();
+        CompletableFuture<Response> future = CompletableFuture.supplyAsync(
+                () -> request(method, url, headers, body, cancel), executor);
+        // cancel(true) on the future ends the transfer too (C10), its attempt uncounted
+        future.whenComplete((response, failure) -> {
+            if (future.isCancelled()) {
+                cancel.cancel();
+            }
+        });
+        return future;
     }
 
     /** As {@link #requestAsync(String, String, Map, byte[], Executor)} on a shared pool of daemon threads. */

@@ -1,6 +1,5 @@
 package org.respite;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,7 +97,7 @@ public final class Gate extends NativeObject {
     }
 
     /* block: this thread's fast-path block (K2: the closed path is decided here), or null. */
-    private long admit(ByteBuffer block, boolean clock, double now, boolean raise) {
+    private long admit(FastPath.Block block, boolean clock, double now, boolean raise) {
         if (block != null) {
             long permit = fast.admit(block);
             if (permit != 0) {
@@ -162,7 +161,7 @@ public final class Gate extends NativeObject {
     }
 
     /* block: as for admit; a success without a hint is settled here when K3 allows. */
-    private void report(ByteBuffer block, long permit, Outcome outcome, double retryAfterHint, boolean clock,
+    private void report(FastPath.Block block, long permit, Outcome outcome, double retryAfterHint, boolean clock,
             double now) {
         if (block != null && outcome == Outcome.SUCCESS && retryAfterHint == 0 && !handle.isClosed()
                 && fast.success(block, permit)) {
@@ -188,7 +187,7 @@ public final class Gate extends NativeObject {
 
     /* This thread's fast-path block when the call may be decided here: a time
      * the core would accept (K2; else the core refuses it) and a gate not closed. */
-    private ByteBuffer fastBlock(boolean clock, double now) {
+    private FastPath.Block fastBlock(boolean clock, double now) {
         return (clock || (now >= 0 && now <= Double.MAX_VALUE)) && !handle.isClosed() ? fast.block() : null;
     }
 
@@ -202,6 +201,11 @@ public final class Gate extends NativeObject {
     /** This thread's closed admits decided in Java (the replay test's proof that the fast path ran). */
     long fastAdmits() {
         return fast.admittedHere();
+    }
+
+    /** How many counter blocks the fast path took from the core (tests: bounded by the threads alive). */
+    int fastBlocks() {
+        return fast.blocksTaken();
     }
 
     /* One JNI crossing each, events rule included (fast_native.c); clock: the core's, else now. */
@@ -237,7 +241,7 @@ public final class Gate extends NativeObject {
      */
     public <T, E extends Exception> T call(CheckedSupplier<T, E> work, Function<? super T, Outcome> classifier)
             throws E {
-        ByteBuffer block = fastBlock(true, 0); // one look-up for the admit and the report
+        FastPath.Block block = fastBlock(true, 0); // one look-up for the admit and the report
         long permit = admit(block, true, 0, true);
         T result;
         try {
@@ -333,7 +337,7 @@ public final class Gate extends NativeObject {
     }
 
     /** Reports a returned value's outcome (by {@code byResult}, else the classifier) and returns it. */
-    private <T> T settle(ByteBuffer block, long permit, T result, Function<? super T, Outcome> byResult) {
+    private <T> T settle(FastPath.Block block, long permit, T result, Function<? super T, Outcome> byResult) {
         Verdict verdict;
         try {
             Outcome outcome = byResult == null ? null : byResult.apply(result);
@@ -352,7 +356,7 @@ public final class Gate extends NativeObject {
         report(verdict.outcome() == Outcome.SUCCESS ? fastBlock(true, 0) : null, permit, verdict);
     }
 
-    private void report(ByteBuffer block, long permit, Verdict verdict) {
+    private void report(FastPath.Block block, long permit, Verdict verdict) {
         report(block, permit, verdict.outcome(), verdict.retryAfterHint(), true, 0);
     }
 

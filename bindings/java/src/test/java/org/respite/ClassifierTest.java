@@ -1,6 +1,7 @@
 package org.respite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -175,6 +176,21 @@ class ClassifierTest {
                 assertEquals(503, gate.call(() -> new HttpResponses(503, "busy")).statusCode());
             }
             assertEquals(GateState.OPEN, gate.state());
+        }
+    }
+
+    @Test
+    void plainResultsBetweenResponsesAreSuccessesAndResponsesStillCount() {
+        // The default rules remember the last plain result type: a response after it is still classified.
+        try (Gate gate = gate(Classifier.DEFAULT)) {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(7, gate.call(() -> 7));
+                assertNull(gate.call(() -> null));
+                assertEquals("x", gate.call(() -> "x"));
+                assertEquals(503, gate.call(() -> new HttpResponses(503, "busy")).statusCode());
+            }
+            assertEquals(GateState.OPEN, gate.state());
+            assertEquals(3, gate.stats().countedFailures());
         }
     }
 

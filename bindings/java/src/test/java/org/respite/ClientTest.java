@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -137,5 +141,49 @@ class ClientTest extends FaultServerTest {
         Gate gate = Gate.builder().build();
         gate.close();
         assertThrows(ClosedException.class, () -> Client.builder().gate(gate).build());
+    }
+
+    @Test
+    void aCancelledRequestEndsWithin100MillisecondsAndCountsNothing() throws Exception {
+        server.script("hang");
+        try (Gate gate = Gate.builder().failuresToEnterRecovery(1).recoverySeconds(30).build();
+             Backoff backoff = Backoff.builder().maxAttempts(3).initialDelaySeconds(5).maxDelaySeconds(5).build();
+             Client client = Client.builder().gate(gate).backoff(backoff).timeoutSeconds(10).build();
+             CancelToken token = new CancelToken()) {
+            ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+            try {
+                timer.schedule(token::cancel, 200, TimeUnit.MILLISECONDS);
+                long start = System.nanoTime();
+                CancelledException cancelled = assertThrows(CancelledException.class,
+                        () -> client.request("GET", server.url, null, (byte[]) null, token));
+                double took = (System.nanoTime() - start) / 1e9;
+                // C10: within 100 ms of the cancel (margin for a loaded machine)
+                assertTrue(took > 0.19 && took < 0.7, "took " + took + " s");
+                assertTrue(cancelled.getMessage().contains("cancelled"), cancelled.getMessage());
+                assertTrue(token.isCancelled());
+                assertEquals(GateState.CLOSED, gate.state());
+                assertEquals(0, gate.stats().countedFailures(), "G19: released, not counted");
+
+                // cancelled stays so: the next call ends before the gate or the server sees it
+                server.reset();
+                long admitted = gate.stats().admitted();
+                assertThrows(CancelledException.class, () -> client.request("POST", server.url, null, "x", token));
+                assertEquals(0, server.requests());
+                assertEquals(admitted, gate.stats().admitted());
+
+                // cancelling requestAsync's future ends its transfer: else its 1 s timeout would count
+                server.script("hang");
+                try (Client quick = Client.builder().gate(gate).timeoutSeconds(1).build()) {
+                    CompletableFuture<Response> pending = quick.requestAsync("GET", server.url, null, null);
+                    Thread.sleep(200);
+                    assertTrue(pending.cancel(true));
+                    Thread.sleep(1500);
+                    assertEquals(0, gate.stats().countedFailures(), "the cancelled transfer was not counted");
+                    assertEquals(GateState.CLOSED, gate.state());
+                }
+            } finally {
+                timer.shutdownNow();
+            }
+        }
     }
 }

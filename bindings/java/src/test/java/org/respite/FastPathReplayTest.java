@@ -149,6 +149,33 @@ class FastPathReplayTest {
     }
 
     @Test
+    void theMakingThreadAndOthersCountExactlyAndCloseIsRefusedForAll() throws Exception {
+        // The making thread's block is a field, the others' are in a ThreadLocal: both counted, both closed.
+        Gate gate = Gate.builder().failuresToEnterRecovery(1000).build();
+        long before = gate.fastAdmits();
+        Thread other = new Thread(() -> {
+            for (int c = 0; c < 1000; c++) {
+                gate.call(() -> 1);
+            }
+        });
+        other.start();
+        for (int c = 0; c < 1000; c++) {
+            gate.call(() -> 1);
+        }
+        other.join();
+        assertEquals(before + 1000, gate.fastAdmits(), "this thread's own block");
+        assertEquals(2000, gate.stats().admitted());
+        assertEquals(2000, gate.stats().reported());
+        gate.close();
+        assertThrows(ClosedException.class, () -> gate.call(() -> 1));
+        Throwable[] seen = new Throwable[1];
+        Thread late = new Thread(() -> seen[0] = assertThrows(ClosedException.class, gate::admit));
+        late.start();
+        late.join();
+        assertTrue(seen[0] instanceof ClosedException);
+    }
+
+    @Test
     void closedGateIsRefusedNotFastPathed() {
         Gate gate = Gate.builder().build();
         assertTrue(gate.admit() > 0);

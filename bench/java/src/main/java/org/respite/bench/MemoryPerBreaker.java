@@ -17,7 +17,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 /**
  * The memory one breaker holds: respite's Gate (a small Java object and
  * its native gate) and resilience4j's CircuitBreaker, made and kept until
- * they hold at least 16 MB. Java heap: used heap after a GC; native: the
+ * they hold at least 16 MB, after a first one of each (what is paid once). Java heap: used heap after a GC; native: the
  * growth of the process's resident memory, which the heap does not move
  * when the JVM runs with a fixed, pre-touched heap:
  *
@@ -40,6 +40,8 @@ public final class MemoryPerBreaker {
     }
 
     private static void measure(String label, IntFunction<Object> make, List<Gate> toClose) throws Exception {
+        // One made first, so that what is paid once (classes, the JNI library and what it maps) is not counted.
+        Object first = make.apply(-1);
         long heap0 = heapUsed();
         long rss0 = resident();
         List<Object> kept = new ArrayList<>();
@@ -58,6 +60,7 @@ public final class MemoryPerBreaker {
         System.out.printf("  %-30s %9.0f bytes: %.0f Java heap + %.0f native (%d made)%n", label, perHeap + perNative,
                 perHeap, perNative, kept.size());
         System.out.printf("memory\tJava\t%s\t%.0f%n", label, perHeap + perNative);
+        kept.add(first);
         for (Object o : kept)
             if (o instanceof Gate g)
                 toClose.add(g);

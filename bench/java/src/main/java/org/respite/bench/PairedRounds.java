@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import org.respite.CheckedSupplier;
 import org.respite.Gate;
 import org.respite.Outcome;
+import org.respite.internal.NativeMemory;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
@@ -107,8 +108,8 @@ public final class PairedRounds {
         double[] bestPeer = new double[rounds];
         for (int r = 0; r < rounds; r++)
             bestPeer[r] = Math.min(ns[3][r], ns[4][r]) - ns[0][r];
-        System.out.printf("Java %s, %d calls x %d paired rounds, order rotating (medians)%n",
-                System.getProperty("java.version"), calls, rounds);
+        System.out.printf("Java %s (the gate's words read through %s), %d calls x %d paired rounds, order rotating (medians)%n",
+                System.getProperty("java.version"), NativeMemory.kind(), calls, rounds);
         System.out.printf("%-26s %9s %9s   %s%n", "case", "ns/call", "overhead", "overhead / resilience4j's per round");
         List<String> results = new ArrayList<>();
         for (int i = 0; i < k; i++) {
@@ -121,8 +122,9 @@ public final class PairedRounds {
             String spread = i == 0 ? "" : String.format("min %.2f  median %.2f  max %.2f", min(ratio), median(ratio), max(ratio));
             System.out.printf("%-26s %9.1f %9.1f   %s%n", cases.get(i).name(), median(ns[i]), median(over), spread);
             if (i == 1 || i == 2)
-                results.add(String.format("result\tJava: %s overhead <= 0.15x resilience4j's\t%.1f ns vs %.1f ns: "
-                        + "%.2fx median (min %.2f, max %.2f) of %d paired rounds\t%s", cases.get(i).name().substring(8),
+                results.add(String.format("result\tJava %d: %s overhead <= 0.15x resilience4j's\t%.1f ns vs %.1f ns: "
+                        + "%.2fx median (min %.2f, max %.2f) of %d paired rounds\t%s", Runtime.version().feature(),
+                        cases.get(i).name().substring(8),
                         median(over), median(bestPeer), median(ratio), min(ratio), max(ratio), rounds,
                         median(ratio) <= 0.15 ? "met" : "NOT met"));
         }

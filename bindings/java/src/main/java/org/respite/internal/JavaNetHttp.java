@@ -18,12 +18,21 @@ public final class JavaNetHttp {
         return PRESENT && value != null ? Status.of(value) : -1;
     }
 
+    /** Whether values of {@code type} are {@code java.net.http.HttpResponse}s. */
+    public static boolean isResponse(Class<?> type) {
+        return PRESENT && Status.isResponse(type);
+    }
+
     /** The Retry-After hint of an {@code HttpResponse} in seconds (C6, the core's rule), 0 when none. */
     public static double retryAfterOf(Object value) {
         return PRESENT && value != null ? Status.retryAfter(value) : 0;
     }
 
     private static final class Status {
+        static boolean isResponse(Class<?> type) {
+            return HttpResponse.class.isAssignableFrom(type);
+        }
+
         static int of(Object value) {
             return value instanceof HttpResponse<?> response ? response.statusCode() : -1;
         }
