@@ -88,11 +88,13 @@ public final class Client extends NativeObject {
         CancelToken cancel = new CancelToken();
         CompletableFuture<Response> future = CompletableFuture.supplyAsync(
                 () -> request(method, url, headers, body, cancel), executor);
-        // cancel(true) on the future ends the transfer too (C10), its attempt uncounted
+        // cancel(true) on the future ends the transfer too (C10), its attempt uncounted; the
+        // token is freed once the call in flight (if any) has left it
         future.whenComplete((response, failure) -> {
             if (future.isCancelled()) {
                 cancel.cancel();
             }
+            cancel.close();
         });
         return future;
     }
