@@ -10,19 +10,9 @@ import sun.misc.Unsafe;
  * no bounds or buffer checks. Its memory access warns from JDK 24 (JEP 498),
  * where the multi-release jar uses FFM instead (META-INF/versions/24).
  */
-final class UnsafeWords extends NativeWords {
+final class UnsafeWords extends AbsoluteWords {
     /** The Unsafe instance, or null where the runtime has none (a jlink image without jdk.unsupported). */
     static final Unsafe UNSAFE = find();
-
-    @Override
-    public Object base(long address, int size) {
-        return null;
-    }
-
-    @Override
-    public long position(long address, int offset) {
-        return address + offset;
-    }
 
     @Override
     public long getAcquire(Object base, long position) {

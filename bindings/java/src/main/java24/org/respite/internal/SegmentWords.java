@@ -11,19 +11,9 @@ import java.lang.invoke.VarHandle;
  * is a restricted call, as loading the JNI library already was on JDK 24+: the
  * module's one native-access warning (or --enable-native-access) covers both.
  */
-final class SegmentWords extends NativeWords {
+final class SegmentWords extends AbsoluteWords {
     private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle(); // (segment, offset)
-
-    @Override
-    public Object base(long address, int size) {
-        return null;
-    }
-
-    @Override
-    public long position(long address, int offset) {
-        return address + offset;
-    }
 
     @Override
     public long getAcquire(Object base, long position) {
