@@ -262,3 +262,9 @@ def test_a_cancelled_request_ends_within_100ms_and_counts_nothing(server):
     with pytest.raises(TypeError, match="CancelToken"):
         client.get(server.url, cancel="soon")
     assert client.get(server.url, cancel=respite.CancelToken()).status == 200
+    closed = respite.CancelToken()
+    closed.close()
+    with pytest.raises(respite.ClosedError, match="cancel token is closed"):
+        client.get(server.url, cancel=closed)  # not a call nothing can cancel
+    with pytest.raises(respite.ClosedError, match="cancel token is closed"):
+        closed.cancel()

@@ -179,6 +179,8 @@ class Client(OwnsHandle):
             if not isinstance(cancel, CancelToken):
                 raise TypeError(f"cancel must be a respite.CancelToken or None, not {type(cancel).__name__}")
             token = cancel._own
+            if token is CLOSED:  # a NULL token is "none" to the call: ask the core for its closed error instead
+                _c.respite_cancel_token_cancel(None)
             return Response(_c.respite_client_request_with(own.ptr, method, url, _header_text(headers), body,
                                                            token.ptr))
         finally:
