@@ -5,7 +5,8 @@
  * setters and the async forms). Gate.attempt(now=None) makes one with no
  * Python frame, __enter__ admits (respite_gate_admit_now, or admit at `now`)
  * and __exit__ reports (respite_gate_report_now, or report at `now`), each
- * followed by the gate's event rule. Not garbage-collected: it refers only to
+ * followed by the gate's event rule; a closed admit and a closed, confirmed
+ * success are decided by the fast-path protocol (fast_path.h) instead. Not garbage-collected: it refers only to
  * its gate and numbers, so it cannot be part of a cycle the gate makes; and
  * `with` binds its steps without making method objects (see attempt_call).
  *
@@ -173,24 +174,32 @@ static PyObject *attempt_enter(PyObject *op, PyObject *unused)
     }
     Py_INCREF(gate);
     respite_gate *handle;
-    PyObject *own = respite_py_gate_own(gate, &handle);
+    respite_py_fast *fast;
+    PyObject *own = respite_py_gate_own(gate, &handle, &fast);
     if (!own) {
         Py_DECREF(gate);
         return NULL;
     }
     respite_error err;
-    respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
     int64_t permit = -1;
     double now = 0.0;
     int timed = self->now != NULL && self->now != Py_None;
     PyObject *type = NULL, *value = NULL, *tb = NULL;
-    if (timed && as_double(self->now, "now", &now) != 0)
+    if (timed && as_double(self->now, "now", &now) != 0) {
         PyErr_Fetch(&type, &value, &tb); /* raised after the events are logged */
-    else
-        permit = timed ? respite_gate_admit(handle, now, &err) : respite_gate_admit_now(handle, &err);
+        respite_error_clear(&err);
+    } else {
+        permit = fast && respite_py_fast_time(timed, now) ? respite_py_fast_admit(fast) : 0;
+        if (permit == 0) {
+            respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
+            permit = timed ? respite_gate_admit(handle, now, &err) : respite_gate_admit_now(handle, &err);
+        } else {
+            err.status = RESPITE_OK;
+        }
+    }
     /* as Gate.acquire: events are logged whether or not the gate admitted;
      * an error while logging them wins */
-    int polled = respite_py_gate_poll(gate, own, handle);
+    int polled = respite_py_gate_poll(gate, own, handle, fast);
     Py_DECREF(own);
     Py_DECREF(gate);
     if (type && polled == 0) {
@@ -273,16 +282,21 @@ static PyObject *attempt_exit(PyObject *op, PyObject *const *args, Py_ssize_t na
     if (!failed && timed)
         failed = as_double(self->now, "now", &now) != 0;
     respite_gate *handle;
-    PyObject *own = failed ? NULL : respite_py_gate_own(gate, &handle);
+    respite_py_fast *fast;
+    PyObject *own = failed ? NULL : respite_py_gate_own(gate, &handle, &fast);
     if (!own) {
         Py_DECREF(gate);
         return NULL;
     }
     respite_error err;
-    respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
-    int rc = timed ? respite_gate_report(handle, self->permit, code, hint, now, &err)
+    int rc = RESPITE_OK;
+    if (!(fast && code == RESPITE_OUTCOME_SUCCESS && !have_hint && hint == 0.0 && respite_py_fast_time(timed, now) &&
+          respite_py_fast_success(fast, self->permit))) {
+        respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
+        rc = timed ? respite_gate_report(handle, self->permit, code, hint, now, &err)
                    : respite_gate_report_now(handle, self->permit, code, hint, &err);
-    int polled = rc == RESPITE_OK ? respite_py_gate_poll(gate, own, handle) : 0;
+    }
+    int polled = rc == RESPITE_OK ? respite_py_gate_poll(gate, own, handle, fast) : 0;
     Py_DECREF(own);
     Py_DECREF(gate);
     if (rc != RESPITE_OK)
