@@ -90,8 +90,9 @@ static void attempt_clear(attempt_object *self)
 }
 
 /* Attempts freed lately, kept for the next ones (as CPython keeps floats and
- * tuples): `with gate.attempt()` makes and frees one per call. Guarded by
- * the GIL, as everything here. */
+ * tuples): `with gate.attempt()` makes and frees one per call. One kept
+ * still holds its reference to its type, so taking it back only sets its
+ * count. Guarded by the GIL, as everything here. */
 #define FREE_ATTEMPTS 8
 static attempt_object *free_attempts[FREE_ATTEMPTS];
 static int free_count;
@@ -102,10 +103,10 @@ static void attempt_dealloc(PyObject *op)
     attempt_clear((attempt_object *)op);
     if ((PyObject *)type == attempt_type && free_count < FREE_ATTEMPTS) {
         free_attempts[free_count++] = (attempt_object *)op;
-    } else {
-        freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
-        free_slot(op);
+        return;
     }
+    freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    free_slot(op);
     Py_DECREF(type);
 }
 
@@ -117,7 +118,11 @@ static PyObject *attempt_make(PyTypeObject *type, PyObject *gate, PyObject *now)
     attempt_object *self;
     if ((PyObject *)type == attempt_type && free_count > 0) {
         self = free_attempts[--free_count];
-        PyObject_Init((PyObject *)self, type); /* a new reference to it and to its type */
+#if defined(Py_REF_DEBUG) || defined(Py_TRACE_REFS)
+        _Py_NewReference((PyObject *)self); /* the debug builds' reference accounting */
+#else
+        Py_SET_REFCNT(self, 1);
+#endif
     } else {
         allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
         self = (attempt_object *)alloc(type, 0);

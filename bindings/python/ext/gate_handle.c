@@ -28,8 +28,7 @@ static PyObject *str_poll;
 static PyObject *str_fast;
 
 #ifndef Py_LIMITED_API
-static PyTypeObject *gate_type, *owned_type;
-static Py_ssize_t own_offset, status_of_offset, addr_offset, fast_offset;
+respite_py_layout respite_py_slots;
 
 /* The offset of cls's object slot `name`, or -1 (with no exception) when it is not one. */
 static Py_ssize_t slot_offset(PyObject *cls, PyObject *name)
@@ -62,8 +61,8 @@ static PyObject *slot_read(PyObject *obj, Py_ssize_t offset, PyObject *name)
 static PyObject *read_own(PyObject *gate)
 {
 #ifndef Py_LIMITED_API
-    if (Py_TYPE(gate) == gate_type)
-        return slot_read(gate, own_offset, str_own);
+    if (Py_TYPE(gate) == respite_py_slots.gate_type)
+        return slot_read(gate, respite_py_slots.own_offset, str_own);
 #endif
     return PyObject_GetAttr(gate, str_own);
 }
@@ -71,8 +70,8 @@ static PyObject *read_own(PyObject *gate)
 PyObject *respite_py_gate_status_of(PyObject *gate)
 {
 #ifndef Py_LIMITED_API
-    if (Py_TYPE(gate) == gate_type)
-        return slot_read(gate, status_of_offset, str_status_of);
+    if (Py_TYPE(gate) == respite_py_slots.gate_type)
+        return slot_read(gate, respite_py_slots.status_of_offset, str_status_of);
 #endif
     return PyObject_GetAttr(gate, str_status_of);
 }
@@ -80,8 +79,8 @@ PyObject *respite_py_gate_status_of(PyObject *gate)
 static PyObject *read_addr(PyObject *own)
 {
 #ifndef Py_LIMITED_API
-    if (Py_TYPE(own) == owned_type)
-        return slot_read(own, addr_offset, str_addr);
+    if (Py_TYPE(own) == respite_py_slots.owned_type)
+        return slot_read(own, respite_py_slots.addr_offset, str_addr);
 #endif
     return PyObject_GetAttr(own, str_addr);
 }
@@ -95,15 +94,15 @@ static int read_handle(PyObject *own, respite_gate **handle)
     return !addr || (*handle == NULL && PyErr_Occurred()) ? -1 : 0;
 }
 
-PyObject *respite_py_gate_own(PyObject *gate, respite_gate **handle, respite_py_fast **fast)
+PyObject *respite_py_gate_own_slow(PyObject *gate, respite_gate **handle, respite_py_fast **fast)
 {
     PyObject *own = read_own(gate);
     if (!own)
         return NULL;
     *fast = NULL;
 #ifdef RESPITE_PY_FAST_PATH
-    if (Py_TYPE(own) == owned_type) {
-        PyObject **slot = (PyObject **)((char *)own + fast_offset);
+    if (Py_TYPE(own) == respite_py_slots.owned_type) {
+        PyObject **slot = (PyObject **)((char *)own + respite_py_slots.fast_offset);
         if (*slot && Py_TYPE(*slot) == respite_py_fast_type) {
             *fast = (respite_py_fast *)*slot;
             *handle = (*fast)->gate;
@@ -125,10 +124,8 @@ PyObject *respite_py_gate_own(PyObject *gate, respite_gate **handle, respite_py_
     return own;
 }
 
-int respite_py_gate_poll(PyObject *gate, PyObject *own, const respite_gate *handle, const respite_py_fast *fast)
+int respite_py_gate_take_events(PyObject *gate, PyObject *own)
 {
-    if (fast ? !respite_py_fast_events_waiting(fast) : respite_gate_events_pending(handle) <= 0)
-        return 0;
     PyObject *res = PyObject_CallMethodObjArgs(gate, str_poll, own, NULL);
     Py_XDECREF(res);
     return res ? 0 : -1;
@@ -152,14 +149,14 @@ static PyObject *gate_classes(PyObject *module, PyObject *const *args, Py_ssize_
     }
     Py_INCREF(args[0]);
     Py_INCREF(args[1]);
-    Py_XDECREF(gate_type);
-    Py_XDECREF(owned_type);
-    gate_type = (PyTypeObject *)args[0];
-    owned_type = (PyTypeObject *)args[1];
-    own_offset = own;
-    status_of_offset = status_of;
-    addr_offset = addr;
-    fast_offset = fast;
+    Py_XDECREF(respite_py_slots.gate_type);
+    Py_XDECREF(respite_py_slots.owned_type);
+    respite_py_slots.gate_type = (PyTypeObject *)args[0];
+    respite_py_slots.owned_type = (PyTypeObject *)args[1];
+    respite_py_slots.own_offset = own;
+    respite_py_slots.status_of_offset = status_of;
+    respite_py_slots.addr_offset = addr;
+    respite_py_slots.fast_offset = fast;
 #endif
     Py_RETURN_NONE;
 }
