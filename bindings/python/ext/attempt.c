@@ -6,8 +6,8 @@
  * Python frame, __enter__ admits (respite_gate_admit_now, or admit at `now`)
  * and __exit__ reports (respite_gate_report_now, or report at `now`), each
  * followed by the gate's event rule; a closed admit and a closed, confirmed
- * success are decided by the fast-path protocol (fast_path.h) instead. Not garbage-collected: it refers only to
- * its gate and numbers, so it cannot be part of a cycle the gate makes; and
+ * success are decided by the fast-path protocol instead (see attempt_call).
+ * Not garbage-collected: it refers only to its gate and numbers, so it cannot be part of a cycle the gate makes; and
  * `with` binds its steps without making method objects (see attempt_call).
  *
  * __exit__ decides as gate.py did: no exception -> the outcome set on the
@@ -167,7 +167,7 @@ static PyObject *gate_attempt(PyObject *gate, PyObject *const *args, Py_ssize_t 
     return attempt_make((PyTypeObject *)attempt_type, gate, now);
 }
 
-/* __enter__: asks the gate (refused: TemporarilyUnavailableError); returns the attempt. */
+/* __enter__ through the core: asks the gate (refused: TemporarilyUnavailableError); returns the attempt. */
 static PyObject *attempt_enter(PyObject *op, PyObject *unused)
 {
     (void)unused;
@@ -194,13 +194,8 @@ static PyObject *attempt_enter(PyObject *op, PyObject *unused)
         PyErr_Fetch(&type, &value, &tb); /* raised after the events are logged */
         respite_error_clear(&err);
     } else {
-        permit = fast && respite_py_fast_time(timed, now) ? respite_py_fast_admit(fast) : 0;
-        if (permit == 0) {
-            respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
-            permit = timed ? respite_gate_admit(handle, now, &err) : respite_gate_admit_now(handle, &err);
-        } else {
-            err.status = RESPITE_OK;
-        }
+        respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
+        permit = timed ? respite_gate_admit(handle, now, &err) : respite_gate_admit_now(handle, &err);
     }
     /* as Gate.acquire: events are logged whether or not the gate admitted;
      * an error while logging them wins */
@@ -249,8 +244,8 @@ static int classify_exception(PyObject *gate, PyObject *exc, int *code, double *
     return ok ? 0 : -1;
 }
 
-/* __exit__(exc_type, exc, tb): reports how the block ended; returns None, so
- * an exception from the block always propagates. */
+/* __exit__(exc_type, exc, tb) through the core: reports how the block ended;
+ * returns None, so an exception from the block always propagates. */
 static PyObject *attempt_exit(PyObject *op, PyObject *const *args, Py_ssize_t nargs)
 {
     attempt_object *self = (attempt_object *)op;
@@ -294,13 +289,9 @@ static PyObject *attempt_exit(PyObject *op, PyObject *const *args, Py_ssize_t na
         return NULL;
     }
     respite_error err;
-    int rc = RESPITE_OK;
-    if (!(fast && code == RESPITE_OUTCOME_SUCCESS && !have_hint && hint == 0.0 && respite_py_fast_time(timed, now) &&
-          respite_py_fast_success(fast, self->permit))) {
-        respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
-        rc = timed ? respite_gate_report(handle, self->permit, code, hint, now, &err)
+    respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
+    int rc = timed ? respite_gate_report(handle, self->permit, code, hint, now, &err)
                    : respite_gate_report_now(handle, self->permit, code, hint, &err);
-    }
     int polled = rc == RESPITE_OK ? respite_py_gate_poll(gate, own, handle, fast) : 0;
     Py_DECREF(own);
     Py_DECREF(gate);
@@ -320,9 +311,56 @@ static PyObject *attempt_exit(PyObject *op, PyObject *const *args, Py_ssize_t na
  * exc, tb) exits. Called on the class (Attempt.__enter__(a), as
  * contextlib.ExitStack does), a step takes the attempt first.
  */
+#ifdef RESPITE_PY_FAST_PATH
+/* The time of a step the fast path may decide (K2): none, or a valid float. */
+static inline int fast_time(PyObject *now)
+{
+    return now == Py_None || (now && PyFloat_CheckExact(now) && respite_py_fast_time(1, PyFloat_AS_DOUBLE(now)));
+}
+
+/* K4 after a step decided here: the gate's waiting events, taken holding
+ * references (logging runs Python code); 0, or -1 when logging raised. */
+static int take_events(PyObject *gate, PyObject *own)
+{
+    Py_INCREF(gate);
+    Py_INCREF(own);
+    int taken = respite_py_gate_take_events(gate, own);
+    Py_DECREF(own);
+    Py_DECREF(gate);
+    return taken;
+}
+#endif
+
+/* The steps the fast path decides whole (fast_path.h): entering a closed
+ * gate, and leaving a block that ended with no exception, outcome or hint
+ * while the gate is closed and confirmed, at the core's clock or a valid
+ * float time. Nothing to convert, no reference to take until events wait.
+ * Every other step goes through the core (attempt_enter, attempt_exit). */
 static PyObject *attempt_call(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
+    attempt_object *self = (attempt_object *)op;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+#ifdef RESPITE_PY_FAST_PATH
+    respite_py_fast *fast;
+    PyObject *own;
+    if (!kwnames && self->gate && fast_time(self->now) && (fast = respite_py_gate_fast(self->gate, &own))) {
+        if (nargs == 0) {
+            int64_t permit = respite_py_fast_admit(fast);
+            if (permit != 0) {
+                if (respite_py_fast_events_waiting(fast) && take_events(self->gate, own) != 0)
+                    return NULL;
+                self->permit = permit;
+                Py_INCREF(op);
+                return op;
+            }
+        } else if (nargs == 3 && args[1] == Py_None && self->code == Py_None && self->retry_after == Py_None &&
+                   respite_py_fast_success(fast, self->permit)) {
+            if (respite_py_fast_events_waiting(fast) && take_events(self->gate, own) != 0)
+                return NULL;
+            Py_RETURN_NONE;
+        }
+    }
+#endif
     if ((kwnames && PyTuple_Size(kwnames) > 0) || (nargs != 0 && nargs != 3)) {
         PyErr_SetString(PyExc_TypeError, "an attempt is entered with no arguments, or left with exc_type, exc, tb");
         return NULL;

@@ -12,6 +12,7 @@ PyObject *respite_py_raise(const respite_error *err);
 /* gate._own, new reference, the handle in it (NULL once closed) and the
  * handle's fast path (borrowed from own; NULL: the core answers); NULL with
  * an exception when they cannot be read (ext/gate_handle.c). */
+static inline respite_py_fast *respite_py_gate_fast(PyObject *gate, PyObject **own);
 static inline PyObject *respite_py_gate_own(PyObject *gate, respite_gate **handle, respite_py_fast **fast);
 PyObject *respite_py_gate_own_slow(PyObject *gate, respite_gate **handle, respite_py_fast **fast);
 /* gate._status_of, new reference (None: results are successes). */
@@ -38,23 +39,35 @@ typedef struct {
 extern respite_py_layout respite_py_slots;
 #endif
 
-/* The common case inline: a Gate whose Owned has its fast path already. */
-static inline PyObject *respite_py_gate_own(PyObject *gate, respite_gate **handle, respite_py_fast **fast)
+/* The common case, inline: gate is a Gate whose Owned has its fast path
+ * already; that fast path and the Owned (*own), both borrowed (valid until
+ * Python code runs), or NULL. */
+static inline respite_py_fast *respite_py_gate_fast(PyObject *gate, PyObject **own)
 {
 #ifdef RESPITE_PY_FAST_PATH
     const respite_py_layout *at = &respite_py_slots;
     if (Py_TYPE(gate) == at->gate_type) {
-        PyObject *own = *(PyObject **)((char *)gate + at->own_offset);
-        PyObject *f = own && Py_TYPE(own) == at->owned_type ? *(PyObject **)((char *)own + at->fast_offset) : NULL;
-        if (f && Py_TYPE(f) == respite_py_fast_type) {
-            Py_INCREF(own);
-            *fast = (respite_py_fast *)f;
-            *handle = (*fast)->gate;
-            return own;
-        }
+        *own = *(PyObject **)((char *)gate + at->own_offset);
+        PyObject *f = *own && Py_TYPE(*own) == at->owned_type ? *(PyObject **)((char *)*own + at->fast_offset) : NULL;
+        if (f && Py_TYPE(f) == respite_py_fast_type)
+            return (respite_py_fast *)f;
     }
+#else
+    (void)gate;
+    (void)own;
 #endif
-    return respite_py_gate_own_slow(gate, handle, fast);
+    return NULL;
+}
+
+static inline PyObject *respite_py_gate_own(PyObject *gate, respite_gate **handle, respite_py_fast **fast)
+{
+    PyObject *own;
+    *fast = respite_py_gate_fast(gate, &own);
+    if (!*fast)
+        return respite_py_gate_own_slow(gate, handle, fast);
+    Py_INCREF(own);
+    *handle = (*fast)->gate;
+    return own;
 }
 
 static inline int respite_py_gate_poll(PyObject *gate, PyObject *own, const respite_gate *handle,
