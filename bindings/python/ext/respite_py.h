@@ -11,8 +11,8 @@
 PyObject *respite_py_raise(const respite_error *err);
 /* gate._own, new reference, the handle in it (NULL once closed) and the
  * handle's fast path (borrowed from own; NULL: the core answers); NULL with
- * an exception when they cannot be read (ext/gate_handle.c). */
-static inline respite_py_fast *respite_py_gate_fast(PyObject *gate, PyObject **own);
+ * an exception when they cannot be read. Inline below for a handle whose
+ * fast path is made; the rest in ext/gate_handle.c (which makes it). */
 static inline PyObject *respite_py_gate_own(PyObject *gate, respite_gate **handle, respite_py_fast **fast);
 PyObject *respite_py_gate_own_slow(PyObject *gate, respite_gate **handle, respite_py_fast **fast);
 /* gate._status_of, new reference (None: results are successes). */
@@ -21,14 +21,14 @@ PyObject *respite_py_gate_status_of(PyObject *gate);
  * Gate._poll(own) when events are pending; 0, or -1 when logging raised. */
 static inline int respite_py_gate_poll(PyObject *gate, PyObject *own, const respite_gate *handle,
                                        const respite_py_fast *fast);
+/* Gate._poll(own), whatever is pending; 0, or -1 when logging raised. */
 int respite_py_gate_take_events(PyObject *gate, PyObject *own);
-/* Adds _gate_classes, which names Gate and Owned for the two above, to the module; 0 or -1. */
+/* Adds _gate_classes, which names Gate and Owned for the reads above, to the module; 0 or -1. */
 int respite_py_gate_handle_register(PyObject *module);
 /* Adds _gate_call, Gate.call, to the module (ext/gate_call.c); 0 or -1. */
 int respite_py_gate_call_register(PyObject *module);
 /* Adds Attempt and _gate_attempt, `with gate.attempt()`, to the module (ext/attempt.c); 0 or -1. */
 int respite_py_attempt_register(PyObject *module);
-
 
 #ifndef Py_LIMITED_API
 /* Where Gate and Owned keep their slots (_gate_classes, ext/gate_handle.c). */
@@ -39,9 +39,8 @@ typedef struct {
 extern respite_py_layout respite_py_slots;
 #endif
 
-/* The common case, inline: gate is a Gate whose Owned has its fast path
- * already; that fast path and the Owned (*own), both borrowed (valid until
- * Python code runs), or NULL. */
+/* gate's fast path when gate is a Gate whose Owned has made it, with that
+ * Owned in *own, both borrowed (valid until Python code runs); else NULL. */
 static inline respite_py_fast *respite_py_gate_fast(PyObject *gate, PyObject **own)
 {
 #ifdef RESPITE_PY_FAST_PATH
