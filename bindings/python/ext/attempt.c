@@ -121,7 +121,7 @@ static PyObject *attempt_make(PyTypeObject *type, PyObject *gate, PyObject *now)
 #if defined(Py_REF_DEBUG) || defined(Py_TRACE_REFS)
         _Py_NewReference((PyObject *)self); /* the debug builds' reference accounting */
 #else
-        Py_SET_REFCNT(self, 1);
+        Py_SET_REFCNT((PyObject *)self, 1);
 #endif
     } else {
         allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
@@ -338,9 +338,9 @@ static int take_events(PyObject *gate, PyObject *own)
  * Every other step goes through the core (attempt_enter, attempt_exit). */
 static PyObject *attempt_call(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
-    attempt_object *self = (attempt_object *)op;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
 #ifdef RESPITE_PY_FAST_PATH
+    attempt_object *self = (attempt_object *)op;
     respite_py_fast *fast;
     PyObject *own;
     if (!kwnames && self->gate && fast_time(self->now) && (fast = respite_py_gate_fast(self->gate, &own))) {

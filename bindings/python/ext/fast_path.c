@@ -2,7 +2,8 @@
  * fast_path.c - respite._FastPath, one gate handle's fast path (spec K1-K5;
  * the decisions are in fast_path.h). Made at a handle's first call by
  * gate_handle.c and kept in its Owned; `admitted` and `reported` read its
- * counter block (what the fast path decided, for the replay test).
+ * counter block (what the fast path decided, for the replay test). A build
+ * without the fast path (fast_path.h) never makes one.
  */
 #define PY_SSIZE_T_CLEAN
 #include "fast_path.h"
@@ -74,7 +75,12 @@ static PyType_Spec fast_spec = {"respite._FastPath", sizeof(respite_py_fast), 0,
 
 int respite_py_fast_register(PyObject *module)
 {
-    (void)module; /* made by the binding only: not in the module */
+    /* The type is made by the binding only: not in the module; _fast_path says whether this build uses it. */
     respite_py_fast_type = (PyTypeObject *)PyType_FromSpec(&fast_spec);
-    return respite_py_fast_type ? 0 : -1;
+#ifdef RESPITE_PY_FAST_PATH
+    int used = 1;
+#else
+    int used = 0;
+#endif
+    return respite_py_fast_type && PyModule_AddIntConstant(module, "_fast_path", used) == 0 ? 0 : -1;
 }

@@ -40,7 +40,8 @@ extern PyTypeObject *respite_py_fast_type;
  * when the core cannot give one (closed, out of memory): then the core
  * answers. */
 PyObject *respite_py_fast_new(respite_gate *gate);
-/* Adds the type respite._FastPath (ext/fast_path.c); 0 or -1. */
+/* Makes the type respite._FastPath and adds _fast_path (1: this build
+ * uses it) to the module (ext/fast_path.c); 0 or -1. */
 int respite_py_fast_register(PyObject *module);
 
 /* K2's times: none (the core's clock), or finite and 0 or more. */

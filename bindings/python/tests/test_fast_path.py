@@ -3,7 +3,9 @@ a closed admit and a closed, confirmed success counted in the handle's own
 block) gives, step by step, the same permits, statistics and events as the
 same gate driven through the core alone, while another handle (an engine's
 thread on the same handle, or a second handle on a shared file gate) trips
-and resets the gate between an admit and its report."""
+and resets the gate between an admit and its report. A build without the
+fast path (abi3, free-threaded) replays the same, with every step the
+core's."""
 import random
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -19,8 +21,15 @@ SETTINGS = dict(failures_to_enter_recovery=3, failures_window_seconds=10, recove
                 max_recovery_seconds=8, probe_timeout_seconds=2, jitter=0.5, seed=7)
 
 
+FAST = bool(_c._fast_path)  # this build decides the closed path itself
+
+
 def fast_counts(gate):
-    """What the fast path decided for this gate's handle: (admitted, reported)."""
+    """What the fast path decided for this gate's handle: (admitted, reported);
+    (0, 0) in a build without it, which never makes one."""
+    if not FAST:
+        assert not hasattr(gate._own, "_fast")
+        return 0, 0
     fast = gate._own._fast
     return fast.admitted, fast.reported
 
@@ -45,7 +54,7 @@ def replay(fast, fast_other, core, core_other, seed, steps=6000):
     held_fast, held_core = [None] * 8, [0] * 8
     fast_log, core_log = [], []
     now = 0.0
-    before = fast_counts(fast) if hasattr(fast._own, "_fast") else (0, 0)
+    before = fast_counts(fast) if hasattr(fast._own, "_fast") or not FAST else (0, 0)
     engine = ThreadPoolExecutor(1)
     try:
         for step in range(steps):
@@ -96,7 +105,8 @@ def replay(fast, fast_other, core, core_other, seed, steps=6000):
     assert fast.stats() == core.stats()
     assert fast_log == core_log
     admitted, reported = fast_counts(fast)
-    assert admitted - before[0] > 500 and reported - before[1] > 150, "the fast path decided the closed path"
+    if FAST:
+        assert admitted - before[0] > 500 and reported - before[1] > 150, "the fast path decided the closed path"
     assert len(fast_log) > 20, "the replay went through transitions"
     return fast_log
 
@@ -167,7 +177,7 @@ def test_gate_call_and_the_core_clock_with_changes_between_admit_and_report():
             fast_stats.pop(moving), core_stats.pop(moving)
         assert fast_stats == core_stats, step
     admitted, reported = fast_counts(fast)
-    assert admitted > 500 and reported > 200, (admitted, reported)
+    assert not FAST or (admitted > 500 and reported > 200), (admitted, reported)
     assert fast.stats().trips > 50 and fast.stats().late > 200, fast.stats()
 
 
@@ -189,7 +199,7 @@ def test_threads_count_exactly():
         t.join()
     stats = gate.stats()
     assert stats.admitted == stats.reported == 2 * calls * threads + 1
-    assert fast_counts(gate) == (2 * calls * threads + 1, 2 * calls * threads + 1)
+    assert fast_counts(gate) == ((2 * calls * threads + 1,) * 2 if FAST else (0, 0))
 
 
 def test_a_gate_closed_in_the_block_raises_closed_and_counts_nothing_more():
@@ -197,12 +207,13 @@ def test_a_gate_closed_in_the_block_raises_closed_and_counts_nothing_more():
     gate.call(int)  # the handle's first call makes its fast path
     with gate.attempt():
         pass
-    fast = gate._own._fast
-    assert (fast.admitted, fast.reported) == (2, 2)
+    own = gate._own
+    assert fast_counts(gate) == ((2, 2) if FAST else (0, 0))
     with pytest.raises(respite.ClosedError):
         with gate.attempt():
             gate.close()
-    assert (fast.admitted, fast.reported) == (3, 2)
+    if FAST:  # admitted by the fast path, then the closed gate's report is the core's error
+        assert (own._fast.admitted, own._fast.reported) == (3, 2)
     with pytest.raises(respite.ClosedError):
         gate.call(int)
     with pytest.raises(respite.ClosedError):
@@ -211,11 +222,12 @@ def test_a_gate_closed_in_the_block_raises_closed_and_counts_nothing_more():
 
 
 def test_the_fast_path_is_per_handle_and_made_at_the_first_call():
-    gate = respite.Gate()
+    gate, other = respite.Gate(), respite.Gate()
     assert not hasattr(gate._own, "_fast")
     gate.call(int)
-    first = gate._own._fast
     with gate.attempt():
         pass
-    assert gate._own._fast is first and (first.admitted, first.reported) == (2, 2)
-    assert respite.Gate()._own is not gate._own
+    assert fast_counts(gate) == ((2, 2) if FAST else (0, 0))
+    other.call(int)
+    assert fast_counts(other) == ((1, 1) if FAST else (0, 0))
+    assert gate.stats().admitted == 2 and other.stats().admitted == 1
