@@ -319,15 +319,23 @@ static inline int fast_time(PyObject *now)
 }
 
 /* K4 after a step decided here: the gate's waiting events, taken holding
- * references (logging runs Python code); 0, or -1 when logging raised. */
-static int take_events(PyObject *gate, PyObject *own)
+ * references (logging runs Python code); then the step's value, `done`
+ * (a new reference), or NULL when logging raised. Out of line, so that the
+ * step itself saves no registers. */
+static PyObject *take_events(attempt_object *self, PyObject *own, int64_t permit, PyObject *done)
 {
+    PyObject *gate = self->gate;
     Py_INCREF(gate);
     Py_INCREF(own);
     int taken = respite_py_gate_take_events(gate, own);
     Py_DECREF(own);
     Py_DECREF(gate);
-    return taken;
+    if (taken != 0)
+        return NULL;
+    if (permit != 0)
+        self->permit = permit;
+    Py_INCREF(done);
+    return done;
 }
 #endif
 
@@ -347,16 +355,16 @@ static PyObject *attempt_call(PyObject *op, PyObject *const *args, size_t nargsf
         if (nargs == 0) {
             int64_t permit = respite_py_fast_admit(fast);
             if (permit != 0) {
-                if (respite_py_fast_events_waiting(fast) && take_events(self->gate, own) != 0)
-                    return NULL;
+                if (respite_py_fast_events_waiting(fast))
+                    return take_events(self, own, permit, op);
                 self->permit = permit;
                 Py_INCREF(op);
                 return op;
             }
         } else if (nargs == 3 && args[1] == Py_None && self->code == Py_None && self->retry_after == Py_None &&
                    respite_py_fast_success(fast, self->permit)) {
-            if (respite_py_fast_events_waiting(fast) && take_events(self->gate, own) != 0)
-                return NULL;
+            if (respite_py_fast_events_waiting(fast))
+                return take_events(self, own, 0, Py_None);
             Py_RETURN_NONE;
         }
     }
