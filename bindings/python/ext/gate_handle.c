@@ -112,8 +112,15 @@ PyObject *respite_py_gate_own_slow(PyObject *gate, respite_gate **handle, respit
             Py_DECREF(own);
             return NULL;
         }
-        if (!*slot && *handle) /* the handle's first call (an Owned that is not a gate's is never read here) */
-            *fast = (respite_py_fast *)(*slot = respite_py_fast_new(*handle));
+        if (!*slot && *handle) { /* the handle's first call (an Owned that is not a gate's is never read here) */
+            PyObject *made = respite_py_fast_new(*handle);
+            if (!made) { /* out of memory: the core answers for this handle from now on */
+                Py_INCREF(Py_None);
+                made = Py_None;
+            }
+            *slot = made;
+            *fast = made != Py_None ? (respite_py_fast *)made : NULL;
+        }
         return own;
     }
 #endif
