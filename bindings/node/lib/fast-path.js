@@ -45,6 +45,7 @@ class FastPath {
     this.closedWord = NaN;
     this.confirmedWord = NaN;
     this.permit = NaN;
+    this.taken = NaN; // this handle's event cursor as last read (tookEvents)
     this.word = new Float64Array(fp.word);
     this.events = new Float64Array(fp.events);
     this.cursor = new Float64Array(fp.cursor);
@@ -64,6 +65,7 @@ class FastPath {
     // code then has no call to _decode in its common path (a branch never
     // taken is compiled out).
     this._decode(this.word[0]);
+    this.tookEvents();
   }
 
   // The permit a closed admit gets (closedWord) and the one a success may
@@ -106,8 +108,17 @@ class FastPath {
 
   // K4: whether events wait for this handle. Each word is read whole, as a
   // Float64Array element (below 2^53: never a NaN, so its bits are kept).
+  // The cursor is this handle's: only taking events moves it, forward and
+  // never past the events word, so its value at the last take answers as
+  // well: equal words mean none wait; an older value (the handle's events
+  // taken another way) only sends a call to the core, which finds none.
   eventsWaiting() {
-    return this.events[0] !== this.cursor[0];
+    return this.events[0] !== this.taken;
+  }
+
+  // After this handle's events were taken (or found not waiting).
+  tookEvents() {
+    this.taken = this.cursor[0];
   }
 
   // The handle's count at `offset` (tests: the fast path was taken).

@@ -299,8 +299,10 @@ class Gate extends EventEmitter {
   // The one rule: after a call into the gate, take every waiting event and
   // emit it ('event' and its type's name).
   _drainEvents() {
-    if (native.respite_gate_events_pending(this._handle) === 0) return;
-    forwardEvents(this, this._logger, native.respite_gate_next_event, this._handle, this._rawEvent);
+    if (native.respite_gate_events_pending(this._handle) !== 0) {
+      forwardEvents(this, this._logger, native.respite_gate_next_event, this._handle, this._rawEvent);
+    }
+    if (this._handle !== null) this._fast.tookEvents(); // a listener may have closed the gate
   }
 }
 
