@@ -5,7 +5,13 @@ The core's result structs as named tuples with typed fields, in C order
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, Callable, Dict, NamedTuple, Tuple, Type, TypeVar
+
+from .. import _respite_swig as _c
+from .. import respite_swig as _raw
+from .tables import EVENT_TYPES, GATE_STATES, OVERFLOWS, WARNING_EVENT_TYPES
+
+S = TypeVar("S")
 
 
 class Decision(NamedTuple):
@@ -19,6 +25,10 @@ class Decision(NamedTuple):
     permit: int
     #: refused: seconds until a call may be admitted, INFINITY under recover_never (G13); 0 when allowed
     retry_after: float
+
+
+def _read_decision(raw: Any) -> Decision:
+    return Decision(bool(raw.allowed), bool(raw.probe), raw.permit, raw.retry_after)
 
 
 class Event(NamedTuple):
@@ -46,6 +56,12 @@ class Event(NamedTuple):
     message: str
     #: logged as a warning (respite_event_is_warning)
     is_warning: bool
+
+
+def _read_event(raw: Any) -> Event:
+    return Event(EVENT_TYPES[raw.type], raw.at, raw.failures, raw.window, raw.pause, raw.http_status,
+        raw.count, raw.detail, raw.source, _c.respite_event_message(raw), EVENT_TYPES[raw.type] in
+        WARNING_EVENT_TYPES)
 
 
 class GateStats(NamedTuple):
@@ -81,6 +97,12 @@ class GateStats(NamedTuple):
     until: float
     #: probes admitted whose outcome has not arrived (G7, G10)
     probes_outstanding: int
+
+
+def _read_gate_stats(raw: Any) -> GateStats:
+    return GateStats(raw.admitted, raw.refused, raw.reported, raw.counted_failures, raw.late, raw.trips,
+        raw.probes, raw.probe_timeouts, raw.events_dropped, raw.generation, raw.window_failures,
+        GATE_STATES[raw.state], raw.delay, raw.until, raw.probes_outstanding)
 
 
 class QueueStats(NamedTuple):
@@ -138,6 +160,14 @@ class QueueStats(NamedTuple):
     balanced: bool
 
 
+def _read_queue_stats(raw: Any) -> QueueStats:
+    return QueueStats(raw.accepted, raw.delivered, raw.dropped_capacity, raw.expired, raw.retries_exhausted,
+        raw.discarded, raw.pending, raw.in_flight, raw.refused_full, raw.refused_too_large,
+        raw.refused_closed, raw.retried, raw.pending_bytes, raw.in_flight_bytes, raw.live_bytes, raw.capacity,
+        raw.max_bytes, OVERFLOWS[raw.overflow], raw.retry_times, raw.event_ttl, bool(raw.closed), raw.durable,
+        raw.corrupt_set_aside, raw.corrupt_lost, _c.respite_queue_stats_balanced(raw) == 1)
+
+
 class EngineStats(NamedTuple):
     """Figures since the engine was made. (respite_engine_stats)"""
 
@@ -159,6 +189,11 @@ class EngineStats(NamedTuple):
     closed_while_paused: bool
     #: closing: when draining stops; 0 before
     close_deadline: float
+
+
+def _read_engine_stats(raw: Any) -> EngineStats:
+    return EngineStats(raw.sends, raw.probes, raw.sends_failed, raw.refusals, raw.events_sent, raw.unsent,
+        bool(raw.closing), bool(raw.closed_while_paused), raw.close_deadline)
 
 
 class SenderStats(NamedTuple):
@@ -185,6 +220,12 @@ class SenderStats(NamedTuple):
     balanced: bool
 
 
+def _read_sender_stats(raw: Any) -> SenderStats:
+    return SenderStats(_read_queue_stats(raw.queue), _read_engine_stats(raw.engine),
+        _read_gate_stats(raw.gate), raw.requests, raw.bytes_sent, bool(raw.paused), bool(raw.closed),
+        raw.queue.accepted, raw.queue.delivered, _c.respite_queue_stats_balanced(raw.queue) == 1)
+
+
 class FleetView(NamedTuple):
     """The fleet as this host's thread last read it. (respite_fleet_view)"""
 
@@ -208,6 +249,37 @@ class FleetView(NamedTuple):
     exchanges: int
     #: connections or scripts that failed or timed out
     failed_exchanges: int
+
+
+def _read_fleet_view(raw: Any) -> FleetView:
+    return FleetView(bool(raw.connected), bool(raw.paused), raw.pause_left, raw.hosts_opened,
+        bool(raw.holds_probe), raw.probe_host, raw.host_id, raw.epoch, raw.exchanges, raw.failed_exchanges)
+
+
+# class -> (SWIG struct, reader)
+_READERS: Dict[type, Tuple[Any, Callable[[Any], Any]]] = {
+    Decision: (_raw.respite_decision, _read_decision),
+    Event: (_raw.respite_event, _read_event),
+    GateStats: (_raw.respite_gate_stats, _read_gate_stats),
+    QueueStats: (_raw.respite_queue_stats, _read_queue_stats),
+    EngineStats: (_raw.respite_engine_stats, _read_engine_stats),
+    SenderStats: (_raw.respite_sender_stats, _read_sender_stats),
+    FleetView: (_raw.respite_fleet_view, _read_fleet_view),
+}
+for _cls in (Decision, Event, GateStats, QueueStats, EngineStats, SenderStats, FleetView):
+    _cls.__module__ = "respite"
+
+
+def read_struct(cls: Type[S], out: Any) -> S:
+    """The named tuple ``cls`` read from a filled SWIG struct."""
+    return _READERS[cls][1](out)
+
+
+def fill_struct(cls: Type[S], fn: Callable[..., Any], *args: Any) -> S:
+    """The named tuple ``cls`` read from the struct that ``fn(*args, out)`` fills."""
+    out = _READERS[cls][0]()
+    fn(*args, out)
+    return read_struct(cls, out)
 
 
 __all__ = ["Decision", "Event", "GateStats", "QueueStats", "EngineStats", "SenderStats", "FleetView"]
