@@ -301,6 +301,7 @@ def struct_fields(struct: str, s: str) -> List[Tuple[str, str, str, str]]:
         value = f"{s}->{field}"
         if field in CONVERTED:
             php_type, value = CONVERTED[field][0], CONVERTED[field][1].format(v=value)
+            comment += "'s name" if "::fromCode" in value else ""
         elif ctype in STRUCTS:
             php_type, value = "array", f"self::{STRUCTS[ctype]}({value})"
         else:

@@ -7,7 +7,7 @@ namespace Respite;
 /** One transition, with its time and figures (G18). Fields that do not apply to a type are 0. */
 final class Event
 {
-    /** a respite_event_type */
+    /** a respite_event_type's name */
     public readonly string $type;
     /** when it happened (caller's clock) */
     public readonly float $at;
