@@ -77,6 +77,14 @@ FIELDS = {
                  "Every problem the core found, in document order.", False),
 }
 
+# Members a binding sets after the core made the exception (tables.ATTACHED_FIELDS):
+# name, getter, package-private setter (for the binding's own classes), doc.
+ATTACHED = {
+    "result": ("result", "getResult", "withResult",
+               "The last value the retried call returned when the retry helper gave up on it (spec B20); null when "
+               "its last attempt threw (then the cause) or the error is not a give-up."),
+}
+
 
 def header() -> List[str]:
     return [f"// {HEADER}.", "package org.respite;", ""]
@@ -172,11 +180,15 @@ def emit_exception(status: Status) -> str:
         "    private static final long serialVersionUID = 1L;",
     ]
     out += [f"    private final {t} {n};" for t, n, *_ in fields]
+    out += [f"    private transient Object {ATTACHED[f][0]};" for f in status.attached]
     out += ["", f"    public {name}({', '.join(params)}) {{", f"        super({java_string(status.name)}, message);"]
     out += [f"        this.{n} = {'List.copyOf(' + n + ')' if t.startswith('List') else n};" for t, n, *_ in fields]
     out.append("    }")
     for t, n, getter, doc, _first in fields:
         out += ["", f"    /** {doc} */", f"    public {t} {getter}() {{", f"        return {n};", "    }"]
+    for n, getter, setter, doc in (ATTACHED[f] for f in status.attached):
+        out += ["", *doc_comment(doc), f"    public Object {getter}() {{", f"        return {n};", "    }",
+                "", f"    {name} {setter}(Object value) {{", f"        this.{n} = value;", "        return this;", "    }"]
     out += ["}", ""]
     return "\n".join(out)
 

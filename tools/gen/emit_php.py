@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from typing import Any, Dict, List, Tuple
 
 from tables import HEADER, Enum, Status, Tables, camel, pascal, read_struct, sentence, upper
@@ -34,6 +35,14 @@ FIELDS = {
                     "Seconds until a call may be admitted; INF when only a reset recovers."),
     "problems": ("array", "problems", "[]", "getProblems",
                  "Every problem of the policy (list of Problem), in document order."),
+}
+
+# Members the binding sets after the core made the exception
+# (tables.ATTACHED_FIELDS): name, getter, setter, doc.
+ATTACHED = {
+    "result": ("result", "getResult", "withResult",
+               "The last value the retried call returned when the retry helper gave up on it (spec B20); null when "
+               "its last attempt threw (then getPrevious()) or the error is not a give-up."),
 }
 
 
@@ -127,6 +136,7 @@ def emit_exception(status: Status) -> str:
         "{",
         f"    public const STATUS = '{status.name}';",
     ]
+    out += [f"    private mixed ${ATTACHED[f][0]} = null;" for f in status.attached]
     fields = [FIELDS[f] for f in status.fields]
     if fields:
         params = ", ".join(f"{t} ${n} = {d}" for t, n, d, _g, _doc in fields)
@@ -139,6 +149,13 @@ def emit_exception(status: Status) -> str:
         for t, n, _d, getter, text in fields:
             out += ["", f"    /** {text} */", f"    public function {getter}(): {t}", "    {",
                     f"        return $this->{n};", "    }"]
+    for n, getter, setter, text in (ATTACHED[f] for f in status.attached):
+        out += ["", "    /**", *[f"     * {line}" for line in textwrap.wrap(text, 100)], "     */",
+                f"    public function {getter}(): mixed",
+                "    {", f"        return $this->{n};", "    }", "",
+                "    /** @internal set by the binding (Backoff::run) on the error it throws */",
+                f"    public function {setter}(mixed $value): static", "    {", f"        $this->{n} = $value;",
+                "        return $this;", "    }"]
     out += ["}", ""]
     return "\n".join(out)
 

@@ -51,6 +51,12 @@ FIELD_INIT = {
     "problems": "self.problems: List[Problem] = list(problems or [])",
 }
 
+# What the binding attaches after the core made the exception (tables.ATTACHED_FIELDS).
+ATTACHED_DOC = {
+    "result": "the last value the retried call returned when the retry helper gave up on it (spec B20); "
+              "None when its last attempt raised (then ``__cause__``) or the error is not a give-up",
+}
+
 
 def class_name(status: str) -> str:
     return pascal(status) + "Error"
@@ -86,7 +92,7 @@ def emit_errors(tables: Tables) -> str:
         "from __future__ import annotations",
         "",
         "import math",
-        "from typing import Dict, List, NamedTuple, Optional, Sequence, Type",
+        "from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Type",
         "",
         "",
         "class Problem(NamedTuple):",
@@ -117,6 +123,8 @@ def emit_errors(tables: Tables) -> str:
         doc[-1] += '"""'
         out += ["", "", f"class {class_name(status.name)}({bases}):", '    """' + doc[0], *[f"    {d}" for d in doc[1:]],
                 "", f"    status = {status.name!r}", f"    code = {status.code}"]
+        for f in status.attached:
+            out += [f"    #: {line}" for line in textwrap.wrap(ATTACHED_DOC[f], 100)] + [f"    {f}: Any = None"]
         if status.fields:
             params = ", ".join(FIELD_PARAM[f] for f in status.fields)
             out += ["", f"    def __init__(self, message: str, {params}) -> None:", "        super().__init__(message)"]
