@@ -7,8 +7,9 @@
  * and __exit__ reports (respite_gate_report_now, or report at `now`), each
  * followed by the gate's event rule; a closed admit and a closed, confirmed
  * success are decided by the fast-path protocol instead (see attempt_call).
- * Not garbage-collected: it refers only to its gate and numbers, so it cannot be part of a cycle the gate makes; and
- * `with` binds its steps without making method objects (see attempt_call).
+ * Not garbage-collected: it refers only to its gate and numbers, so it
+ * cannot be part of a cycle the gate makes; and `with` binds its steps
+ * without making method objects (see "The with statement's steps").
  *
  * __exit__ decides as gate.py did: no exception -> the outcome set on the
  * attempt, else success; an exception that is not an Exception (KeyboardInterrupt,
@@ -186,17 +187,15 @@ static PyObject *attempt_enter(PyObject *op, PyObject *unused)
         return NULL;
     }
     respite_error err;
+    respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
     int64_t permit = -1;
     double now = 0.0;
     int timed = self->now != NULL && self->now != Py_None;
     PyObject *type = NULL, *value = NULL, *tb = NULL;
-    if (timed && as_double(self->now, "now", &now) != 0) {
+    if (timed && as_double(self->now, "now", &now) != 0)
         PyErr_Fetch(&type, &value, &tb); /* raised after the events are logged */
-        respite_error_clear(&err);
-    } else {
-        respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
+    else
         permit = timed ? respite_gate_admit(handle, now, &err) : respite_gate_admit_now(handle, &err);
-    }
     /* as Gate.acquire: events are logged whether or not the gate admitted;
      * an error while logging them wins */
     int polled = respite_py_gate_poll(gate, own, handle, fast);
@@ -302,15 +301,6 @@ static PyObject *attempt_exit(PyObject *op, PyObject *const *args, Py_ssize_t na
     Py_RETURN_NONE;
 }
 
-/*
- * The with statement's steps. `with` looks __enter__ and __exit__ up on the
- * type and binds them to the attempt: two method objects made and freed on
- * every use, which cost more than the gate's own work. So the two are
- * instances of a small descriptor type whose binding is the attempt itself,
- * and an attempt called with no arguments enters, with three (exc_type,
- * exc, tb) exits. Called on the class (Attempt.__enter__(a), as
- * contextlib.ExitStack does), a step takes the attempt first.
- */
 #ifdef RESPITE_PY_FAST_PATH
 /* The time of a step the fast path may decide (K2): none, or a valid float. */
 static inline int fast_time(PyObject *now)
@@ -339,11 +329,21 @@ static PyObject *take_events(attempt_object *self, PyObject *own, int64_t permit
 }
 #endif
 
-/* The steps the fast path decides whole (fast_path.h): entering a closed
+/*
+ * The with statement's steps. `with` looks __enter__ and __exit__ up on the
+ * type and binds them to the attempt: two method objects made and freed on
+ * every use, which cost more than the gate's own work. So the two are
+ * instances of a small descriptor type whose binding is the attempt itself,
+ * and an attempt called with no arguments enters, with three (exc_type,
+ * exc, tb) exits. Called on the class (Attempt.__enter__(a), as
+ * contextlib.ExitStack does), a step takes the attempt first.
+ *
+ * The fast path (fast_path.h) decides two steps whole: entering a closed
  * gate, and leaving a block that ended with no exception, outcome or hint
  * while the gate is closed and confirmed, at the core's clock or a valid
- * float time. Nothing to convert, no reference to take until events wait.
- * Every other step goes through the core (attempt_enter, attempt_exit). */
+ * float time; nothing to convert, no reference to take until events wait.
+ * Every other step goes through the core (attempt_enter, attempt_exit).
+ */
 static PyObject *attempt_call(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
