@@ -4,11 +4,12 @@
  * status_of (gate._status_of), and the gate's event rule after a call into
  * it (Gate._poll when events are pending).
  *
- * Reading slots by attribute is a good part of a closed-path call's
- * cost, so on the full C API the slots are read at their offsets when the
- * objects are exactly Gate and Owned: gate.py hands over both classes
- * (_gate_classes), whose member descriptors give the offsets. A subclass,
- * an unknown class, or the limited API (abi3) reads them by attribute.
+ * Reading slots by attribute is a good part of a closed-path call's cost,
+ * so the slots read here live in two C bases, respite._GateSlots (of Gate)
+ * and respite._OwnedSlots (of Owned), whose layout (respite_py.h) this file
+ * knows in every build, the limited API (abi3) included. They are read
+ * directly when the objects are exactly Gate and Owned, which gate.py
+ * names (_gate_classes); a subclass or an unknown class is read by attribute.
  *
  * An Owned also keeps its handle's fast path (fast_path.h) in its slot
  * `_fast`, made at the handle's first call here; then the handle is read
@@ -17,38 +18,22 @@
 #define PY_SSIZE_T_CLEAN
 #include "respite_py.h"
 
-#ifndef Py_LIMITED_API
+#include <stddef.h>
+#if PY_VERSION_HEX < 0x030C0000
 #include <structmember.h>
+#define Py_T_OBJECT_EX T_OBJECT_EX
 #endif
 
 static PyObject *str_own;
 static PyObject *str_status_of;
 static PyObject *str_addr;
 static PyObject *str_poll;
-static PyObject *str_fast;
 
-#ifndef Py_LIMITED_API
-respite_py_layout respite_py_slots;
-
-/* The offset of cls's object slot `name`, or -1 (with no exception) when it is not one. */
-static Py_ssize_t slot_offset(PyObject *cls, PyObject *name)
-{
-    PyObject *descr = PyObject_GetAttr(cls, name);
-    Py_ssize_t offset = -1;
-    if (descr && Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
-        PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
-        if (member->type == T_OBJECT_EX && !(member->flags & READONLY))
-            offset = member->offset;
-    }
-    Py_XDECREF(descr);
-    PyErr_Clear();
-    return offset;
-}
+respite_py_classes respite_py_slots;
 
 /* A slot's value, new reference; NULL with AttributeError when unset. */
-static PyObject *slot_read(PyObject *obj, Py_ssize_t offset, PyObject *name)
+static PyObject *slot_read(PyObject *value, PyObject *name)
 {
-    PyObject *value = *(PyObject **)((char *)obj + offset);
     if (!value) {
         PyErr_SetObject(PyExc_AttributeError, name);
         return NULL;
@@ -56,32 +41,25 @@ static PyObject *slot_read(PyObject *obj, Py_ssize_t offset, PyObject *name)
     Py_INCREF(value);
     return value;
 }
-#endif
 
 static PyObject *read_own(PyObject *gate)
 {
-#ifndef Py_LIMITED_API
     if (Py_TYPE(gate) == respite_py_slots.gate_type)
-        return slot_read(gate, respite_py_slots.own_offset, str_own);
-#endif
+        return slot_read(((respite_py_gate_slots *)gate)->own, str_own);
     return PyObject_GetAttr(gate, str_own);
 }
 
 PyObject *respite_py_gate_status_of(PyObject *gate)
 {
-#ifndef Py_LIMITED_API
     if (Py_TYPE(gate) == respite_py_slots.gate_type)
-        return slot_read(gate, respite_py_slots.status_of_offset, str_status_of);
-#endif
+        return slot_read(((respite_py_gate_slots *)gate)->status_of, str_status_of);
     return PyObject_GetAttr(gate, str_status_of);
 }
 
 static PyObject *read_addr(PyObject *own)
 {
-#ifndef Py_LIMITED_API
     if (Py_TYPE(own) == respite_py_slots.owned_type)
-        return slot_read(own, respite_py_slots.addr_offset, str_addr);
-#endif
+        return slot_read(((respite_py_owned_slots *)own)->addr, str_addr);
     return PyObject_GetAttr(own, str_addr);
 }
 
@@ -102,7 +80,7 @@ PyObject *respite_py_gate_own_slow(PyObject *gate, respite_gate **handle, respit
     *fast = NULL;
 #ifdef RESPITE_PY_FAST_PATH
     if (Py_TYPE(own) == respite_py_slots.owned_type) {
-        PyObject **slot = (PyObject **)((char *)own + respite_py_slots.fast_offset);
+        PyObject **slot = &((respite_py_owned_slots *)own)->fast;
         if (*slot && Py_TYPE(*slot) == respite_py_fast_type) {
             *fast = (respite_py_fast *)*slot;
             *handle = (*fast)->gate;
@@ -138,20 +116,75 @@ int respite_py_gate_take_events(PyObject *gate, PyObject *own)
     return res ? 0 : -1;
 }
 
-/* _gate_classes(Gate, Owned): the classes whose slots are read at their offsets. */
+/* Gate's and Owned's C bases (respite_py.h): two object slots each, which
+ * behave as __slots__ do (unset: AttributeError; collected as a cycle). */
+typedef struct {
+    PyObject_HEAD
+    PyObject *slot[2];
+} two_slots;
+_Static_assert(sizeof(two_slots) == sizeof(respite_py_gate_slots) && sizeof(two_slots) == sizeof(respite_py_owned_slots) &&
+                   offsetof(two_slots, slot) == offsetof(respite_py_gate_slots, own) &&
+                   offsetof(two_slots, slot) == offsetof(respite_py_owned_slots, addr),
+               "Gate's and Owned's bases are two object slots");
+
+static int slots_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(((two_slots *)op)->slot[0]);
+    Py_VISIT(((two_slots *)op)->slot[1]);
+    return 0;
+}
+
+static int slots_clear(PyObject *op)
+{
+    Py_CLEAR(((two_slots *)op)->slot[0]);
+    Py_CLEAR(((two_slots *)op)->slot[1]);
+    return 0;
+}
+
+static void slots_dealloc(PyObject *op)
+{
+    PyTypeObject *type = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    slots_clear(op);
+    ((freefunc)PyType_GetSlot(type, Py_tp_free))(op);
+    Py_DECREF(type);
+}
+
+static PyMemberDef gate_members[] = {
+    {"_own", Py_T_OBJECT_EX, offsetof(respite_py_gate_slots, own), 0, "the gate's Owned handle"},
+    {"_status_of", Py_T_OBJECT_EX, offsetof(respite_py_gate_slots, status_of), 0, "status_of, or None"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyMemberDef owned_members[] = {
+    {"addr", Py_T_OBJECT_EX, offsetof(respite_py_owned_slots, addr), 0, "the handle's address (0 when closed)"},
+    {"_fast", Py_T_OBJECT_EX, offsetof(respite_py_owned_slots, fast), 0, "a gate handle's fast path (fast_path.c)"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+#define SLOTS_SPEC(var, name, members, doc)                                                                   \
+    static PyType_Slot var##_slots[] = {                                                                      \
+        {Py_tp_doc, doc},           {Py_tp_new, PyType_GenericNew}, {Py_tp_members, members},                 \
+        {Py_tp_traverse, slots_traverse}, {Py_tp_clear, slots_clear}, {Py_tp_dealloc, slots_dealloc}, {0, NULL}, \
+    };                                                                                                        \
+    static PyType_Spec var = {name, sizeof(two_slots), 0,                                                     \
+                              Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, var##_slots};
+SLOTS_SPEC(gate_spec, "respite._GateSlots", gate_members, "Gate's slots read by the C paths.")
+SLOTS_SPEC(owned_spec, "respite._OwnedSlots", owned_members, "Owned's slots read by the C paths.")
+
+/* _gate_classes(Gate, Owned): the classes whose slots are read directly. */
 static PyObject *gate_classes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    (void)module;
-    if (nargs != 2 || !PyType_Check(args[0]) || !PyType_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "_gate_classes() takes the classes Gate and Owned");
-        return NULL;
-    }
-#ifndef Py_LIMITED_API
-    Py_ssize_t own = slot_offset(args[0], str_own), status_of = slot_offset(args[0], str_status_of);
-    Py_ssize_t addr = slot_offset(args[1], str_addr), fast = slot_offset(args[1], str_fast);
-    if (own < 0 || status_of < 0 || addr < 0 || fast < 0) {
-        PyErr_SetString(PyExc_TypeError,
-                        "_gate_classes(): Gate._own, Gate._status_of, Owned.addr and Owned._fast must be __slots__");
+    PyObject *gate_base = PyObject_GetAttrString(module, "_GateSlots");
+    PyObject *owned_base = PyObject_GetAttrString(module, "_OwnedSlots");
+    int ok = gate_base && owned_base && nargs == 2 && PyType_Check(args[0]) && PyType_Check(args[1]) &&
+             PyType_IsSubtype((PyTypeObject *)args[0], (PyTypeObject *)gate_base) &&
+             PyType_IsSubtype((PyTypeObject *)args[1], (PyTypeObject *)owned_base);
+    Py_XDECREF(gate_base);
+    Py_XDECREF(owned_base);
+    if (!ok) {
+        PyErr_SetString(PyExc_TypeError, "_gate_classes() takes the classes Gate and Owned (of _GateSlots, _OwnedSlots)");
         return NULL;
     }
     Py_INCREF(args[0]);
@@ -160,24 +193,35 @@ static PyObject *gate_classes(PyObject *module, PyObject *const *args, Py_ssize_
     Py_XDECREF(respite_py_slots.owned_type);
     respite_py_slots.gate_type = (PyTypeObject *)args[0];
     respite_py_slots.owned_type = (PyTypeObject *)args[1];
-    respite_py_slots.own_offset = own;
-    respite_py_slots.status_of_offset = status_of;
-    respite_py_slots.addr_offset = addr;
-    respite_py_slots.fast_offset = fast;
-#endif
     Py_RETURN_NONE;
 }
 
 static PyMethodDef gate_classes_def = {"_gate_classes", (PyCFunction)(void (*)(void))gate_classes, METH_FASTCALL,
                                        "Names the classes Gate and Owned, whose slots the C paths read."};
 
+/* Adds the type of spec, whose __slots__ name its members: copyreg counts
+ * them, so copy.copy and pickle see the same state as with Python slots. */
+static int add_type(PyObject *module, const char *name, PyType_Spec *spec, const PyMemberDef *members)
+{
+    PyObject *type = PyType_FromSpec(spec);
+    PyObject *names = type ? Py_BuildValue("(ss)", members[0].name, members[1].name) : NULL;
+    int rc = names ? PyObject_SetAttrString(type, "__slots__", names) : -1;
+    Py_XDECREF(names);
+    if (rc != 0 || PyModule_AddObject(module, name, type) != 0) {
+        Py_XDECREF(type);
+        return -1;
+    }
+    return 0;
+}
+
 int respite_py_gate_handle_register(PyObject *module)
 {
     if (!(str_own = PyUnicode_InternFromString("_own")) ||
         !(str_status_of = PyUnicode_InternFromString("_status_of")) || !(str_addr = PyUnicode_InternFromString("addr")) ||
-        !(str_poll = PyUnicode_InternFromString("_poll")) || !(str_fast = PyUnicode_InternFromString("_fast")))
+        !(str_poll = PyUnicode_InternFromString("_poll")) || add_type(module, "_GateSlots", &gate_spec, gate_members) != 0 ||
+        add_type(module, "_OwnedSlots", &owned_spec, owned_members) != 0)
         return -1;
-    PyObject *fn = PyCFunction_New(&gate_classes_def, NULL);
+    PyObject *fn = PyCFunction_New(&gate_classes_def, module);
     if (!fn || PyModule_AddObject(module, "_gate_classes", fn) != 0) {
         Py_XDECREF(fn);
         return -1;
