@@ -189,8 +189,8 @@ static PyObject *gate_classes(PyObject *module, PyObject *const *args, Py_ssize_
     }
     Py_INCREF(args[0]);
     Py_INCREF(args[1]);
-    Py_XDECREF(respite_py_slots.gate_type);
-    Py_XDECREF(respite_py_slots.owned_type);
+    Py_XDECREF((PyObject *)respite_py_slots.gate_type);
+    Py_XDECREF((PyObject *)respite_py_slots.owned_type);
     respite_py_slots.gate_type = (PyTypeObject *)args[0];
     respite_py_slots.owned_type = (PyTypeObject *)args[1];
     Py_RETURN_NONE;
