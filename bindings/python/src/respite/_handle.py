@@ -19,7 +19,6 @@ class Owned(_c._OwnedSlots):
     #: from the C base (ext/gate_handle.c), read there: ``addr``, and ``_fast``,
     #: a gate handle's fast path (ext/fast_path.c), made by its first call in C
     __slots__ = ("ptr", "_free")
-    addr: int
 
     def __init__(self, ptr: Any, free: Optional[Callable[[Any], None]]) -> None:
         self.ptr = ptr

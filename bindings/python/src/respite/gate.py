@@ -72,7 +72,6 @@ class Gate(_c._GateSlots, OwnsHandle):
 
     # _own and _status_of: in the C base (ext/gate_handle.c), read there
     __slots__ = ("_log", "_settings", "_classifier", "__weakref__")
-    _status_of: Optional[StatusOf]
 
     def __init__(self, profile: Optional[str] = None, *, failure_on: Optional[FailureOn] = None,
                  status_of: Optional[StatusOf] = None, fleet: Optional[FleetSettings] = None,
