@@ -19,6 +19,7 @@
 #include "respite_py.h"
 
 #include <stddef.h>
+#include <string.h>
 #if PY_VERSION_HEX < 0x030C0000
 #include <structmember.h>
 #define Py_T_OBJECT_EX T_OBJECT_EX
@@ -122,10 +123,9 @@ typedef struct {
     PyObject_HEAD
     PyObject *slot[2];
 } two_slots;
-_Static_assert(sizeof(two_slots) == sizeof(respite_py_gate_slots) && sizeof(two_slots) == sizeof(respite_py_owned_slots) &&
-                   offsetof(two_slots, slot) == offsetof(respite_py_gate_slots, own) &&
-                   offsetof(two_slots, slot) == offsetof(respite_py_owned_slots, addr),
+_Static_assert(sizeof(two_slots) == sizeof(respite_py_gate_slots) && sizeof(two_slots) == sizeof(respite_py_owned_slots),
                "Gate's and Owned's bases are two object slots");
+static PyTypeObject *gate_base, *owned_base;
 
 static int slots_traverse(PyObject *op, visitproc visit, void *arg)
 {
@@ -152,39 +152,40 @@ static void slots_dealloc(PyObject *op)
 }
 
 static PyMemberDef gate_members[] = {
-    {"_own", Py_T_OBJECT_EX, offsetof(respite_py_gate_slots, own), 0, "the gate's Owned handle"},
-    {"_status_of", Py_T_OBJECT_EX, offsetof(respite_py_gate_slots, status_of), 0, "status_of, or None"},
+    {"_own", Py_T_OBJECT_EX, offsetof(respite_py_gate_slots, own), 0, NULL},
+    {"_status_of", Py_T_OBJECT_EX, offsetof(respite_py_gate_slots, status_of), 0, NULL},
     {NULL, 0, 0, 0, NULL},
 };
-
 static PyMemberDef owned_members[] = {
-    {"addr", Py_T_OBJECT_EX, offsetof(respite_py_owned_slots, addr), 0, "the handle's address (0 when closed)"},
-    {"_fast", Py_T_OBJECT_EX, offsetof(respite_py_owned_slots, fast), 0, "a gate handle's fast path (fast_path.c)"},
+    {"addr", Py_T_OBJECT_EX, offsetof(respite_py_owned_slots, addr), 0, NULL},
+    {"_fast", Py_T_OBJECT_EX, offsetof(respite_py_owned_slots, fast), 0, NULL},
     {NULL, 0, 0, 0, NULL},
 };
 
-#define SLOTS_SPEC(var, name, members, doc)                                                                   \
-    static PyType_Slot var##_slots[] = {                                                                      \
-        {Py_tp_doc, doc},           {Py_tp_new, PyType_GenericNew}, {Py_tp_members, members},                 \
-        {Py_tp_traverse, slots_traverse}, {Py_tp_clear, slots_clear}, {Py_tp_dealloc, slots_dealloc}, {0, NULL}, \
-    };                                                                                                        \
-    static PyType_Spec var = {name, sizeof(two_slots), 0,                                                     \
-                              Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, var##_slots};
-SLOTS_SPEC(gate_spec, "respite._GateSlots", gate_members, "Gate's slots read by the C paths.")
-SLOTS_SPEC(owned_spec, "respite._OwnedSlots", owned_members, "Owned's slots read by the C paths.")
+/* A base named name with members; its __slots__ name them, as copyreg
+ * counts slots: copy.copy and pickle see the state Python slots gave. */
+static PyTypeObject *add_base(PyObject *module, const char *name, PyMemberDef *members)
+{
+    PyType_Slot slots[] = {{Py_tp_new, PyType_GenericNew}, {Py_tp_members, members}, {Py_tp_traverse, slots_traverse},
+                           {Py_tp_clear, slots_clear},     {Py_tp_dealloc, slots_dealloc}, {0, NULL}};
+    PyType_Spec spec = {name, sizeof(two_slots), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, slots};
+    PyObject *type = PyType_FromSpec(&spec);
+    PyObject *names = type ? Py_BuildValue("(ss)", members[0].name, members[1].name) : NULL;
+    int rc = names ? PyObject_SetAttrString(type, "__slots__", names) : -1;
+    Py_XDECREF(names);
+    if (rc == 0 && PyModule_AddObject(module, strchr(name, '.') + 1, type) == 0)
+        return (PyTypeObject *)type; /* borrowed: the module keeps it */
+    Py_XDECREF(type);
+    return NULL;
+}
 
 /* _gate_classes(Gate, Owned): the classes whose slots are read directly. */
 static PyObject *gate_classes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *gate_base = PyObject_GetAttrString(module, "_GateSlots");
-    PyObject *owned_base = PyObject_GetAttrString(module, "_OwnedSlots");
-    int ok = gate_base && owned_base && nargs == 2 && PyType_Check(args[0]) && PyType_Check(args[1]) &&
-             PyType_IsSubtype((PyTypeObject *)args[0], (PyTypeObject *)gate_base) &&
-             PyType_IsSubtype((PyTypeObject *)args[1], (PyTypeObject *)owned_base);
-    Py_XDECREF(gate_base);
-    Py_XDECREF(owned_base);
-    if (!ok) {
-        PyErr_SetString(PyExc_TypeError, "_gate_classes() takes the classes Gate and Owned (of _GateSlots, _OwnedSlots)");
+    (void)module;
+    if (nargs != 2 || !PyType_Check(args[0]) || !PyType_Check(args[1]) ||
+        !PyType_IsSubtype((PyTypeObject *)args[0], gate_base) || !PyType_IsSubtype((PyTypeObject *)args[1], owned_base)) {
+        PyErr_SetString(PyExc_TypeError, "_gate_classes() takes the classes Gate and Owned");
         return NULL;
     }
     Py_INCREF(args[0]);
@@ -199,27 +200,13 @@ static PyObject *gate_classes(PyObject *module, PyObject *const *args, Py_ssize_
 static PyMethodDef gate_classes_def = {"_gate_classes", (PyCFunction)(void (*)(void))gate_classes, METH_FASTCALL,
                                        "Names the classes Gate and Owned, whose slots the C paths read."};
 
-/* Adds the type of spec, whose __slots__ name its members: copyreg counts
- * them, so copy.copy and pickle see the same state as with Python slots. */
-static int add_type(PyObject *module, const char *name, PyType_Spec *spec, const PyMemberDef *members)
-{
-    PyObject *type = PyType_FromSpec(spec);
-    PyObject *names = type ? Py_BuildValue("(ss)", members[0].name, members[1].name) : NULL;
-    int rc = names ? PyObject_SetAttrString(type, "__slots__", names) : -1;
-    Py_XDECREF(names);
-    if (rc != 0 || PyModule_AddObject(module, name, type) != 0) {
-        Py_XDECREF(type);
-        return -1;
-    }
-    return 0;
-}
-
 int respite_py_gate_handle_register(PyObject *module)
 {
     if (!(str_own = PyUnicode_InternFromString("_own")) ||
         !(str_status_of = PyUnicode_InternFromString("_status_of")) || !(str_addr = PyUnicode_InternFromString("addr")) ||
-        !(str_poll = PyUnicode_InternFromString("_poll")) || add_type(module, "_GateSlots", &gate_spec, gate_members) != 0 ||
-        add_type(module, "_OwnedSlots", &owned_spec, owned_members) != 0)
+        !(str_poll = PyUnicode_InternFromString("_poll")) ||
+        !(gate_base = add_base(module, "respite._GateSlots", gate_members)) ||
+        !(owned_base = add_base(module, "respite._OwnedSlots", owned_members)))
         return -1;
     PyObject *fn = PyCFunction_New(&gate_classes_def, module);
     if (!fn || PyModule_AddObject(module, "_gate_classes", fn) != 0) {
