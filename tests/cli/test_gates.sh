@@ -67,7 +67,7 @@ expect_out 'respite_gate_state{gate="search",respite_gate_state="probing"} 1' "-
 # Read a few seconds after the file was made on a busy machine: 20-30s left.
 grep -qE '^respite_gate_pause_left_seconds\{gate="cloud"\} (2[0-9](\.[0-9]+)?|30)$' "$out" ||
   fail "--prometheus: cloud's pause left, expected 20-30s"
-[ "$(grep -c '^# TYPE ' "$out")" = 15 ] || fail "--prometheus: 15 gate families expected"
+[ "$(grep -c '^# TYPE ' "$out")" = 17 ] || fail "--prometheus: 17 gate families expected"
 [ "$(tail -n 1 "$out")" = "# EOF" ] || fail "--prometheus: the text ends with # EOF"
 
 run gates "$file" --prometheus --json
@@ -88,7 +88,7 @@ cp "$file" "$dir/v3"
 printf '\003\000\000\000' | dd of="$dir/v3" bs=1 seek=8 conv=notrunc status=none
 run gates "$dir/v3"
 expect_code 2 "another layout version"
-expect_err "respite gates: shared gate file $dir/v3 has layout version 3; this library reads version 1" "version"
+expect_err "respite gates: shared gate file $dir/v3 has layout version 3; this library reads version 2" "version"
 
 run gates
 expect_code 2 "no file"

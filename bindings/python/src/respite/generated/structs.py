@@ -81,6 +81,10 @@ class GateStats(NamedTuple):
     until: float
     #: probes admitted whose outcome has not arrived (G7, G10)
     probes_outstanding: int
+    #: reports of `success`, late ones included (a binding's fast path too)
+    successes: int
+    #: times the gate opened: a trip (G3), a failed or timed-out probe (G9, G10), a fleet pause (F5)
+    pauses: int
 
 
 class QueueStats(NamedTuple):
