@@ -29,12 +29,19 @@ static int check_attempt_result(int outcome, int http_status, double hint, respi
     return RESPITE_OK;
 }
 
+/* " (status 503)" after a give-up's outcome, "" without a status. */
+static void status_suffix(int http_status, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (http_status)
+        snprintf(buf, size, " (status %d)", http_status);
+}
+
 static int fail_gave_up(respite_error *err, const respite_backoff *backoff, int attempt, int outcome,
                         int http_status)
 {
-    char status_text[24] = "";
-    if (http_status)
-        snprintf(status_text, sizeof status_text, " (status %d)", http_status);
+    char status_text[24];
+    status_suffix(http_status, status_text, sizeof status_text);
     if (attempt >= respite_backoff_max_attempts(backoff))
         return respite_fail(err, RESPITE_E_TRANSPORT, "the call failed after %d attempt%s: last outcome %s%s",
                             attempt, attempt == 1 ? "" : "s", respite_outcome_name(outcome), status_text);
@@ -90,9 +97,8 @@ int respite_retry_begin(respite_backoff *backoff, respite_retry_call *call, resp
 /* B16: the retry's attempt would start after max_elapsed_seconds. */
 static int fail_elapsed(respite_error *err, int attempt, int outcome, int http_status, double limit)
 {
-    char status_text[24] = "", limit_text[40];
-    if (http_status)
-        snprintf(status_text, sizeof status_text, " (status %d)", http_status);
+    char status_text[24], limit_text[40];
+    status_suffix(http_status, status_text, sizeof status_text);
     return respite_fail(err, RESPITE_E_TRANSPORT,
                         "the call failed after %d attempt%s: the next would start past max_elapsed_seconds (%s); "
                         "last outcome %s%s",
@@ -139,9 +145,8 @@ static int hook_stopped(int rc, const respite_error *said, int attempt, int outc
         *err = *said;
         return rc;
     }
-    char status_text[24] = "";
-    if (http_status)
-        snprintf(status_text, sizeof status_text, " (status %d)", http_status);
+    char status_text[24];
+    status_suffix(http_status, status_text, sizeof status_text);
     return respite_fail(err, rc, "the before-wait hook ended the call after attempt %d: last outcome %s%s", attempt,
                         respite_outcome_name(outcome), status_text);
 }
