@@ -45,11 +45,12 @@ assert list(gates) == ["cloud", "billing", "forever", "search"], list(gates)
 cloud = gates["cloud"]
 assert cloud["state"] == "open" and 29 < cloud["pause_left"] <= 30, cloud
 expected = dict(window_failures=0, generation=2, probes_outstanding=0, admitted=3, refused=0, reported=3,
-                counted_failures=3, trips=1, probes=0, probe_timeouts=0)
+                counted_failures=3, trips=1, probes=0, probe_timeouts=0, successes=0, pauses=1)
 assert {k: cloud[k] for k in expected} == expected, cloud
 billing = gates["billing"]
 assert billing["state"] == "closed" and billing["pause_left"] == 0, billing
 assert (billing["window_failures"], billing["admitted"], billing["counted_failures"]) == (1, 4, 1), billing
+assert (billing["successes"], billing["pauses"]) == (3, 0), billing
 assert gates["forever"]["state"] == "open" and gates["forever"]["pause_left"] is None, gates["forever"]
 assert gates["search"]["state"] == "probing" and gates["search"]["pause_left"] == 0, gates["search"]
 PY
