@@ -74,17 +74,7 @@ RESPITE_HANDLE(respite_cancel_token)
 %typemap(out, noblock=1) char *, char[ANY] { $result = respite_jni_bytes(jenv, (const char *)$1, -1); }
 %immutable respite_event::source;
 
-/* Text the core allocates for the caller: copied, then freed. */
-%typemap(newfree) char * "respite_free_string($1);";
-%newobject respite_policy_to_json;
-
-/* Functions that fill a caller's text buffer (char *buf, size_t size)
- * return the text instead of the length it needed. */
-%typemap(in, numinputs=0) (char *buf, size_t size) (char temp[1024]) {
-    temp[0] = '\0';
-    $1 = temp;
-    $2 = sizeof temp;
-}
+/* A text buffer (char *buf, size_t size; respite.i) comes back as its text, not the length it needed. */
 %typemap(argout) (char *buf, size_t size) { $result = respite_jni_bytes(jenv, $1, -1); }
 %typemap(freearg) (char *buf, size_t size) ""
 %typemap(check) (char *buf, size_t size) ""

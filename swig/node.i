@@ -106,13 +106,7 @@ static void respite_node_throw(Napi::Env env, const respite_error *err)
  * bytes that are not UTF-8; a NUL inside is the core's syntax error). */
 %apply (const char *data, size_t size) { (const char *json, size_t length) };
 
-/* Functions that fill a caller's text buffer (char *buf, size_t size)
- * return the text as a string instead. */
-%typemap(in, numinputs=0) (char *buf, size_t size) (char respite_text[1024]) {
-    respite_text[0] = '\0';
-    $1 = respite_text;
-    $2 = sizeof respite_text;
-}
+/* A text buffer (char *buf, size_t size; respite.i) comes back as a string. */
 %typemap(argout) (char *buf, size_t size) {
     $result = Napi::String::New(env, $1);
 }
@@ -152,9 +146,6 @@ static void respite_node_throw(Napi::Env env, const respite_error *err)
 %respite_node_text_in(const char *, 0)
 %respite_node_text_in(const char *name, 1)
 
-/* respite_policy_to_json returns malloc'd text the caller frees. */
-%newobject respite_policy_to_json;
-%typemap(newfree) char * "respite_free_string($1);";
 
 %{
 typedef struct respite_node_bytes {

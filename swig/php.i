@@ -47,13 +47,7 @@ void respite_php_throw(const respite_error *err)
     }
 }
 
-/* Functions that fill a caller's text buffer (char *buf, size_t size)
- * return the text as a string instead. */
-%typemap(in, numinputs=0) (char *buf, size_t size) (char temp[1024]) {
-    temp[0] = '\0';
-    $1 = temp;
-    $2 = sizeof temp;
-}
+/* A text buffer (char *buf, size_t size; respite.i) comes back as a string. */
 %typemap(argout) (char *buf, size_t size) {
     zval_ptr_dtor($result);
     ZVAL_STRING($result, $1);
@@ -100,9 +94,6 @@ void respite_php_throw(const respite_error *err)
     $1 = (int)respite_long;
 }
 
-/* Text the core allocates for the caller: copied into a string, then freed. */
-%typemap(newfree) char * "respite_free_string($1);";
-%newobject respite_policy_to_json;
 
 /* A batch event's payload or a response body as a PHP string of exactly
  * its size (the core's text accessors stop at the first NUL byte). */

@@ -21,13 +21,7 @@
     }
 }
 
-/* Functions that fill a caller's text buffer (char *buf, size_t size)
- * return the text as a str instead. */
-%typemap(in, numinputs=0) (char *buf, size_t size) (char temp[1024]) {
-    temp[0] = '\0';
-    $1 = temp;
-    $2 = sizeof temp;
-}
+/* A text buffer (char *buf, size_t size; respite.i) comes back as a str. */
 %typemap(argout) (char *buf, size_t size) {
     Py_XDECREF($result);
     $result = PyUnicode_FromString($1);

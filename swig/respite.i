@@ -8,12 +8,11 @@
  * pass null afterwards, which the core answers with a "closed" error.
  *
  * Errors: every fallible C function ends with `respite_error *err`. That
- * argument is hidden here; when the core fills it, the wrapper raises the
- * language's generic error with the message "<status_name>: <message>"
- * (for invalid_setting, "<status_name>: <message>" where the message starts
- * with the setting's name). The idiomatic layers map status names to their
- * exception classes. Per-language files (python.i, java.i, ...) include this
- * one and add only typemaps.
+ * argument is hidden here; when the core fills it, each language's argout
+ * typemap (in <lang>.i) builds its exception from the struct's fields
+ * (boundary rule 1); the text form below is only a fallback. Typemaps every
+ * language shares are here; per-language files (python.i, java.i, ...)
+ * include this one and add only their own typemaps.
  */
 
 %{
@@ -102,6 +101,15 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 /* Read through respite_metrics_content_type (a string macro is no constant in every language). */
 %ignore RESPITE_METRICS_CONTENT_TYPE;
 
+/* Functions that fill a caller's text buffer (char *buf, size_t size)
+ * return the text instead: each <lang>.i's argout typemap makes it. */
+%typemap(in, numinputs=0) (char *buf, size_t size) (char temp[1024]) {
+    temp[0] = '\0';
+    $1 = temp;
+    $2 = sizeof temp;
+}
+/* Text the core allocates for the caller (%newobject below): freed once copied. */
+%typemap(newfree) char * "respite_free_string($1);";
 /* Per-language binary payload typemaps go in <lang>.i before this include
  * where the language supports them. */
 

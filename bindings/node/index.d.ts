@@ -405,7 +405,7 @@ export interface RetryOptions extends RetryPolicyOptions {
 /**
  * Retries as a layer: run(fn) calls fn({signal, attempt}) until it succeeds or the back-off
  * says stop; gives up with a TransportError (the core's message, B14) carrying `attempts`,
- * `lastOutcome`, and the last error as `cause` or the last resolved value as `response`; the
+ * `lastOutcome`, and the last error as `cause` or the last resolved value as `result` (B20); the
  * caller's own error is re-raised unchanged; a gate's refusal rejects at once.
  */
 export interface Retry extends Layer {

@@ -10,8 +10,9 @@
   method per setting (camelCase, Javadoc from the doc line and the accepted
   range), each calling <component>Setting(name, value), which is the
   builder's set(name, value) unless a builder of several components routes it.
-- GateStats, QueueStats, EngineStats, SenderStats: records of the core's
-  result structs, read from the public headers; NativeStats converts them.
+- GateStats, QueueStats, EngineStats, SenderStats, FleetView, Event: records
+  of the core's result structs, read from the public headers; NativeStats
+  converts them.
 
 The directory is a separate source root (added to the build with
 build-helper-maven-plugin), so the package stays org.respite.
@@ -32,9 +33,15 @@ PACKAGE_DIR = "org/respite"
 # (given to the settings as text) and outcomes.
 WIRE_TO_STRING = {"Outcome", "Jitter", "Overflow"}
 
-# Members an enum has beyond the table's (hand-written behaviour that calls
-# the core); the Java binding's owner keeps them here.
+# Members an enum or record has beyond the table's (hand-written behaviour
+# that calls the core); the Java binding's owner keeps them here.
 EXTRA_MEMBERS: Dict[str, str] = {
+    "Decision": """
+    /** {@link #retryAfter()} as a Duration (the longest Duration when infinite, under recover_never). */
+    public java.time.Duration retryAfterDuration() {
+        return Respite.duration(retryAfter);
+    }
+""",
     "Outcome": """
     /** The outcome with the spec's name; InvalidArgumentException (the core's message) otherwise. */
     public static Outcome fromName(String name) {
@@ -68,6 +75,14 @@ FIELDS = {
                     "(recover_never).", True),
     "problems": ("List<PolicyProblem>", "problems", "getProblems",
                  "Every problem the core found, in document order.", False),
+}
+
+# Members a binding sets after the core made the exception (tables.ATTACHED_FIELDS):
+# name, getter, package-private setter (for the binding's own classes), doc.
+ATTACHED = {
+    "result": ("result", "getResult", "withResult",
+               "The last value the retried call returned when the retry helper gave up on it (spec B20); null when "
+               "its last attempt threw (then the cause) or the error is not a give-up."),
 }
 
 
@@ -165,11 +180,15 @@ def emit_exception(status: Status) -> str:
         "    private static final long serialVersionUID = 1L;",
     ]
     out += [f"    private final {t} {n};" for t, n, *_ in fields]
+    out += [f"    private transient Object {ATTACHED[f][0]};" for f in status.attached]
     out += ["", f"    public {name}({', '.join(params)}) {{", f"        super({java_string(status.name)}, message);"]
     out += [f"        this.{n} = {'List.copyOf(' + n + ')' if t.startswith('List') else n};" for t, n, *_ in fields]
     out.append("    }")
     for t, n, getter, doc, _first in fields:
         out += ["", f"    /** {doc} */", f"    public {t} {getter}() {{", f"        return {n};", "    }"]
+    for n, getter, setter, doc in (ATTACHED[f] for f in status.attached):
+        out += ["", *doc_comment(doc), f"    public Object {getter}() {{", f"        return {n};", "    }",
+                "", f"    {name} {setter}(Object value) {{", f"        this.{n} = value;", "        return this;", "    }"]
     out += ["}", ""]
     return "\n".join(out)
 
@@ -411,16 +430,30 @@ STRUCTS = {
     "respite_engine_stats": ("EngineStats", "engine"),
     "respite_sender_stats": ("SenderStats", "sender"),
     "respite_fleet_view": ("FleetView", "fleet"),
+    "respite_event": ("Event", "event"),
+    "respite_decision": ("Decision", "decision"),
 }
 # What a struct is, where its header says nothing above it.
 SUMMARIES = {"respite_sender_stats": "A sender's figures (S13): its queue's, its engine's and its gate's, and its own"}
-# Fields converted from their number: a constant of a core table or a 0/1 flag.
+# Summaries that replace the header's, where the record says more than the struct.
+OVERRIDES = {"respite_decision": "The answer of {@link Gate#check}: admitted with a permit (maybe a probe), or refused "
+                                 "with retry_after",
+             "respite_event": "One transition of a gate (G18) or a delivery event, with its time and figures; fields "
+                              "that do not apply to the type are 0 / \"\""}
+# Fields converted from their number: a constant of a core table, its name, or a 0/1 flag.
 CONVERTED = {"state": "GateState", "overflow": "Overflow"}
-FLAGS = {"closing", "closed_while_paused", "closed", "paused", "connected", "holds_probe"}
-# Components the binding adds: name, Java type, value, doc.
+NAMED = {"type": "EventType"}
+FLAGS = {"closing", "closed_while_paused", "closed", "paused", "connected", "holds_probe", "allowed", "probe"}
+# Components the binding adds: name, Java type, value, doc, and the field
+# they come before (None: at the end).
 ADDED = {
     "respite_queue_stats": [("balanced", "boolean", "RespiteNative.respite_queue_stats_balanced(s) == 1",
-                             "whether the snapshot satisfies D9 (respite_queue_stats_balanced)")],
+                             "whether the snapshot satisfies D9 (respite_queue_stats_balanced)", None)],
+    "respite_event": [
+        ("warning", "boolean", "RespiteNative.respite_event_is_warning(s.getType()) == 1",
+         "whether loggers show it as a warning (sending paused or a pause grew)", "source"),
+        ("message", "String", "RespiteNative.respite_event_message(s)",
+         "the core's line for it (respite_event_message), logged unchanged by every binding (G18)", "source")],
 }
 C_TYPES = {"int64_t": "long", "int": "int", "double": "double", "text": "String"}
 
@@ -431,8 +464,10 @@ def struct_component(field: str, ctype: str, comment: str):
     comment = comment.replace("INFINITY", "infinity")
     if field in CONVERTED:
         return CONVERTED[field], f"{CONVERTED[field]}.ofCode({getter})", comment
+    if field in NAMED:
+        return "String", f"{NAMED[field]}.ofCode({getter}).wireName()", f"{comment}'s name"
     if field in FLAGS:
-        return "boolean", f"{getter} != 0", re.sub(r"\b1\b", "true", comment)
+        return "boolean", f"{getter} != 0", re.sub(r"\b0\b", "false", re.sub(r"\b1\b", "true", comment))
     if ctype in STRUCTS:
         return STRUCTS[ctype][0], f"{STRUCTS[ctype][1]}({getter})", comment or f"the {STRUCTS[ctype][1]}'s figures"
     return C_TYPES[ctype], getter, comment
@@ -442,12 +477,15 @@ def struct_components(struct: str):
     """(name, Java type, value, doc) of every component of a struct's record."""
     _summary, fields = read_struct(struct)
     rows = [(camel(f), *struct_component(f, ctype, comment)) for f, ctype, comment in fields]
-    return rows + list(ADDED.get(struct, []))
+    for name, java_type, value, doc, before in ADDED.get(struct, []):
+        at = next((i for i, row in enumerate(rows) if row[0] == before), len(rows))
+        rows.insert(at, (name, java_type, value, doc))
+    return rows
 
 
 def emit_struct_record(struct: str) -> str:
     record, _method = STRUCTS[struct]
-    summary = read_struct(struct)[0] or SUMMARIES[struct]
+    summary = OVERRIDES.get(struct) or read_struct(struct)[0] or SUMMARIES[struct]
     components = struct_components(struct)
     out = header() + ["/**", *[f" * {line}" for line in textwrap.wrap(f"{javadoc(sentence(summary))} ({struct})", 100)],
                       " *"]
@@ -461,13 +499,14 @@ def emit_struct_record(struct: str) -> str:
     params = [f"{java_type} {name}" for name, java_type, _v, _d in components]
     indent = " " * (len(record) + 15)
     lines, line = [], f"public record {record}("
+    extra = EXTRA_MEMBERS.get(record)
     for i, param in enumerate(params):
-        piece = param + (", " if i + 1 < len(params) else ") {}")
+        piece = param + (", " if i + 1 < len(params) else ") {" if extra else ") {}")
         if len(line) + len(piece.rstrip()) > 115:
             lines.append(line.rstrip())
             line = indent
         line += piece
-    out += lines + [line, ""]
+    out += lines + [line] + ([extra.strip("\n"), "}"] if extra else []) + [""]
     return "\n".join(out)
 
 
@@ -481,6 +520,10 @@ def emit_native_stats() -> str:
         body = textwrap.wrap(f"return new {record}({values});", 104, subsequent_indent="        ",
                              break_long_words=False)
         out += ["", f"    static {record} {method}({struct} s) {{", *[f"        {line}" for line in body], "    }"]
+        if struct.endswith("_stats"):  # read by its getter, respite_<x>_stats_get(handle, out)
+            out += ["", f"    static {record} {method}Stats(long pointer) {{", f"        {struct} s = new {struct}();",
+                    "        try {", f"            RespiteNative.{struct}_get(pointer, s);", f"            return {method}(s);",
+                    "        } finally {", "            s.delete();", "        }", "    }"]
     out += ["}", ""]
     return "\n".join(out)
 

@@ -31,6 +31,12 @@ FIELDS = {
     "problems": ("problems", "Problem[]", "every problem of the policy, in document order", "[]"),
 }
 
+# What the binding attaches after the core made the error (tables.ATTACHED_FIELDS).
+ATTACHED_DOC = {
+    "result": "the last value the retried call resolved with when the retry helper gave up on it (spec B20); "
+              "undefined when its last attempt threw (then `cause`) or the error is not a give-up",
+}
+
 
 def class_name(status: str) -> str:
     return pascal(status) + "Error"
@@ -135,6 +141,8 @@ def emit_errors_dts(tables: Tables) -> str:
                 out += [f"  /** {doc(text)} */", f"  readonly {n}: {t};"]
         else:
             out.append("  constructor(message: string);")
+        for f in s.attached:
+            out += [f"  /** {doc(ATTACHED_DOC[f])} */", f"  {f}?: unknown;"]
         out += [f"  readonly code: '{s.name}';", "}"]
     out += [
         "",

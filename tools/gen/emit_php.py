@@ -8,13 +8,18 @@
   fromCode()); an enum may also use a hand-written trait (TRAITS below).
 - Tables: status names and codes, every enumeration's names, the settings
   table (with min_exclusive/max_exclusive) and the profiles, as constants.
+- Event (a class of readonly properties) and Internal\\Structs (statistics
+  and the fleet view as arrays by the core's field names): the core's result
+  structs, their fields read from the public headers.
 """
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List
+import re
+import textwrap
+from typing import Any, Dict, List, Tuple
 
-from tables import HEADER, Enum, Status, Tables, pascal, sentence, upper
+from tables import HEADER, Enum, Status, Tables, camel, pascal, read_struct, sentence, upper
 
 DIRECTORY = "bindings/php/generated"
 
@@ -30,6 +35,14 @@ FIELDS = {
                     "Seconds until a call may be admitted; INF when only a reset recovers."),
     "problems": ("array", "problems", "[]", "getProblems",
                  "Every problem of the policy (list of Problem), in document order."),
+}
+
+# Members the binding sets after the core made the exception
+# (tables.ATTACHED_FIELDS): name, getter, setter, doc.
+ATTACHED = {
+    "result": ("result", "getResult", "withResult",
+               "The last value the retried call returned when the retry helper gave up on it (spec B20); null when "
+               "its last attempt threw (then getPrevious()) or the error is not a give-up."),
 }
 
 
@@ -57,8 +70,8 @@ def php(value: Any) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def head() -> List[str]:
-    return ["<?php", f"// {HEADER}.", "declare(strict_types=1);", "", "namespace Respite;", ""]
+def head(namespace: str = "Respite") -> List[str]:
+    return ["<?php", f"// {HEADER}.", "declare(strict_types=1);", "", f"namespace {namespace};", ""]
 
 
 def emit_root(tables: Tables) -> str:
@@ -123,6 +136,7 @@ def emit_exception(status: Status) -> str:
         "{",
         f"    public const STATUS = '{status.name}';",
     ]
+    out += [f"    private mixed ${ATTACHED[f][0]} = null;" for f in status.attached]
     fields = [FIELDS[f] for f in status.fields]
     if fields:
         params = ", ".join(f"{t} ${n} = {d}" for t, n, d, _g, _doc in fields)
@@ -135,6 +149,13 @@ def emit_exception(status: Status) -> str:
         for t, n, _d, getter, text in fields:
             out += ["", f"    /** {text} */", f"    public function {getter}(): {t}", "    {",
                     f"        return $this->{n};", "    }"]
+    for n, getter, setter, text in (ATTACHED[f] for f in status.attached):
+        out += ["", "    /**", *[f"     * {line}" for line in textwrap.wrap(text, 100)], "     */",
+                f"    public function {getter}(): mixed",
+                "    {", f"        return $this->{n};", "    }", "",
+                "    /** @internal set by the binding (Backoff::run) on the error it throws */",
+                f"    public function {setter}(mixed $value): static", "    {", f"        $this->{n} = $value;",
+                "        return $this;", "    }"]
     out += ["}", ""]
     return "\n".join(out)
 
@@ -256,8 +277,146 @@ def emit_tables(tables: Tables) -> str:
     return "\n".join(out)
 
 
+# The result structs read into arrays by Internal\\Structs: struct -> method.
+STRUCTS = {
+    "respite_gate_stats": "gateStats",
+    "respite_queue_stats": "queueStats",
+    "respite_engine_stats": "engineStats",
+    "respite_sender_stats": "senderStats",
+    "respite_fleet_view": "fleetView",
+}
+# The result structs that are classes of readonly properties (Respite\\<class>).
+CLASSES = {"respite_event": "Event", "respite_decision": "Decision"}
+# Fields converted from their number: a name of a core table (its enum), a
+# 0/1 flag, or -1 for "none": field -> (PHP type, PHP value of {v}).
+FLAG = ("bool", "{v} !== 0")
+CONVERTED = {
+    "type": ("string", "\\Respite\\EventType::fromCode({v})->value"),
+    "state": ("string", "\\Respite\\GateState::fromCode({v})->value"),
+    "overflow": ("string", "\\Respite\\Overflow::fromCode({v})->value"),
+    "unsent": ("?int", "{v} < 0 ? null : {v}"),
+    "allowed": FLAG, "probe": FLAG, "closing": FLAG, "closed_while_paused": FLAG, "closed": FLAG, "paused": FLAG, "connected": FLAG,
+    "holds_probe": FLAG,
+}
+# Fields the binding adds, before a field of the struct (None: at the end):
+# struct -> [(name, PHP type, value, doc, before)].
+ADDED: Dict[str, List[Tuple[str, str, str, str, Any]]] = {
+    "respite_event": [("message", "string", "(string) respite_event_message({s})",
+                       "The whole log line, as the core words it (respite_event_message): the same in every "
+                       "language (G18).", "source")],
+    "respite_queue_stats": [("balanced", "bool", "respite_queue_stats_balanced({s}) === 1",
+                             "D9 holds for this snapshot (respite_queue_stats_balanced).", None)],
+}
+PHP_TYPES = {"int64_t": "int", "int": "int", "double": "float", "text": "string"}
+
+
+def struct_fields(struct: str, s: str) -> List[Tuple[str, str, str, str]]:
+    """(name, PHP type, value read from the SWIG object {s}, doc) of every
+    field of a struct, the binding's additions in their places."""
+    rows = []
+    for field, ctype, comment in read_struct(struct)[1]:
+        value = f"{s}->{field}"
+        if field in CONVERTED:
+            php_type, value = CONVERTED[field][0], CONVERTED[field][1].format(v=value)
+            comment += "'s name" if "::fromCode" in value else ""
+        elif ctype in STRUCTS:
+            php_type, value = "array", f"self::{STRUCTS[ctype]}({value})"
+        else:
+            php_type = PHP_TYPES[ctype]
+            value = f"(string) {value}" if ctype == "text" else value
+        comment = comment.replace("INFINITY", "INF")
+        if php_type == "bool":
+            comment = re.sub(r"\b0\b", "false", re.sub(r"\b1\b", "true", comment))
+        rows.append((field, php_type, value, comment))
+    for name, php_type, value, doc, before in ADDED.get(struct, []):
+        at = next((i for i, row in enumerate(rows) if row[0] == before), len(rows))
+        rows.insert(at, (name, php_type, value.format(s=s), doc))
+    return rows
+
+
+def emit_structs() -> str:
+    out = head("Respite\\Internal") + [
+        "/** @internal the core's result structs (SWIG objects) as PHP values: arrays by the core's field names, Decision */",
+        "final class Structs",
+        "{",
+    ]
+    for struct, cls in CLASSES.items():
+        if struct == "respite_event":
+            continue  # Event reads its struct in its constructor
+        values = ", ".join(value for _n, _t, value, _d in struct_fields(struct, "$s"))
+        out += [f"    public static function {camel(struct[len('respite_'):])}(\\{struct} $s): \\Respite\\{cls}", "    {",
+                f"        return new \\Respite\\{cls}({values});", "    }", ""]
+    for struct, method in STRUCTS.items():
+        summary = read_struct(struct)[0]
+        out += [f"    /** @return array<string, mixed> {struct}" + (f": {summary}" if summary else "") + " */",
+                f"    public static function {method}(\\{struct} $s): array", "    {", "        return ["]
+        out += [f"            '{name}' => {value}," for name, _t, value, _d in struct_fields(struct, "$s")]
+        out += ["        ];", "    }", ""]
+    out[-1:] = ["}", ""]
+    return "\n".join(out)
+
+
+def emit_event() -> str:
+    """Respite\\Event: respite_event's fields as readonly properties (camelCase)."""
+    fields = struct_fields("respite_event", "$raw")
+    out = head() + [
+        "/** " + sentence(read_struct("respite_event")[0]) + " */",
+        "final class Event",
+        "{",
+    ]
+    for name, php_type, _value, doc in fields:
+        out += [f"    /** {doc} */"] if doc else []
+        out.append(f"    public readonly {php_type} ${camel(name)};")
+    out += [
+        "    private bool $warning;",
+        "",
+        "    /** @internal a copy of the raw struct (which the next event overwrites) */",
+        "    public function __construct(\\respite_event $raw)",
+        "    {",
+        *[f"        $this->{camel(name)} = {value};" for name, _t, value, _d in fields],
+        "        $this->warning = respite_event_is_warning($raw->type) === 1;",
+        "    }",
+        "",
+        "    /** A warning when sending pauses or a pause grows; information otherwise. */",
+        "    public function isWarning(): bool",
+        "    {",
+        "        return $this->warning;",
+        "    }",
+        "",
+        "    /** One log line: the core's words, the same in every language. */",
+        "    public function describe(): string",
+        "    {",
+        "        return $this->message;",
+        "    }",
+        "",
+        "    /** @return array<string, mixed> the figures, for a logger's context */",
+        "    public function toArray(): array",
+        "    {",
+        "        return [",
+        *[f"            '{name}' => $this->{camel(name)}," for name, _t, _v, _d in fields],
+        "        ];",
+        "    }",
+        "}",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def emit_value_class(struct: str, cls: str) -> str:
+    """A result struct as a class of readonly properties set by its constructor."""
+    out = head() + ["/** " + sentence(read_struct(struct)[0]) + f" ({struct}) */", f"final class {cls}", "{",
+                    "    public function __construct("]
+    for name, php_type, _value, doc in struct_fields(struct, "$s"):
+        out += [f"        /** {doc} */"] if doc else []
+        out.append(f"        public readonly {php_type} ${camel(name)},")
+    out += ["    ) {", "    }", "}", ""]
+    return "\n".join(out)
+
+
 def emit(tables: Tables) -> Dict[str, str]:
-    files = {"RespiteException.php": emit_root(tables), "Tables.php": emit_tables(tables), "Problem.php": emit_problem()}
+    files = {"RespiteException.php": emit_root(tables), "Tables.php": emit_tables(tables), "Problem.php": emit_problem(),
+             "Event.php": emit_event(), "Decision.php": emit_value_class("respite_decision", "Decision"),
+             "Internal/Structs.php": emit_structs()}
     for s in tables.errors:
         files[class_name(s.name) + ".php"] = emit_exception(s)
     for e in tables.enums:

@@ -51,6 +51,12 @@ FIELD_INIT = {
     "problems": "self.problems: List[Problem] = list(problems or [])",
 }
 
+# What the binding attaches after the core made the exception (tables.ATTACHED_FIELDS).
+ATTACHED_DOC = {
+    "result": "the last value the retried call returned when the retry helper gave up on it (spec B20); "
+              "None when its last attempt raised (then ``__cause__``) or the error is not a give-up",
+}
+
 
 def class_name(status: str) -> str:
     return pascal(status) + "Error"
@@ -86,7 +92,7 @@ def emit_errors(tables: Tables) -> str:
         "from __future__ import annotations",
         "",
         "import math",
-        "from typing import Dict, List, NamedTuple, Optional, Sequence, Type",
+        "from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Type",
         "",
         "",
         "class Problem(NamedTuple):",
@@ -117,6 +123,8 @@ def emit_errors(tables: Tables) -> str:
         doc[-1] += '"""'
         out += ["", "", f"class {class_name(status.name)}({bases}):", '    """' + doc[0], *[f"    {d}" for d in doc[1:]],
                 "", f"    status = {status.name!r}", f"    code = {status.code}"]
+        for f in status.attached:
+            out += [f"    #: {line}" for line in textwrap.wrap(ATTACHED_DOC[f], 100)] + [f"    {f}: Any = None"]
         if status.fields:
             params = ", ".join(FIELD_PARAM[f] for f in status.fields)
             out += ["", f"    def __init__(self, message: str, {params}) -> None:", "        super().__init__(message)"]
@@ -319,27 +327,43 @@ def emit_settings(tables: Tables) -> str:
 STRUCTS = {"respite_decision": "Decision", "respite_event": "Event", "respite_gate_stats": "GateStats",
            "respite_queue_stats": "QueueStats", "respite_engine_stats": "EngineStats",
            "respite_sender_stats": "SenderStats", "respite_fleet_view": "FleetView"}
-# Fields the binding reads as another type: a name from a core table, or a 0/1 flag.
-_CONVERTED = {"type": "str", "state": "str", "overflow": "str", "allowed": "bool", "probe": "bool",
-              "closing": "bool", "closed_while_paused": "bool", "closed": "bool", "paused": "bool",
-              "connected": "bool", "holds_probe": "bool"}
-# Fields the binding adds after the struct's: name, type, doc.
+# Fields the binding reads as another type: a name from a core table, or a
+# 0/1 flag: field -> (type, value of {v}, the SWIG struct's field).
+_FLAG = ("bool", "bool({v})")
+_CONVERTED = {"type": ("str", "EVENT_TYPES[{v}]"), "state": ("str", "GATE_STATES[{v}]"),
+              "overflow": ("str", "OVERFLOWS[{v}]"), "allowed": _FLAG, "probe": _FLAG, "closing": _FLAG,
+              "closed_while_paused": _FLAG, "closed": _FLAG, "paused": _FLAG, "connected": _FLAG,
+              "holds_probe": _FLAG}
+# Fields the binding adds after the struct's: name, type, value (of the SWIG struct raw), doc.
 _ADDED = {
-    "respite_event": [("message", "str", "the whole log line, as the core writes it (respite_event_message)"),
-                      ("is_warning", "bool", "logged as a warning (respite_event_is_warning)")],
-    "respite_queue_stats": [("balanced", "bool", "D9 holds for this snapshot (respite_queue_stats_balanced)")],
-    "respite_sender_stats": [("accepted", "int", "the queue's accepted, at the top"),
-                             ("delivered", "int", "the queue's delivered, at the top"),
-                             ("balanced", "bool", "D9 holds for the queue's snapshot")],
+    "respite_event": [("message", "str", "_c.respite_event_message(raw)",
+                       "the whole log line, as the core writes it (respite_event_message)"),
+                      ("is_warning", "bool", "EVENT_TYPES[raw.type] in WARNING_EVENT_TYPES",
+                       "logged as a warning (respite_event_is_warning)")],
+    "respite_queue_stats": [("balanced", "bool", "_c.respite_queue_stats_balanced(raw) == 1",
+                             "D9 holds for this snapshot (respite_queue_stats_balanced)")],
+    "respite_sender_stats": [("accepted", "int", "raw.queue.accepted", "the queue's accepted, at the top"),
+                             ("delivered", "int", "raw.queue.delivered", "the queue's delivered, at the top"),
+                             ("balanced", "bool", "_c.respite_queue_stats_balanced(raw.queue) == 1",
+                              "D9 holds for the queue's snapshot")],
 }
 
 
 def _py_type(field: str, ctype: str) -> str:
     if field in _CONVERTED:
-        return _CONVERTED[field]
+        return _CONVERTED[field][0]
     if ctype in STRUCTS:
         return STRUCTS[ctype]
     return {"text": "str", "double": "float"}.get(ctype, "int")
+
+
+def _py_value(field: str, ctype: str) -> str:
+    """A field's value read from the SWIG struct ``raw``."""
+    if field in _CONVERTED:
+        return _CONVERTED[field][1].format(v=f"raw.{field}")
+    if ctype in STRUCTS:
+        return f"_read_{ctype[len('respite_'):]}(raw.{field})"
+    return f"raw.{field}"
 
 
 def emit_structs(_tables: Tables) -> str:
@@ -347,11 +371,18 @@ def emit_structs(_tables: Tables) -> str:
         f'"""{HEADER}.',
         "",
         "The core's result structs as named tuples with typed fields, in C order",
-        "(read from the public headers), then the fields the binding adds.",
+        "(read from the public headers), then the fields the binding adds; one",
+        "reader each, used through read_struct and fill_struct.",
         '"""',
         "from __future__ import annotations",
         "",
-        "from typing import NamedTuple",
+        "from typing import Any, Callable, Dict, NamedTuple, Tuple, Type, TypeVar",
+        "",
+        "from .. import _respite_swig as _c",
+        "from .. import respite_swig as _raw",
+        "from .tables import EVENT_TYPES, GATE_STATES, OVERFLOWS, WARNING_EVENT_TYPES",
+        "",
+        'S = TypeVar("S")',
     ]
     for struct, cls in STRUCTS.items():
         summary, fields = read_struct(struct)
@@ -363,9 +394,39 @@ def emit_structs(_tables: Tables) -> str:
             # a field named as a tuple method (count, index) shadows it, as namedtuple allows
             shadows = "  # type: ignore[assignment]" if hasattr(tuple, field) else ""
             out.append(f"    {field}: {_py_type(field, ctype)}{shadows}")
-        for field, kind, comment in _ADDED.get(struct, []):
+        for field, kind, _value, comment in _ADDED.get(struct, []):
             out += [f"    #: {comment}", f"    {field}: {kind}"]
-    out += ["", "", "__all__ = [" + ", ".join(f'"{c}"' for c in STRUCTS.values()) + "]", ""]
+        values = [_py_value(f, ctype) for f, ctype, _c in fields] + [v for _f, _k, v, _d in _ADDED.get(struct, [])]
+        out += ["", "", f"def _read_{struct[len('respite_'):]}(raw: Any) -> {cls}:",
+                *textwrap.wrap(f"return {cls}({', '.join(values)})", 110, initial_indent="    ",
+                               subsequent_indent="        ", break_long_words=False)]
+    classes = ", ".join(STRUCTS.values())
+    out += [
+        "",
+        "",
+        "# class -> (SWIG struct, reader)",
+        "_READERS: Dict[type, Tuple[Any, Callable[[Any], Any]]] = {",
+        *[f"    {cls}: (_raw.{struct}, _read_{struct[len('respite_'):]})," for struct, cls in STRUCTS.items()],
+        "}",
+        f"for _cls in ({classes}):",
+        '    _cls.__module__ = "respite"',
+        "",
+        "",
+        "def read_struct(cls: Type[S], out: Any) -> S:",
+        '    """The named tuple ``cls`` read from a filled SWIG struct."""',
+        "    return _READERS[cls][1](out)",
+        "",
+        "",
+        "def fill_struct(cls: Type[S], fn: Callable[..., Any], *args: Any) -> S:",
+        '    """The named tuple ``cls`` read from the struct that ``fn(*args, out)`` fills."""',
+        "    out = _READERS[cls][0]()",
+        "    fn(*args, out)",
+        "    return read_struct(cls, out)",
+        "",
+        "",
+        "__all__ = [" + ", ".join(f'"{c}"' for c in STRUCTS.values()) + "]",
+        "",
+    ]
     return "\n".join(out)
 
 

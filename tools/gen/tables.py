@@ -19,6 +19,13 @@ STATUS_FIELDS: Dict[str, Tuple[str, ...]] = {
     "invalid_policy": ("problems",),
 }
 
+# What a binding attaches to a status's exception after the core made it
+# (not a field of respite_error): the retry helper's give-up carries the last
+# value the call returned (spec B20).
+ATTACHED_FIELDS: Dict[str, Tuple[str, ...]] = {
+    "transport": ("result",),
+}
+
 
 def pascal(snake: str) -> str:
     """"invalid_setting" -> "InvalidSetting"."""
@@ -50,6 +57,10 @@ class Status:
     @property
     def fields(self) -> Tuple[str, ...]:
         return STATUS_FIELDS.get(self.name, ())
+
+    @property
+    def attached(self) -> Tuple[str, ...]:
+        return ATTACHED_FIELDS.get(self.name, ())
 
 
 @dataclass(frozen=True)

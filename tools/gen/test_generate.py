@@ -97,6 +97,10 @@ class GeneratorTest(unittest.TestCase):
         refusal = errors.error_from_fields(4, "refused", retry_after=float("inf"))
         self.assertEqual(refusal.retry_after, float("inf"))
         self.assertIsInstance(errors.error_from_fields(9, "out of memory"), MemoryError)
+        # a field the binding attaches (ATTACHED_FIELDS): none until the retry helper sets it
+        self.assertIsNone(errors.error_from_fields(10, "the call failed after 3 attempts").result)
+        self.assertIn("getResult()", self.file("bindings/java", "org/respite/TransportException.java"))
+        self.assertIn("function getResult()", self.file("bindings/php", "TransportException.php"))
         unknown = errors.error_from_fields(99, "from a newer core")
         self.assertIs(type(unknown), errors.RespiteError)
         self.assertEqual(unknown.code, 99)

@@ -73,6 +73,8 @@ export class NoMemoryError extends RespiteError {
 /** The HTTP call did not complete. */
 export class TransportError extends RespiteError {
   constructor(message: string);
+  /** the last value the retried call resolved with when the retry helper gave up on it (spec B20); undefined when its last attempt threw (then `cause`) or the error is not a give-up */
+  result?: unknown;
   readonly code: 'transport';
 }
 

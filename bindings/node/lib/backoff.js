@@ -3,28 +3,20 @@
 const native = require('./native');
 const { buildSettings } = require('./settings');
 const { parseOutcome } = require('./outcome');
-const { own, release } = require('./handle');
+const { own, Owned } = require('./handle');
 
-class Backoff {
+class Backoff extends Owned {
   // options: maxAttempts, initialDelaySeconds, multiplier, maxDelaySeconds,
   // jitter ('none' | 'full' | 'equal' | 'decorrelated'), retryOn (array of
   // outcome names and status codes, or 'transport,503'), seed.
   constructor(options = {}) {
+    super();
     const settings = buildSettings('backoff', options);
     try {
       own(this, native.respite_backoff_new(settings), native.respite_backoff_free);
     } finally {
       native.respite_settings_free(settings);
     }
-  }
-
-  get closed() {
-    return this._handle === null;
-  }
-
-  // Drops this object's hold on the back-off (clients using it keep theirs).
-  close() {
-    release(this);
   }
 
   get maxAttempts() {

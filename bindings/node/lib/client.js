@@ -7,7 +7,7 @@
 const native = require('./native');
 const errors = require('./errors');
 const { buildSettings } = require('./settings');
-const { finalizer, own, release, PoolHandle, releasePool } = require('./handle');
+const { finalizer, own, Owned, PoolHandle, releasePool } = require('./handle');
 const { OUTCOMES } = require('./outcome');
 
 // Header [name, value] pairs from an object, a Map or an array of pairs
@@ -35,8 +35,9 @@ function headerLines(headers) {
 
 // One call's result (C8). Everything but the headers is copied at once;
 // close() (or garbage collection) frees the native response.
-class Response {
+class Response extends Owned {
   constructor(raw) {
+    super();
     own(this, raw, native.respite_response_free);
     this.status = native.respite_response_status(raw); // 0: the transport failed
     this._outcome = native.respite_response_outcome(raw);
@@ -72,13 +73,6 @@ class Response {
     return JSON.parse(this.text());
   }
 
-  get closed() {
-    return this._handle === null;
-  }
-
-  close() {
-    release(this);
-  }
 }
 
 // A cancel token (C10) that `signal` cancels: the core ends the transfer or

@@ -52,8 +52,8 @@ function gateFetch(gate, options = {}) {
     if (policy === null) return gate.run(attempt, context);
     return policy._run(attempt, context, gate, gate.classifier).catch((error) => {
       // The back-off gave up on an answer (a 503 after the last attempt):
-      // fetch resolves with it.
-      if (last !== null && error.response === last) return last;
+      // fetch resolves with it, as an HTTP client answers (B20).
+      if (last !== null && error.result === last) return last;
       throw error;
     });
   };

@@ -20,6 +20,18 @@ function release(object) {
   return true;
 }
 
+// An object over one native handle: closed, and close(), which drops this
+// object's hold (whatever else holds the handle keeps it). Idempotent.
+class Owned {
+  get closed() {
+    return this._handle === null;
+  }
+
+  close() {
+    release(this);
+  }
+}
+
 // A native handle that jobs on the addon's pool (a request, a flush) may
 // still use after close(): freed once released and no job is in flight.
 class PoolHandle {
@@ -66,4 +78,4 @@ class PoolHandle {
 // The finalizer's entry for a PoolHandle: releases it.
 const releasePool = (held) => held.release();
 
-module.exports = { finalizer, own, release, PoolHandle, releasePool };
+module.exports = { finalizer, own, release, Owned, PoolHandle, releasePool };

@@ -3,7 +3,7 @@
 // validated by the core, which reports every problem.
 const native = require('./native');
 const { InvalidPolicyError } = require('./errors');
-const { own, release } = require('./handle');
+const { own, Owned } = require('./handle');
 
 function problemsOf(raw) {
   const problems = [];
@@ -30,8 +30,9 @@ function withProblems(make) {
   }
 }
 
-class Policy {
+class Policy extends Owned {
   constructor(handle) {
+    super();
     if (!handle) throw new TypeError('use Policy.fromJSON, Policy.build or Policy.default');
     own(this, handle, native.respite_policy_free);
   }
@@ -70,16 +71,6 @@ class Policy {
     } finally {
       if (builder) native.respite_policy_builder_free(builder);
     }
-  }
-
-  get closed() {
-    return this._handle === null;
-  }
-
-  // Drops this object's hold on the policy; queues and senders made from it
-  // keep theirs. Later calls raise ClosedError. Idempotent.
-  close() {
-    release(this);
   }
 
   _live() {

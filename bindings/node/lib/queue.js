@@ -4,7 +4,7 @@
 const native = require('./native');
 const { queueStatsOf } = require('../generated/structs');
 const { buildSettings } = require('./settings');
-const { own, release } = require('./handle');
+const { own, release, Owned } = require('./handle');
 const { timeOf } = require('./gate');
 const { Policy } = require('./policy');
 
@@ -16,11 +16,12 @@ function dispositionNumber(name) {
   return DISPOSITIONS.indexOf(String(name));
 }
 
-class Queue {
+class Queue extends Owned {
   // options: policy (a Policy; absent: @default, D8), and the "queue"
   // settings in camelCase: overflow ('drop_oldest' | 'drop_newest'),
   // maxBytes (0: no byte limit).
   constructor(options = {}) {
+    super();
     const policy = options?.policy ?? null;
     if (policy !== null && !(policy instanceof Policy)) {
       throw new TypeError('respite: policy must be a Policy (Policy.fromJSON, Policy.build, Policy.default) or absent');
@@ -33,17 +34,6 @@ class Queue {
     }
     // The policy the queue was made from (the core holds it too).
     this.policy = policy;
-  }
-
-  get closed() {
-    return this._handle === null;
-  }
-
-  // Drops this object's hold on the native queue: an engine using it keeps
-  // it (and its pending events) alive; otherwise they are freed. Batches
-  // already taken stay readable. Later calls raise ClosedError. Idempotent.
-  close() {
-    release(this);
   }
 
   // Queues one event: a string (as UTF-8) or a Buffer/Uint8Array, copied in.
@@ -102,16 +92,13 @@ class Queue {
 // (0 is the oldest). A queue's batch is settled event by event and freed
 // with close(), which puts retried and unsettled events back at the head
 // (D4, Q5); an engine's batch is settled with DeliveryEngine#settle.
-class Batch {
+class Batch extends Owned {
   constructor(handle, engine) {
+    super();
     this._engine = engine;
     // An engine's batch is the engine's to free.
     if (engine === null) own(this, handle, native.respite_batch_free);
     else this._handle = handle;
-  }
-
-  get closed() {
-    return this._handle === null;
   }
 
   // Frees a queue's batch (retried and unsettled events go back to the head).

@@ -35,7 +35,7 @@ class Retry {
   // with the core's TransportError (B14: "the call failed after 3 attempts:
   // last outcome server_error (status 503)") carrying `attempts`,
   // `lastOutcome`, and the last error as `cause` (or the last resolved value
-  // as `response`) — except that the caller's own error (classify.js) is
+  // as `result`, B20) — except that the caller's own error (classify.js) is
   // re-raised unchanged, never retried (B18). backoff's maxElapsedSeconds
   // limits the whole call (B16); testing.immediateRetries() makes every
   // wait 0 (B17).
@@ -77,7 +77,7 @@ class Retry {
         error.attempts = attempt;
         error.lastOutcome = OUTCOMES[outcome];
         if (failed) error.cause = carrier;
-        else error.response = carrier;
+        else error.result = carrier;
         throw error;
       }
       if (this._onRetry) {

@@ -80,6 +80,7 @@ test("retry gives up with the core's TransportError, the last error as its cause
   assert.ok(error instanceof respite.TransportError);
   assert.equal(error.message, 'the call failed after 4 attempts: last outcome transport');
   assert.equal(error.cause.message, 'failure 4');
+  assert.equal(error.result, undefined); // it threw: nothing returned to carry
   assert.equal(error.attempts, 4);
   assert.equal(error.lastOutcome, 'transport');
 
@@ -92,11 +93,11 @@ test("retry gives up with the core's TransportError, the last error as its cause
   assert.equal(notRetried.message, 'the call failed with request_error (status 400), which retry_on does not retry');
   assert.equal(notRetried.cause.message, 'bad request');
 
-  // A resolved answer that is a failure (a fetch Response) is kept as `response`.
+  // A resolved answer that is a failure (a fetch Response) is kept as `result` (B20).
   const response = { status: 503, ok: false };
   const fromValue = await respite.retry(async () => response, { initialDelaySeconds: 0.001, maxAttempts: 2 }).catch((caught) => caught);
   assert.equal(fromValue.message, 'the call failed after 2 attempts: last outcome server_error (status 503)');
-  assert.equal(fromValue.response, response);
+  assert.equal(fromValue.result, response);
   assert.equal(fromValue.cause, undefined);
 });
 

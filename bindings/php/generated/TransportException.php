@@ -8,4 +8,21 @@ namespace Respite;
 class TransportException extends RespiteException
 {
     public const STATUS = 'transport';
+    private mixed $result = null;
+
+    /**
+     * The last value the retried call returned when the retry helper gave up on it (spec B20); null when
+     * its last attempt threw (then getPrevious()) or the error is not a give-up.
+     */
+    public function getResult(): mixed
+    {
+        return $this->result;
+    }
+
+    /** @internal set by the binding (Backoff::run) on the error it throws */
+    public function withResult(mixed $value): static
+    {
+        $this->result = $value;
+        return $this;
+    }
 }

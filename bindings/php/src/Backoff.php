@@ -91,8 +91,8 @@ final class Backoff
      * asking $gate before every attempt. Each attempt is judged by $classifier (else the gate's,
      * else Classifier::default()); $statusOf($result), when given, is asked first (its Classifier::
      * onResult() rule). The caller's own Throwable is rethrown at once, never retried. Gave up
-     * (max_attempts, retry_on, max_elapsed_seconds) on a Throwable: TransportException with it as
-     * getPrevious(); on an answer: that answer. $beforeSleep(RetryEvent) is called before each
+     * (max_attempts, retry_on, max_elapsed_seconds): TransportException (B20) with the last Throwable
+     * as getPrevious(), or the last failed answer (a 503 response) as getResult(). $beforeSleep(RetryEvent) is called before each
      * wait (what it throws ends the call); $sleep(float $seconds) waits (0 under
      * Testing::setImmediateRetries); $report gets ['attempts' => made, 'last_outcome' => Outcome|null].
      * @template T
@@ -134,10 +134,7 @@ final class Backoff
             try {
                 $delay = respite_retry_decide($this->ptr, $call, $attempt, $outcome->code(), $status, $hint);
             } catch (TransportException $gaveUp) {
-                if ($thrown === null) {
-                    return $result; // the schedule ended on an answer: the caller sees it
-                }
-                throw new TransportException($gaveUp->getMessage(), null, $thrown);
+                throw (new TransportException($gaveUp->getMessage(), null, $thrown))->withResult($result);
             }
             if ($beforeSleep !== null) {
                 $beforeSleep(new RetryEvent($attempt, $delay, $outcome, $status, $thrown, $thrown === null ? $result : null));

@@ -4,6 +4,7 @@ declare(strict_types=1);
 namespace Respite;
 
 use Respite\Internal\Handle;
+use Respite\Internal\Structs;
 use Respite\Internal\Events;
 
 /**
@@ -134,16 +135,7 @@ final class Engine
     {
         $s = new \respite_engine_stats();
         respite_engine_stats_get($this->ptr, $s);
-        return self::statsArray($s);
-    }
-
-    /** @internal @return array<string, mixed> a raw stats struct's figures (also a sender's engine) */
-    public static function statsArray(\respite_engine_stats $s): array
-    {
-        return array_replace(self::fields($s), [
-            'unsent' => $s->unsent < 0 ? null : $s->unsent, 'closing' => $s->closing !== 0,
-            'closed_while_paused' => $s->closed_while_paused !== 0,
-        ]);
+        return Structs::engineStats($s);
     }
 
     public function queue(): Queue

@@ -4,6 +4,7 @@ declare(strict_types=1);
 namespace Respite;
 
 use Respite\Internal\Handle;
+use Respite\Internal\Structs;
 use Respite\Internal\Events;
 
 /**
@@ -137,7 +138,7 @@ final class Gate extends Internal\NativeGate
     {
         $out = new \respite_decision();
         $this->polled(fn () => respite_gate_check($this->ptr, $now ?? respite_now(), $out));
-        return new Decision($out->allowed !== 0, $out->probe !== 0, $out->permit, $out->retry_after);
+        return Structs::decision($out);
     }
 
     /** Seconds until a call may be admitted: 0 when one would be, INF under recover_never. */
@@ -211,7 +212,7 @@ final class Gate extends Internal\NativeGate
     {
         $s = new \respite_gate_stats();
         respite_gate_stats_get($this->ptr, $s);
-        return self::statsArray($s);
+        return Structs::gateStats($s);
     }
 
     /**
@@ -227,14 +228,7 @@ final class Gate extends Internal\NativeGate
         }
         $view = new \respite_fleet_view();
         respite_fleet_gate_view($this->fleet, $view);
-        return array_replace(self::fields($view), ['connected' => $view->connected !== 0,
-            'paused' => $view->paused !== 0, 'holds_probe' => $view->holds_probe !== 0]);
-    }
-
-    /** @internal @return array<string, int|float|string> a raw stats struct's figures (also a sender's gate) */
-    public static function statsArray(\respite_gate_stats $s): array
-    {
-        return array_replace(self::fields($s), ['state' => (string) respite_gate_state_name($s->state)]);
+        return Structs::fleetView($view);
     }
 
     /** @internal */

@@ -4,6 +4,7 @@ declare(strict_types=1);
 namespace Respite;
 
 use Respite\Internal\Handle;
+use Respite\Internal\Structs;
 
 /**
  * The bounded delivery queue (spec section 4) of byte payloads; a consumer takes events as a
@@ -77,16 +78,7 @@ final class Queue
     {
         $s = new \respite_queue_stats();
         respite_queue_stats_get($this->ptr, $s);
-        return self::statsArray($s);
-    }
-
-    /** @internal @return array<string, int|float|string|bool> a raw stats struct's figures (also a sender's) */
-    public static function statsArray(\respite_queue_stats $s): array
-    {
-        return array_replace(self::fields($s), [
-            'overflow' => Overflow::fromCode($s->overflow)->value, 'closed' => $s->closed !== 0,
-            'balanced' => respite_queue_stats_balanced($s) === 1,
-        ]);
+        return Structs::queueStats($s);
     }
 
     /** D9 checked on a fresh snapshot; throws InternalException with the figures when unbalanced. */

@@ -4,6 +4,7 @@ declare(strict_types=1);
 namespace Respite;
 
 use Respite\Internal\Handle;
+use Respite\Internal\Structs;
 use Respite\Internal\Events;
 
 /**
@@ -127,11 +128,7 @@ final class Sender
         $s = new \respite_sender_stats();
         respite_sender_stats_get($this->ptr, $s);
         $this->pollEvents();
-        return [
-            'queue' => Queue::statsArray($s->queue), 'engine' => Engine::statsArray($s->engine),
-            'gate' => Gate::statsArray($s->gate), 'requests' => $s->requests, 'bytes_sent' => $s->bytes_sent,
-            'paused' => $s->paused !== 0, 'closed' => $s->closed !== 0,
-        ];
+        return Structs::senderStats($s);
     }
 
     /** Forwards the events that happened since the last look to the logger. */

@@ -67,6 +67,33 @@ final class BackoffTest extends TestCase
         $this->assertFalse(Testing::immediateRetries());
     }
 
+    public function testGivingUpOnAReturnedAnswerThrowsTheGiveUpCarryingIt(): void
+    {
+        // B20: as after a thrown failure, never the failed answer returned
+        $backoff = new Backoff(['max_attempts' => 2, 'initial_delay_seconds' => 0.001]);
+        $calls = 0;
+        $answer = static function () use (&$calls): int {
+            $calls++;
+            return 503;
+        };
+        try {
+            $backoff->run($answer, statusOf: static fn (int $status): int => $status);
+            $this->fail('no give-up');
+        } catch (TransportException $e) {
+            $this->assertSame('the call failed after 2 attempts: last outcome server_error (status 503)', $e->getMessage());
+            $this->assertSame(503, $e->getResult());
+            $this->assertNull($e->getPrevious());
+        }
+        $this->assertSame(2, $calls);
+        try {
+            $backoff->run(self::failing($calls));
+            $this->fail('no give-up');
+        } catch (TransportException $e) {
+            $this->assertNull($e->getResult()); // it threw: the throwable is getPrevious()
+            $this->assertSame('connection reset', $e->getPrevious()?->getMessage());
+        }
+    }
+
     public function testBeforeSleepSeesEachFailureAndWhatItThrowsEndsTheCall(): void
     {
         $backoff = new Backoff(['max_attempts' => 4, 'initial_delay_seconds' => 0.5]);

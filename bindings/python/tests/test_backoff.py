@@ -107,6 +107,10 @@ def test_status_of_a_returned_value():
     with pytest.raises(respite.TransportError) as info:
         respite.retry_call(lambda: 503, status_of=lambda status: status, sleep=slept.append)
     assert str(info.value) == "the call failed after 3 attempts: last outcome server_error (status 503)"
+    assert info.value.result == 503 and info.value.__cause__ is None  # B20: the last returned value, carried
+    with pytest.raises(respite.TransportError) as raised:
+        respite.retry_call(lambda: (_ for _ in ()).throw(ConnectionError("reset")), sleep=slept.append)
+    assert raised.value.result is None and isinstance(raised.value.__cause__, ConnectionError)
 
 
 def test_max_elapsed_seconds_gives_up_before_a_wait_past_the_limit():

@@ -7,8 +7,8 @@
  *        attempt 1 with the same outcome until it stops)
  *   retries_on outcome                               -> {"retries": bool}
  *   max_attempts                                     -> {"max_attempts": n}
- *   retry {"attempts": [answers], "immediate"?}  -> {"attempts", "gave_up", "last_outcome"?,
- *        "failure"?: {"status", "message"?} or {"callers_own": true}} (respite_retry_run with the
+ *   retry {"attempts": [answers], "immediate"?}  -> {"attempts", "gave_up", "last_outcome"?, "result",
+ *        "failure"?: {"status", "message"?, "result"?} or {"callers_own": true}} (respite_retry_run with the
  *        scenario's "gate", if any, under the testing switch when "immediate"; answers as
  *        delivery's endpoint, plus {"returned": status} and {"callers_own": true})
  *   gave_up {"attempts": n, outcome...} -> {"error"} of respite_retry_gave_up
@@ -24,10 +24,13 @@ typedef struct backoff_state {
     respite_gate *gate; /* from the scenario's "gate" settings, for retry; may be NULL */
 } backoff_state;
 
-/* The scripted attempts of one retry action. */
+/* The scripted attempts of one retry action, and the last one's status and
+ * whether it was a {"returned": status} (the value a give-up carries, B20). */
 typedef struct script {
     json_t *answers;
     size_t next;
+    int last_status;
+    int last_returned;
 } script;
 
 static void *backoff_open(json_t *scenario, json_t **failure)
@@ -149,27 +152,30 @@ static int scripted_attempt(void *user_data, int attempt, int *http_status, doub
     int bad = 0, status;
     respite_error err = {0};
     *retry_after_hint = arg_number(answer, "retry_after", 0.0, &bad);
+    sc->last_status = 0;
+    sc->last_returned = 0;
     if (!answer) {
-        *http_status = 200;
+        *http_status = sc->last_status = 200;
         return RESPITE_OUTCOME_SUCCESS;
     }
     if (json_is_true(json_object_get(answer, "callers_own")))
         return RESPITE_ATTEMPT_CALLERS_OWN;
     /* C has no exceptions: an answer returned is one given */
     json_t *returned = json_object_get(answer, "returned");
+    sc->last_returned = returned != NULL;
     json_t *object = json_is_integer(answer) ? json_pack("{s:O}", "status", answer)
                      : returned          ? json_pack("{s:O}", "status", returned)
                                          : json_incref(answer);
     int outcome = arg_outcome(object, &status, &err);
     json_decref(object);
-    *http_status = status;
+    *http_status = sc->last_status = status;
     return outcome;
 }
 
 static json_t *retry(backoff_state *s, json_t *arg)
 {
     respite_error err = {0};
-    script sc = {json_object_get(arg, "attempts"), 0};
+    script sc = {json_object_get(arg, "attempts"), 0, 0, 0};
     int last_outcome = -2, attempts_made = 0;
     int immediate = json_is_true(json_object_get(arg, "immediate"));
     respite_testing_set_immediate_retries(immediate);
@@ -181,6 +187,8 @@ static json_t *retry(backoff_state *s, json_t *arg)
     if (last_outcome >= 0 || own)
         json_object_set_new(observed, "last_outcome",
                             json_string(respite_outcome_name(own ? RESPITE_OUTCOME_REQUEST_ERROR : last_outcome)));
+    /* The value returned: the successful answer's status (a success returns it) */
+    json_object_set_new(observed, "result", rc || own ? json_null() : json_integer(sc.last_status));
     if (own)
         json_object_set_new(observed, "failure", json_pack("{s:b}", "callers_own", 1));
     if (rc) {
@@ -188,6 +196,9 @@ static json_t *retry(backoff_state *s, json_t *arg)
         /* A refusal's retry_after and message depend on the real clock. */
         if (rc != RESPITE_E_TEMPORARILY_UNAVAILABLE)
             json_object_set_new(failure, "message", json_string(err.message));
+        /* B20: the give-up carries the last returned value (in C, where the attempt function left it) */
+        if (rc == RESPITE_E_TRANSPORT)
+            json_object_set_new(failure, "result", sc.last_returned ? json_integer(sc.last_status) : json_null());
         json_object_set_new(observed, "failure", failure);
     }
     return observed;

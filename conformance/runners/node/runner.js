@@ -211,20 +211,23 @@ function answerOutcome(answer) {
   return respite.outcome(outcomeArg(typeof answer === 'number' ? { status: answer } : answer));
 }
 
-// {attempts, gave_up, last_outcome?, failure?: {status, message?} or
-// {callers_own: true}}, as the C runner observes respite_retry_run.
+// {attempts, gave_up, last_outcome?, result, failure?: {status, message?,
+// result?} or {callers_own: true}}, as the C runner observes respite_retry_run;
+// result: the status of the value retry() resolved with, or its give-up
+// carries (B20), null for none.
 async function retryStep(state, arg) {
   const answers = (arg && arg.attempts) || [];
   let attempts = 0;
   let last = null;
   const before = respite.testing.immediateRetries(Boolean(arg && arg.immediate));
-  const observed = (gaveUp) => {
+  const observed = (gaveUp, value) => {
     const out = { attempts, gave_up: gaveUp };
     if (last !== null) out.last_outcome = last;
+    out.result = value === undefined ? null : value.status;
     return out;
   };
   try {
-    await respite.retry(
+    const value = await respite.retry(
       () => {
         attempts++;
         const answer = answers[attempts - 1];
@@ -234,7 +237,7 @@ async function retryStep(state, arg) {
       state.backoff,
       { gate: state.gate || undefined },
     );
-    return observed(false);
+    return observed(false, value);
   } catch (error) {
     if (error instanceof CallersOwnError) return { ...observed(false), failure: { callers_own: true } }; // re-raised unchanged
     if (!(error instanceof respite.RespiteError)) throw error;
@@ -245,6 +248,7 @@ async function retryStep(state, arg) {
     out.failure = { status: error.code };
     // A refusal's retry_after and message depend on the real clock.
     if (!(error instanceof respite.TemporarilyUnavailableError)) out.failure.message = error.message;
+    if (error instanceof respite.TransportError) out.failure.result = error.result === undefined ? null : error.result.status;
     return out;
   } finally {
     respite.testing.immediateRetries(before);

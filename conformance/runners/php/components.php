@@ -375,19 +375,15 @@ final class BackoffComponent
                 $hint = (float) (is_array($answer) ? ($answer['retry_after'] ?? 0) : 0);
                 throw new ScriptedFailure($outcome, $status, $hint);
             }
+            return new ScriptedResponse($status);
         };
         $statusOf = static fn (mixed $value): ?int => $value instanceof ScriptedResponse ? $value->status : null;
         $failure = null;
         $gaveUp = false;
+        $returned = null; // the status of what run() returned (B20)
         $before = Testing::setImmediateRetries(is_array($arg) && ($arg['immediate'] ?? false) === true);
         try {
-            $result = $this->backoff->run($attempt, $this->gate, null, $statusOf, $report);
-            // Backoff::run gives up after failed answers by returning the last one
-            if ($result instanceof ScriptedResponse && $report['last_outcome'] !== Outcome::Success) {
-                $gaveUp = true;
-                $failure = ['status' => 'transport', 'message' => $this->backoff->gaveUp($report['attempts'],
-                    $report['last_outcome'], $result->status)->getMessage()];
-            }
+            $returned = $statusOf($this->backoff->run($attempt, $this->gate, null, $statusOf, $report));
         } catch (CallersOwnError) { // rethrown unchanged (B18)
             $failure = ['callers_own' => true];
         } catch (RespiteException $e) {
@@ -396,7 +392,10 @@ final class BackoffComponent
             if (!$e instanceof TemporarilyUnavailableException) {
                 $failure['message'] = $e->getMessage();
             }
-            $gaveUp = $e instanceof TransportException;
+            if ($e instanceof TransportException) { // the give-up, carrying the last returned value (B20)
+                $gaveUp = true;
+                $failure['result'] = $statusOf($e->getResult());
+            }
         } finally {
             Testing::setImmediateRetries($before);
         }
@@ -404,6 +403,7 @@ final class BackoffComponent
         if ($report['last_outcome'] !== null) {
             $observed['last_outcome'] = $report['last_outcome']->value;
         }
+        $observed['result'] = $returned;
         if ($failure !== null) {
             $observed['failure'] = $failure;
         }

@@ -248,27 +248,30 @@ class BackoffComponent:
             if outcome != "success":
                 hint = answer.get("retry_after", 0) if isinstance(answer, dict) else 0
                 raise ScriptedFailure(outcome, status, hint)
+            return ScriptedResponse(status)
 
         def status_of(value):
             return value.status if isinstance(value, ScriptedResponse) else None
 
-        # Language-neutral: what the loop did, not how a helper reports it.
+        # Language-neutral: what the loop did and how it ended (B20), not how a helper spells it.
         try:
             with respite.testing.immediate_retries(bool(arg.get("immediate"))):
-                respite.retry_call(attempt, backoff=self.backoff, gate=self.gate, status_of=status_of)
+                value = respite.retry_call(attempt, backoff=self.backoff, gate=self.gate, status_of=status_of)
         except CallersOwnError:  # re-raised unchanged, told to the gate as request_error
-            return {"attempts": made[0], "gave_up": False, "last_outcome": "request_error",
+            return {"attempts": made[0], "gave_up": False, "last_outcome": "request_error", "result": None,
                     "failure": {"callers_own": True}}
         except (respite.TransportError, respite.TemporarilyUnavailableError) as exc:
-            observed = {"attempts": exc.attempts, "gave_up": exc.status == "transport"}
+            observed = {"attempts": exc.attempts, "gave_up": exc.status == "transport", "result": None}
             if exc.last_outcome is not None:
                 observed["last_outcome"] = exc.last_outcome
             failure = {"status": exc.status}
             if exc.status != "temporarily_unavailable":  # a refusal depends on the real clock
                 failure["message"] = str(exc)
+            if isinstance(exc, respite.TransportError):  # the value the give-up carries
+                failure["result"] = None if exc.result is None else exc.result.status
             observed["failure"] = failure
             return observed
-        return {"attempts": made[0], "gave_up": False, "last_outcome": "success"}
+        return {"attempts": made[0], "gave_up": False, "last_outcome": "success", "result": value.status}
 
     def gave_up(self, arg):
         outcome, status = arg_outcome(arg)

@@ -22,7 +22,8 @@ use Respite\Gate;
  * Every answer and exception is judged by $classifier (default: the gate's): transport errors,
  * 5xx and 429 answers count, other 4xx do not; a 429/503's Retry-After is passed to the gate
  * (and the back-off). With $backoff, failures are retried by the core's schedule; when it gives
- * up on an answer that answer is returned, on an exception a Respite\Http\TransportException
+ * up on an answer that answer is returned (as an HTTP client answers: spec B20, the give-up's
+ * getResult()), on an exception a Respite\Http\TransportException
  * (PSR-18's NetworkExceptionInterface) with the last one as getPrevious(). Without a back-off
  * the client's exceptions pass unchanged.
  */
@@ -54,7 +55,10 @@ final class GatedClient implements ClientInterface
             try {
                 return $this->backoff->run($send, $this->gate, $this->sleep, classifier: $this->classifier);
             } catch (\Respite\TransportException $gaveUp) {
-                // the core's give-up (B14) made by Backoff::run, with the last attempt's exception
+                // the core's give-up (B14, B20) made by Backoff::run, with the last answer or exception
+                if ($gaveUp->getResult() instanceof ResponseInterface) {
+                    return $gaveUp->getResult();
+                }
                 if (get_class($gaveUp) !== \Respite\TransportException::class || $gaveUp->getPrevious() === null) {
                     throw $gaveUp;
                 }

@@ -23,18 +23,6 @@ trait Handle
         return $this->ptr === null;
     }
 
-    /** @return array<string, mixed> a raw struct's fields by name (SWIG's <field>_get), in the core's order */
-    private static function fields(object $struct): array
-    {
-        $out = [];
-        foreach (get_class_methods($struct) as $method) {
-            if (preg_match('/^([a-z]\w*)_get$/', $method, $m) === 1) {
-                $out[$m[1]] = $struct->$method();
-            }
-        }
-        return $out;
-    }
-
     /**
      * @internal the handle, or the core's ClosedException once closed
      * (CLOSED_CHECK: one of the class's calls that throws it for null)

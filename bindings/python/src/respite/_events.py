@@ -10,22 +10,11 @@ import logging
 import threading
 from typing import Any, Callable, Deque, List
 
-from . import _respite_swig as _c
 from . import respite_swig as _raw
-from ._structs import read_struct, struct_tuple
-from .generated.structs import Event
-from .generated.tables import EVENT_TYPES, WARNING_EVENT_TYPES
+from .generated.structs import Event, read_struct
 
 logger = logging.getLogger("respite")
 logger.addHandler(logging.NullHandler())  # a library leaves output to the application
-
-
-struct_tuple(Event, _raw.respite_event,
-             """One transition of a gate (or sender): respite_event's fields (type by name,
-             at on the caller's clock, ...; source is the handle's name), message (the core's
-             line, as logged) and is_warning (logged as a warning).""",
-             type=lambda raw: EVENT_TYPES[raw.type], message=_c.respite_event_message,
-             is_warning=lambda raw: EVENT_TYPES[raw.type] in WARNING_EVENT_TYPES)
 
 
 class Log:

@@ -197,6 +197,7 @@ class _Run:
         try:
             delay: float = _c.respite_retry_decide(self.backoff._own.ptr, self.call, self.attempt, code, status, hint)
         except TransportError as gave_up:
+            gave_up.result = result  # B20: a returned failure (a 503 response) stays readable
             raise gave_up from failure
         if self.before_sleep is not None:
             self.hooked = self.before_sleep(RetryEvent(self.attempt, delay, outcome_from_code(code).value, status,
@@ -236,7 +237,8 @@ def retry(fn: Optional[Callable[P, R]] = None, /, *, backoff: Optional[Backoff] 
     :class:`RetryEvent`; what it raises ends the call. ``max_elapsed_seconds``
     limits the whole call (B16); :func:`respite.testing.immediate_retries`
     makes the waits 0 in tests (B17). When the core gives up: TransportError,
-    chained from the last exception; while the gate refuses:
+    chained from the last exception, or carrying the last returned value (a
+    503 response) as ``.result`` (B20); while the gate refuses:
     TemporarilyUnavailableError. Either carries ``.attempts`` and
     ``.last_outcome``."""
     if backoff is not None and settings:

@@ -8,12 +8,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, List, Optional
 
 from . import _respite_swig as _c
-from . import respite_swig as _raw
 from . import _events
 from ._handle import CLOSED, Owned, OwnsHandle, reader
 from ._settings import new_with_settings
-from ._structs import fill_struct, struct_tuple
-from .generated.structs import EngineStats, Event
+from .generated.structs import EngineStats, Event, fill_struct
 from .generated.tables import ACTIONS
 from .gate import Gate
 from .queue import Batch, Queue
@@ -23,12 +21,6 @@ if TYPE_CHECKING:
     from ._typing import Unpack
 
 _now = _c.respite_now
-
-
-struct_tuple(EngineStats, _raw.respite_engine_stats,
-             "Figures since the engine was made (respite_engine_stats).",
-             closing=lambda out: bool(out.closing),
-             closed_while_paused=lambda out: bool(out.closed_while_paused))
 
 
 class Engine(OwnsHandle):

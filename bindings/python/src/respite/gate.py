@@ -6,14 +6,12 @@ import inspect
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, List, Optional, Type, TypeVar, cast
 
 from . import _respite_swig as _c
-from . import respite_swig as _raw
 from . import _events
 from ._classify import REQUEST_ERROR, Classifier, FailureOn, StatusOf
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import OutcomeLike, classify, outcome_code, outcome_from_code
 from ._settings import new_with_settings
-from ._structs import fill_struct, struct_tuple
-from .generated.structs import Decision, Event, FleetView, GateStats
+from .generated.structs import Decision, Event, FleetView, GateStats, fill_struct
 from .generated.tables import GATE_STATES, Outcome
 from ._typing import R
 
@@ -30,24 +28,6 @@ _report_now = _c.respite_gate_report_now
 _pending = _c.respite_gate_events_pending
 
 T = TypeVar("T")
-
-
-struct_tuple(Decision, _raw.respite_decision,
-             """The result of Gate.check: allowed, probe (admitted as a probe, G7), permit
-             (> 0 when admitted: report with it), retry_after (refused: seconds; inf under
-             recover_never).""",
-             allowed=lambda out: bool(out.allowed), probe=lambda out: bool(out.probe))
-struct_tuple(GateStats, _raw.respite_gate_stats,
-             "Statistics since the gate was made (respite_gate_stats); reset does not clear them.",
-             state=lambda out: GATE_STATES[out.state])
-
-
-struct_tuple(FleetView, _raw.respite_fleet_view,
-             """A fleet gate's view of its fleet, as its thread last read it (F12):
-             connected, paused, pause_left, hosts_opened, holds_probe, probe_host,
-             host_id, epoch, exchanges, failed_exchanges.""",
-             connected=lambda out: bool(out.connected), paused=lambda out: bool(out.paused),
-             holds_probe=lambda out: bool(out.holds_probe))
 
 
 class _FleetOwned(Owned):

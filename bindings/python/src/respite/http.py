@@ -13,15 +13,13 @@ import weakref
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _respite_swig as _c
-from . import respite_swig as _raw
 from . import _events
 from .generated.errors import ClosedError
 from ._handle import CLOSED, Owned, OwnsHandle
 from ._outcome import outcome_from_code
 from .generated.tables import Outcome
 from ._settings import new_with_settings, settings_table
-from ._structs import fill_struct, read_struct, struct_tuple
-from .generated.structs import EngineStats, Event, GateStats, QueueStats, SenderStats
+from .generated.structs import Event, SenderStats, fill_struct
 from .backoff import Backoff
 from .gate import Gate
 from .policy import Policy
@@ -213,18 +211,6 @@ class Client(OwnsHandle):
     def _poll_gate(self, own: Owned) -> None:
         if self.gate is not None and own is not CLOSED:  # the client calls into the gate: the one rule holds
             self.gate._poll(self._gate)
-
-
-struct_tuple(SenderStats, _raw.respite_sender_stats,
-             """S13 (respite_sender_stats): the queue's D9 figures, the engine's and the
-             gate's, the sender's own (requests, bytes_sent after gzip, paused, closed), and
-             the queue's accepted, delivered and balanced (D9) at the top.""",
-             queue=lambda out: read_struct(QueueStats, out.queue),
-             engine=lambda out: read_struct(EngineStats, out.engine),
-             gate=lambda out: read_struct(GateStats, out.gate), paused=lambda out: bool(out.paused),
-             closed=lambda out: bool(out.closed), accepted=lambda out: out.queue.accepted,
-             delivered=lambda out: out.queue.delivered,
-             balanced=lambda out: _c.respite_queue_stats_balanced(out.queue) == 1)
 
 
 # a name that several components have (``name``) goes to the sender, which names its events

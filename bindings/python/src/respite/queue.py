@@ -9,12 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, List, Optional, Union
 
 from . import _respite_swig as _c
-from . import respite_swig as _raw
 from ._handle import CLOSED, Owned, OwnsHandle, reader
 from ._settings import new_with_settings
-from ._structs import fill_struct, struct_tuple
-from .generated.structs import QueueStats
-from .generated.tables import DISPOSITIONS, OVERFLOWS
+from .generated.structs import QueueStats, fill_struct
+from .generated.tables import DISPOSITIONS
 from .policy import Policy
 
 if TYPE_CHECKING:
@@ -24,13 +22,6 @@ if TYPE_CHECKING:
 _now = _c.respite_now
 
 Payload = Union[bytes, bytearray, memoryview, str]
-
-struct_tuple(QueueStats, _raw.respite_queue_stats,
-             """D9 figures (respite_queue_stats): accepted = delivered + dropped_capacity
-             + expired + retries_exhausted + discarded + pending + in_flight (``balanced``).""",
-             overflow=lambda out: OVERFLOWS[out.overflow], closed=lambda out: bool(out.closed),
-             balanced=lambda out: _c.respite_queue_stats_balanced(out) == 1)
-
 
 class Queue(OwnsHandle):
     """Events waiting for delivery under a policy (None: ``@default``);

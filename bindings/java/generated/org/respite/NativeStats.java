@@ -2,7 +2,9 @@
 package org.respite;
 
 import org.respite.swig.RespiteNative;
+import org.respite.swig.respite_decision;
 import org.respite.swig.respite_engine_stats;
+import org.respite.swig.respite_event;
 import org.respite.swig.respite_fleet_view;
 import org.respite.swig.respite_gate_stats;
 import org.respite.swig.respite_queue_stats;
@@ -19,6 +21,16 @@ final class NativeStats {
                 s.getUntil(), s.getProbes_outstanding(), s.getSuccesses(), s.getPauses());
     }
 
+    static GateStats gateStats(long pointer) {
+        respite_gate_stats s = new respite_gate_stats();
+        try {
+            RespiteNative.respite_gate_stats_get(pointer, s);
+            return gate(s);
+        } finally {
+            s.delete();
+        }
+    }
+
     static QueueStats queue(respite_queue_stats s) {
         return new QueueStats(s.getAccepted(), s.getDelivered(), s.getDropped_capacity(), s.getExpired(),
                 s.getRetries_exhausted(), s.getDiscarded(), s.getPending(), s.getIn_flight(),
@@ -29,10 +41,30 @@ final class NativeStats {
                 RespiteNative.respite_queue_stats_balanced(s) == 1);
     }
 
+    static QueueStats queueStats(long pointer) {
+        respite_queue_stats s = new respite_queue_stats();
+        try {
+            RespiteNative.respite_queue_stats_get(pointer, s);
+            return queue(s);
+        } finally {
+            s.delete();
+        }
+    }
+
     static EngineStats engine(respite_engine_stats s) {
         return new EngineStats(s.getSends(), s.getProbes(), s.getSends_failed(), s.getRefusals(),
                 s.getEvents_sent(), s.getUnsent(), s.getClosing() != 0, s.getClosed_while_paused() != 0,
                 s.getClose_deadline());
+    }
+
+    static EngineStats engineStats(long pointer) {
+        respite_engine_stats s = new respite_engine_stats();
+        try {
+            RespiteNative.respite_engine_stats_get(pointer, s);
+            return engine(s);
+        } finally {
+            s.delete();
+        }
     }
 
     static SenderStats sender(respite_sender_stats s) {
@@ -40,9 +72,30 @@ final class NativeStats {
                 s.getBytes_sent(), s.getPaused() != 0, s.getClosed() != 0);
     }
 
+    static SenderStats senderStats(long pointer) {
+        respite_sender_stats s = new respite_sender_stats();
+        try {
+            RespiteNative.respite_sender_stats_get(pointer, s);
+            return sender(s);
+        } finally {
+            s.delete();
+        }
+    }
+
     static FleetView fleet(respite_fleet_view s) {
         return new FleetView(s.getConnected() != 0, s.getPaused() != 0, s.getPause_left(), s.getHosts_opened(),
                 s.getHolds_probe() != 0, s.getProbe_host(), s.getHost_id(), s.getEpoch(), s.getExchanges(),
                 s.getFailed_exchanges());
+    }
+
+    static Event event(respite_event s) {
+        return new Event(EventType.ofCode(s.getType()).wireName(), s.getAt(), s.getFailures(), s.getWindow(),
+                s.getPause(), s.getHttp_status(), s.getCount(), s.getDetail(),
+                RespiteNative.respite_event_is_warning(s.getType()) == 1,
+                RespiteNative.respite_event_message(s), s.getSource());
+    }
+
+    static Decision decision(respite_decision s) {
+        return new Decision(s.getAllowed() != 0, s.getProbe() != 0, s.getPermit(), s.getRetry_after());
     }
 }

@@ -4,8 +4,22 @@ package org.respite;
 /** Status {@code transport}: the HTTP call did not complete. */
 public class TransportException extends RespiteException {
     private static final long serialVersionUID = 1L;
+    private transient Object result;
 
     public TransportException(String message) {
         super("transport", message);
+    }
+
+    /**
+     * The last value the retried call returned when the retry helper gave up on it (spec B20); null when its
+     * last attempt threw (then the cause) or the error is not a give-up.
+     */
+    public Object getResult() {
+        return result;
+    }
+
+    TransportException withResult(Object value) {
+        this.result = value;
+        return this;
     }
 }

@@ -6,7 +6,7 @@ carrying the fields of respite_error that mean something for it.
 from __future__ import annotations
 
 import math
-from typing import Dict, List, NamedTuple, Optional, Sequence, Type
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Type
 
 
 class Problem(NamedTuple):
@@ -115,6 +115,9 @@ class TransportError(RespiteError):
 
     status = 'transport'
     code = 10
+    #: the last value the retried call returned when the retry helper gave up on it (spec B20); None when
+    #: its last attempt raised (then ``__cause__``) or the error is not a give-up
+    result: Any = None
 
 
 class InternalError(RespiteError):

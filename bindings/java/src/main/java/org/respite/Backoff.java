@@ -76,9 +76,9 @@ public final class Backoff extends NativeObject {
      * failure the core decides (respite_retry_decide: max_attempts, retry_on,
      * max_elapsed_seconds), the {@link Builder#beforeSleep hook} is told, and this thread
      * sleeps (not under {@link Testing#setImmediateRetries}). The caller's own exception is
-     * rethrown at once, never retried; giving up after exceptions throws the core's
-     * {@link TransportException}, caused by the last one; giving up after failed results
-     * (a 503 response) returns the last result.
+     * rethrown at once, never retried. Giving up throws the core's {@link TransportException}
+     * (spec B20): caused by the last exception, or carrying the last failed result (a 503
+     * response) as {@link TransportException#getResult()}.
      */
     public <T, E extends Exception> T call(Gate gate, CheckedSupplier<T, E> work) throws E {
         Classifier rules = classifierFor(gate);
@@ -104,11 +104,10 @@ public final class Backoff extends NativeObject {
                 if (gate != null) {
                     gate.report(permit, verdict);
                 }
-                double wait = verdict.retriable() ? decide(call, attempt, verdict, null, result) : STOP;
-                if (wait == STOP) {
+                if (!verdict.retriable()) {
                     return result;
                 }
-                sleep(wait);
+                sleep(decide(call, attempt, verdict, null, result));
             }
         } finally {
             call.delete();
@@ -185,8 +184,8 @@ public final class Backoff extends NativeObject {
 
     /**
      * The core's decision after a failed attempt: the seconds to wait (0 under the testing
-     * switch), after telling the hook; STOP when a failed result is given up on; throws the
-     * give-up error after an exception.
+     * switch), after telling the hook; else throws the give-up error, caused by the failure
+     * or carrying the result (B20).
      */
     private double decide(respite_retry_call call, int attempt, Verdict verdict, Throwable failure, Object result) {
         double delay;
@@ -194,11 +193,10 @@ public final class Backoff extends NativeObject {
             delay = handle.apply(p -> RespiteNative.respite_retry_decide(p, call, attempt,
                     verdict.outcome().code(), verdict.httpStatus(), verdict.retryAfterHint()));
         } catch (TransportException gaveUp) {
-            if (failure == null) {
-                return STOP;
+            if (failure != null) {
+                gaveUp.initCause(failure);
             }
-            gaveUp.initCause(failure);
-            throw gaveUp;
+            throw gaveUp.withResult(result);
         }
         if (beforeSleep != null) {
             beforeSleep.accept(new RetryEvent(attempt, delay, verdict.outcome(), verdict.httpStatus(), failure,

@@ -5,10 +5,8 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 
-import org.respite.internal.EventLog;
 import org.respite.internal.NativeSettings;
 import org.respite.swig.RespiteNative;
-import org.respite.swig.respite_engine_stats;
 
 /**
  * The delivery engine (spec section 5): a sender's decisions over a
@@ -151,13 +149,7 @@ public final class DeliveryEngine extends NativeObject {
 
     /** Figures since the engine was made. */
     public synchronized EngineStats stats() {
-        respite_engine_stats s = new respite_engine_stats();
-        try {
-            handle.run(p -> RespiteNative.respite_engine_stats_get(p, s));
-            return NativeStats.engine(s);
-        } finally {
-            s.delete();
-        }
+        return handle.apply(NativeStats::engineStats);
     }
 
     /** Takes, logs and returns the engine's waiting events (and the gate's, for the gate's logger); done after every step. */

@@ -13,12 +13,10 @@ import java.util.function.Function;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
-import org.respite.internal.EventLog;
 import org.respite.internal.NativeSettings;
 import org.respite.swig.RespiteNative;
 import org.respite.swig.respite_decision;
 import org.respite.swig.respite_fleet_view;
-import org.respite.swig.respite_gate_stats;
 
 /**
  * A recovery gate (spec section 2): shared by every thread that calls one
@@ -123,7 +121,7 @@ public final class Gate extends NativeObject {
         respite_decision out = decisions.get();
         return apply(p -> {
             RespiteNative.respite_gate_check(p, now, out);
-            return new Decision(out.getAllowed() != 0, out.getProbe() != 0, out.getPermit(), out.getRetry_after());
+            return NativeStats.decision(out);
         }, this::pollIfPending);
     }
 
@@ -371,13 +369,7 @@ public final class Gate extends NativeObject {
 
     /** Statistics since the gate was made. */
     public GateStats stats() {
-        respite_gate_stats s = new respite_gate_stats();
-        try {
-            handle.run(p -> RespiteNative.respite_gate_stats_get(p, s));
-            return NativeStats.gate(s);
-        } finally {
-            s.delete();
-        }
+        return handle.apply(NativeStats::gateStats);
     }
 
     /** A fleet gate's fleet as its thread last read it (F12); null for a gate built without fleet settings. */

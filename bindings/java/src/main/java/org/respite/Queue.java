@@ -6,7 +6,6 @@ import java.util.Objects;
 import org.respite.internal.NativeSettings;
 import org.respite.internal.Utf8;
 import org.respite.swig.RespiteNative;
-import org.respite.swig.respite_queue_stats;
 
 /**
  * The bounded delivery queue (spec section 4) of byte payloads, copied in:
@@ -93,13 +92,7 @@ public final class Queue extends NativeObject {
 
     /** The D9 figures, one consistent snapshot. */
     public QueueStats stats() {
-        respite_queue_stats s = new respite_queue_stats();
-        try {
-            handle.run(p -> RespiteNative.respite_queue_stats_get(p, s));
-            return NativeStats.queue(s);
-        } finally {
-            s.delete();
-        }
+        return handle.apply(NativeStats::queueStats);
     }
 
     /** D9 on a fresh snapshot: throws {@link InternalException} with every figure when it does not hold. */

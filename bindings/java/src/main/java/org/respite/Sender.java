@@ -12,11 +12,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import org.respite.internal.EventLog;
 import org.respite.internal.NativeSettings;
 import org.respite.internal.Utf8;
 import org.respite.swig.RespiteNative;
-import org.respite.swig.respite_sender_stats;
 
 /**
  * A background HTTP sender (spec section 5): {@link #enqueue} never waits for
@@ -105,12 +103,9 @@ public final class Sender extends NativeObject {
         if (last != null) {
             return last;
         }
-        respite_sender_stats s = new respite_sender_stats();
         try {
-            handle.run(p -> RespiteNative.respite_sender_stats_get(p, s));
-            return NativeStats.sender(s);
+            return handle.apply(NativeStats::senderStats);
         } finally {
-            s.delete();
             pollEvents();
         }
     }

@@ -1,6 +1,7 @@
 package org.respite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,6 +10,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.SocketTimeoutException;
 import java.util.NoSuchElementException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -157,19 +160,28 @@ class ClassifierTest {
             assertEquals(2, gate.stats().countedFailures());
 
             attempts.set(0);
-            HttpResponses busy = backoff.call(() -> {
+            TransportException gaveUp = assertThrows(TransportException.class, () -> backoff.call(() -> {
                 attempts.incrementAndGet();
                 return new HttpResponses(503, "busy");
-            });
-            assertEquals(503, busy.statusCode(), "given up on: the last response is returned");
+            }));
+            assertEquals("the call failed after 3 attempts: last outcome server_error (status 503)", gaveUp.getMessage());
+            assertEquals(503, ((HttpResponses) gaveUp.getResult()).statusCode(), "B20: the give-up carries the last response");
+            assertNull(gaveUp.getCause());
             assertEquals(3, attempts.get());
 
             attempts.set(0);
-            assertEquals(404, backoff.call(() -> {
+            TransportException notRetried = assertThrows(TransportException.class, () -> backoff.call(() -> {
                 attempts.incrementAndGet();
                 return new HttpResponses(404, "no");
-            }).statusCode());
+            }));
+            assertEquals(404, ((HttpResponses) notRetried.getResult()).statusCode());
             assertEquals(1, attempts.get(), "retry_on does not list 404");
+
+            CompletionException failed = assertThrows(CompletionException.class, () -> backoff.callAsync(null,
+                    () -> CompletableFuture.completedFuture(new HttpResponses(503, "busy"))).join());
+            TransportException async = assertInstanceOf(TransportException.class, failed.getCause(),
+                    "callAsync gives up the same way");
+            assertEquals(503, ((HttpResponses) async.getResult()).statusCode());
         }
         try (Gate gate = gate(Classifier.DEFAULT)) {
             for (int i = 0; i < 3; i++) {

@@ -80,9 +80,11 @@ class FleetGateTest {
     /** The gate's log lines (java.util.logging, logger org.respite.Gate) while it runs. */
     private static final class Lines extends Handler implements AutoCloseable {
         final List<String> lines = new CopyOnWriteArrayList<>();
+        // Held: LogManager keeps loggers weakly, and a collected one would come back without this handler.
+        private final Logger logger = Logger.getLogger("org.respite.Gate");
 
         Lines() {
-            Logger.getLogger("org.respite.Gate").addHandler(this);
+            logger.addHandler(this);
         }
 
         @Override
@@ -95,7 +97,7 @@ class FleetGateTest {
 
         @Override
         public void close() {
-            Logger.getLogger("org.respite.Gate").removeHandler(this);
+            logger.removeHandler(this);
         }
     }
 

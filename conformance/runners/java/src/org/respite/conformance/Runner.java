@@ -440,6 +440,11 @@ public final class Runner {
     /** A scripted answer the work returns (B18), classified by its status. */
     record ScriptedResponse(int status) {}
 
+    /** The status of a value the retry helper returned or its give-up carries; null for none (JSON null). */
+    static Object statusOf(Object value) {
+        return value instanceof ScriptedResponse response ? (Object) (long) response.status() : null;
+    }
+
     /** A scripted failure of the caller's own code (B18): the default classifier does not count it. */
     static final class CallersOwnException extends RuntimeException {
         CallersOwnException() {
@@ -467,8 +472,9 @@ public final class Runner {
         /**
          * The retry helper (Backoff.call) over scripted answers: a status,
          * {"status", "retry_after"?} or {"transport": true} (thrown), {"returned": status}
-         * (returned), {"callers_own": true}; past the end, a success. Attempts and the last
-         * outcome are what the work saw; "immediate" runs under the testing switch.
+         * (returned), {"callers_own": true}; past the end, a success (a returned 200). Attempts
+         * and the last outcome are what the work saw; "result" what the helper returned or its
+         * give-up carries (B20); "immediate" runs under the testing switch.
          */
         private Map<String, Object> retry(Object arg) {
             Map<String, Object> given = mapOrEmpty(arg);
@@ -476,8 +482,8 @@ public final class Runner {
             List<?> answers = list instanceof List<?> l ? l : List.of();
             int[] attempts = {0};
             Outcome[] last = {null};
-            int[] lastStatus = {0};
             boolean gaveUp = false;
+            Object returned = null;
             Map<String, Object> failure = null;
             boolean before = Testing.setImmediateRetries(Boolean.TRUE.equals(given.get("immediate")));
             try {
@@ -491,23 +497,17 @@ public final class Runner {
                     }
                     if (object.get("returned") instanceof Long status) {
                         last[0] = Outcome.classify(status.intValue(), true);
-                        lastStatus[0] = status.intValue();
                         return new ScriptedResponse(status.intValue());
                     }
                     OutcomeArg outcome = outcome(object);
                     last[0] = outcome.outcome();
                     if (outcome.outcome() == Outcome.SUCCESS) {
-                        return answer;
+                        return new ScriptedResponse(outcome.httpStatus());
                     }
                     throw new OutcomeException(outcome.outcome(), outcome.httpStatus(),
                             number(object, "retry_after"), "scripted answer " + JSON.toJson(answer));
                 });
-                // Backoff.call gives up after failed results by returning the last one.
-                if (result instanceof ScriptedResponse && last[0] != Outcome.SUCCESS) {
-                    gaveUp = true;
-                    failure = of("status", "transport", "message",
-                            backoff.gaveUpError(attempts[0], last[0], lastStatus[0]).getMessage());
-                }
+                returned = statusOf(result);
             } catch (CallersOwnException e) {
                 failure = of("callers_own", true); // rethrown unchanged
             } catch (RespiteException e) {
@@ -516,8 +516,11 @@ public final class Runner {
                 if (!(e instanceof TemporarilyUnavailableException)) {
                     failure.put("message", e.getMessage());
                 }
-                // Backoff.call gives up with the core's transport error, caused by the last failure.
-                gaveUp = e instanceof TransportException && e.getCause() instanceof OutcomeException;
+                // Backoff.call gives up with the core's transport error, carrying the last returned value (B20).
+                if (e instanceof TransportException gaveUpError) {
+                    gaveUp = true;
+                    failure.put("result", statusOf(gaveUpError.getResult()));
+                }
             } finally {
                 Testing.setImmediateRetries(before);
             }
@@ -525,6 +528,7 @@ public final class Runner {
             if (last[0] != null) {
                 observed.put("last_outcome", last[0].wireName());
             }
+            observed.put("result", returned);
             if (failure != null) {
                 observed.put("failure", failure);
             }

@@ -36,7 +36,8 @@ import org.respite.TransportException;
  * {@code IOException} (refused, reset, timeout) counts as {@code transport} and propagates
  * unchanged. With a back-off, failed attempts are retried after the core's delay, each through
  * the gate ({@link Backoff#call(Gate, CheckedSupplier)}): the last answer is returned (a 503
- * after the last attempt too); after the last {@code IOException} that exception is thrown, with
+ * after the last attempt too, taken from the give-up's {@link TransportException#getResult()}, as
+ * an HTTP client answers, spec B20); after the last {@code IOException} that exception is thrown, with
  * the core's give-up error ({@link TransportException}) as a suppressed exception. The async path
  * waits on no thread: the outcome is reported when the response arrives.
  *
@@ -85,6 +86,9 @@ public final class GatedHttpClient extends HttpClient {
         try {
             return backoff == null ? gate.call(attempt) : backoff.call(gate, attempt);
         } catch (TransportException gaveUp) {
+            if (gaveUp.getResult() != null) {
+                return answer(gaveUp);
+            }
             if (lastFailure(gaveUp) instanceof IOException last) {
                 throw last;
             }
@@ -114,11 +118,19 @@ public final class GatedHttpClient extends HttpClient {
         backoff.callAsync(gate, attempt).whenComplete((response, failure) -> {
             if (failure == null) {
                 done.complete(response);
+            } else if (failure instanceof TransportException gaveUp && gaveUp.getResult() != null) {
+                done.complete(answer(gaveUp));
             } else {
                 done.completeExceptionally(lastFailure(failure));
             }
         });
         return done;
+    }
+
+    /** After giving up on an answer (a 503): that answer, which the give-up carries (B20). */
+    @SuppressWarnings("unchecked") // the retried work returned an HttpResponse<T>
+    private static <T> HttpResponse<T> answer(TransportException gaveUp) {
+        return (HttpResponse<T>) gaveUp.getResult();
     }
 
     /** After giving up on exceptions: the last one, carrying the core's give-up error; else {@code failure}. */
