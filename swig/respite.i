@@ -54,6 +54,8 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
  * a callback is written again in each idiomatic layer. */
 %ignore respite_gate_set_event_callback;
 %ignore respite_retry_run;
+%ignore respite_retry_run_with_hook;
+%ignore respite_before_wait_fn;
 %ignore respite_error_clear;
 %ignore respite_event_callback;
 %ignore respite_attempt_fn;

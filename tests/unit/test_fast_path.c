@@ -119,6 +119,8 @@ static void assert_same_stats(respite_gate *a, respite_gate *b)
     assert_int_equal(x.trips, y.trips);
     assert_int_equal(x.probes, y.probes);
     assert_int_equal(x.probe_timeouts, y.probe_timeouts);
+    assert_int_equal(x.successes, y.successes);
+    assert_int_equal(x.pauses, y.pauses);
     assert_int_equal(x.generation, y.generation);
     assert_int_equal(x.state, y.state);
     assert_true(x.delay == y.delay && x.until == y.until);
@@ -257,7 +259,15 @@ static void test_K4_K5_blocks_and_event_words(void **state)
     assert_int_equal(respite_gate_stats_get(g, &st, NULL), RESPITE_OK);
     assert_int_equal(st.admitted, 7);
     assert_int_equal(st.reported, 5);
-    assert_int_equal(a.fast_decisions + b.fast_decisions, 11);
+    assert_int_equal(st.successes, 5); /* K3 adds only to reported: every one a success */
+    /* the core's own reports of other outcomes are not successes */
+    assert_int_equal(respite_gate_report(g, 0, RESPITE_OUTCOME_REQUEST_ERROR, 0, 0, NULL), RESPITE_OK);
+    b_report(&b, 0, RESPITE_OUTCOME_SUCCESS, 0, NULL);
+    assert_int_equal(respite_gate_stats_get(g, &st, NULL), RESPITE_OK);
+    assert_int_equal(st.reported, 7);
+    assert_int_equal(st.successes, 6);
+    assert_int_equal(st.pauses, 0);
+    assert_int_equal(a.fast_decisions + b.fast_decisions, 12);
     assert_true(load_word(a.fp.events_address) == load_word(a.fp.cursor_address));
     respite_gate_reset(g, 1, NULL); /* another user's transition: an event waits */
     assert_false(load_word(a.fp.events_address) == load_word(a.fp.cursor_address));
@@ -300,6 +310,15 @@ static void test_K1_K5_shared_gate(void **state)
     assert_int_equal(b_report(&a, permit, RESPITE_OUTCOME_SUCCESS, 0, NULL), RESPITE_OK); /* late, by the core */
     assert_int_equal(respite_gate_stats_get(two, &st, NULL), RESPITE_OK);
     assert_int_equal(st.late, 1);
+    assert_int_equal(st.pauses, 1);
+    assert_int_equal(st.successes, 1);
+    /* a success settled on the fast path while closed folds into the slot's successes */
+    assert_int_equal(respite_gate_reset(two, 1, NULL), RESPITE_OK);
+    assert_int_equal(b_report(&a, b_admit(&a, 1, NULL), RESPITE_OUTCOME_SUCCESS, 1, NULL), RESPITE_OK);
+    assert_int_equal(a.fast_decisions, 3);
+    assert_int_equal(respite_gate_stats_get(two, &st, NULL), RESPITE_OK);
+    assert_int_equal(st.successes, 2);
+    assert_int_equal(st.reported, 3);
     respite_gate_free(one);
     respite_gate_free(two);
     unlink(file);

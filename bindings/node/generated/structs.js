@@ -51,6 +51,8 @@ function gateStatsOf(raw) {
     delay: Number(raw.delay),
     until: Number(raw.until),
     probesOutstanding: Number(raw.probes_outstanding),
+    successes: Number(raw.successes),
+    pauses: Number(raw.pauses),
   };
 }
 

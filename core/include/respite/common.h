@@ -154,10 +154,11 @@ typedef enum respite_event_type {
     RESPITE_EVENT_UNSENT_AT_CLOSE = 6,   /* sender: count events left unsent by close */
     RESPITE_EVENT_FLEET_PAUSED = 7,      /* fleet gate: count hosts opened within window; pause */
     RESPITE_EVENT_FLEET_STORE_LOST = 8,  /* fleet gate: Redis unreachable or slow */
-    RESPITE_EVENT_FLEET_REJOINED = 9     /* fleet gate: Redis answers again */
+    RESPITE_EVENT_FLEET_REJOINED = 9,    /* fleet gate: Redis answers again */
+    RESPITE_EVENT_FLEET_PROBING = 10     /* fleet gate: the fleet's pause ended, another host probes */
 } respite_event_type;
 
-#define RESPITE_EVENT_TYPE_COUNT 10
+#define RESPITE_EVENT_TYPE_COUNT 11
 #define RESPITE_EVENT_DETAIL_MAX 256
 /* A handle's name (the `name` setting of every component), NUL included. */
 #define RESPITE_NAME_MAX 64

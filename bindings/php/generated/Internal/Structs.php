@@ -31,6 +31,8 @@ final class Structs
             'delay' => $s->delay,
             'until' => $s->until,
             'probes_outstanding' => $s->probes_outstanding,
+            'successes' => $s->successes,
+            'pauses' => $s->pauses,
         ];
     }
 

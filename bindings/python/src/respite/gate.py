@@ -67,8 +67,8 @@ class Gate(OwnsHandle):
     ``fleet`` (the fleet settings: ``fleet_url``, ``fleet_quorum``, ...)
     makes it a fleet gate (spec section 11): the hosts' gates of one
     ``name`` share their openings through Redis; calls never wait on it.
-    Its events (``fleet_paused``, ``fleet_store_lost``, ``fleet_rejoined``)
-    are logged as the gate's."""
+    Its events (``fleet_paused``, ``fleet_store_lost``, ``fleet_rejoined``,
+    ``fleet_probing``) are logged as the gate's."""
 
     __slots__ = ("_own", "_log", "_settings", "_classifier", "_status_of", "__weakref__")
 

@@ -98,12 +98,16 @@ class GateStats(NamedTuple):
     until: float
     #: probes admitted whose outcome has not arrived (G7, G10)
     probes_outstanding: int
+    #: reports of `success`, late ones included (a binding's fast path too)
+    successes: int
+    #: times the gate opened: a trip (G3), a failed or timed-out probe (G9, G10), a fleet pause (F5)
+    pauses: int
 
 
 def _read_gate_stats(raw: Any) -> GateStats:
     return GateStats(raw.admitted, raw.refused, raw.reported, raw.counted_failures, raw.late, raw.trips,
         raw.probes, raw.probe_timeouts, raw.events_dropped, raw.generation, raw.window_failures,
-        GATE_STATES[raw.state], raw.delay, raw.until, raw.probes_outstanding)
+        GATE_STATES[raw.state], raw.delay, raw.until, raw.probes_outstanding, raw.successes, raw.pauses)
 
 
 class QueueStats(NamedTuple):
