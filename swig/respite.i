@@ -58,6 +58,7 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 %ignore respite_event_callback;
 %ignore respite_attempt_fn;
 %ignore RESPITE_STATUS_MAP;
+%ignore RESPITE_HANDLE_MAP;
 /* Called by each language's text typemap (E15), not by the language. */
 %ignore respite_text_check;
 /* A C array of payloads (Q10): no typemap yet; bindings enqueue one by one. */

@@ -75,8 +75,7 @@ class Policy extends Owned {
 
   _live() {
     if (this._handle === null) {
-      // The core words it: a NULL policy is "policy is closed".
-      native.respite_policy_strategy_for(null, 1, 0);
+      native.respite_closed(native.RESPITE_HANDLE_POLICY); // the core's ClosedError
     }
     return this._handle;
   }

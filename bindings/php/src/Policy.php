@@ -13,7 +13,7 @@ final class Policy
 {
     use Handle;
 
-    private const CLOSED_CHECK = 'respite_policy_to_json';
+    private const KIND = RESPITE_HANDLE_POLICY;
 
     /** @internal use fromJson(), builder() or default() */
     public function __construct($raw)

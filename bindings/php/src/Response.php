@@ -10,6 +10,8 @@ final class Response
 {
     use Handle;
 
+    private const KIND = RESPITE_HANDLE_RESPONSE;
+
     /** HTTP status of the last attempt; 0 when it did not complete. */
     public readonly int $status;
     /** The body as bytes ("" when none). */

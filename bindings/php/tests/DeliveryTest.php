@@ -209,6 +209,7 @@ final class DeliveryTest extends TestCase
             $this->assertSame('queue is closed', $e->getMessage());
         }
         $this->expectException(ClosedException::class);
+        $this->expectExceptionMessage('policy is closed'); // the core's words, as in every language
         new Queue($policy); // not the default policy in its place
     }
 

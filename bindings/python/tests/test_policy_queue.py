@@ -77,6 +77,9 @@ def test_closed_policy():
         with pytest.raises(respite.ClosedError) as info:
             call()
         assert str(info.value) == "policy is closed"
+    with pytest.raises(respite.ClosedError) as info:
+        respite.Queue(p)  # not taken as "no policy" (@default)
+    assert str(info.value) == "policy is closed"
 
 
 def test_queue_capacity_and_accounting():

@@ -7,7 +7,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _respite_swig as _c
 from .generated.errors import InvalidPolicyError, Problem
-from ._handle import CLOSED, Owned, OwnsHandle, reader
+from ._handle import Owned, OwnsHandle, reader
 from .generated.tables import STRATEGIES
 
 Handler = Tuple[str, str]  # (on, strategy): ("server_error", "retry"), ("404,410", "discard")
@@ -37,6 +37,7 @@ class Policy(OwnsHandle):
     each with its JSON pointer and the core's message)."""
 
     __slots__ = ("_own", "__weakref__")
+    _KIND = _c.RESPITE_HANDLE_POLICY
 
     def __init__(self, _ptr: Any) -> None:
         self._own = Owned(_ptr, _c.respite_policy_free)
@@ -76,14 +77,6 @@ class Policy(OwnsHandle):
     def default(cls) -> "Policy":
         """The built-in ``@default`` policy: discard on any error, capacity 1000 (D8)."""
         return cls(_c.respite_policy_default())
-
-    def _handle(self) -> Owned:
-        """The live handle (closed: the core's ClosedError); a caller keeps it
-        in a local while a call that releases the GIL uses it."""
-        own = self._own
-        if own is CLOSED:
-            _c.respite_policy_to_json(None)  # raises "policy is closed"
-        return own
 
     name = reader(_c.respite_policy_name)
     maximum_capacity = reader(_c.respite_policy_maximum_capacity)

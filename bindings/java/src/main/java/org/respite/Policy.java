@@ -8,6 +8,7 @@ import java.util.function.LongUnaryOperator;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.Utf8;
 import org.respite.swig.RespiteNative;
+import org.respite.swig.respite_handle_kind;
 
 /**
  * A delivery policy (Astarte's trigger delivery policy, spec section 4):
@@ -61,7 +62,7 @@ public final class Policy extends NativeObject {
 
     /** Runs call with the pointer; closed is refused here (accessors answer NULL/0, queue_new takes NULL as @default). */
     <T> T use(java.util.function.LongFunction<T> call) {
-        return NativeHandle.use(handle, "policy", call);
+        return NativeHandle.use(handle, respite_handle_kind.RESPITE_HANDLE_POLICY, call);
     }
 
     public String name() {
