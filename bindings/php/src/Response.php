@@ -69,12 +69,6 @@ final class Response
         return json_decode($this->body, true, 512, JSON_THROW_ON_ERROR);
     }
 
-    /** @internal */
-    public function raw()
-    {
-        return $this->ptr;
-    }
-
     /** @internal after a report of unusable */
     public function refresh(): void
     {
