@@ -27,6 +27,14 @@ SWIG_JAVABODY_PROXY(public, public, SWIGTYPE)
     if ($1->status != 0)
         respite_jni_throw(jenv, $1);
 }
+/* A policy's problems (respite.i) go on InvalidPolicyException.getProblems(). */
+%typemap(argout) (respite_problems *problems, respite_error *err) {
+    if ($2->status != 0) {
+        respite_jni_throw_problems(jenv, $2, $1);
+        respite_problems_free($1);
+        $1 = NULL;
+    }
+}
 %ignore respite_error;
 
 /* Handles are plain pointers (long) in the module class too: the idiomatic

@@ -49,6 +49,17 @@ static void respite_swig_format_error(const respite_error *err, char *buf, size_
 }
 #endif
 
+/* A policy's problems, hidden with the error: made for the call, read by
+ * each <lang>.i's argout typemap for the pair onto the exception (and freed
+ * there, as a language may skip freearg when it raises), freed otherwise. */
+%typemap(in, numinputs=0) (respite_problems *problems, respite_error *err) (respite_error temp) {
+    memset(&temp, 0, sizeof temp);
+    $1 = respite_problems_new(NULL); /* NULL (no memory): the error still comes, without its list */
+    $2 = &temp;
+}
+%typemap(freearg) (respite_problems *problems, respite_error *err) "respite_problems_free($1);"
+%ignore respite_problems_clear;
+
 /* C-only parts: callbacks cannot cross into every language (events are
  * polled with respite_X_next_event instead), and the retry loop that takes
  * a callback is written again in each idiomatic layer. */

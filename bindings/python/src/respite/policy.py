@@ -6,29 +6,10 @@ import json
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _respite_swig as _c
-from .generated.errors import InvalidPolicyError, Problem
 from ._handle import Owned, OwnsHandle, reader
 from .generated.tables import STRATEGIES
 
 Handler = Tuple[str, str]  # (on, strategy): ("server_error", "retry"), ("404,410", "discard")
-
-
-def _problems(raw: Any) -> List[Problem]:
-    return [Problem(_c.respite_problems_pointer(raw, i), _c.respite_problems_message(raw, i),
-                    _c.respite_problems_line(raw, i), _c.respite_problems_column(raw, i))
-            for i in range(_c.respite_problems_count(raw))]
-
-
-def _make(build: Any) -> Any:
-    """Runs a core constructor that reports problems; raises InvalidPolicyError with all of them."""
-    problems = _c.respite_problems_new()
-    try:
-        return build(problems)
-    except InvalidPolicyError as err:
-        err.problems = _problems(problems)
-        raise
-    finally:
-        _c.respite_problems_free(problems)
 
 
 class Policy(OwnsHandle):
@@ -46,7 +27,7 @@ class Policy(OwnsHandle):
     def from_json(cls, document: Union[str, bytes]) -> "Policy":
         """Parses and validates a JSON document, str or UTF-8 bytes (the GIL
         is released meanwhile)."""
-        return cls(_make(lambda problems: _c.respite_policy_from_json_n(document, problems)))
+        return cls(_c.respite_policy_from_json_n(document))
 
     @classmethod
     def from_dict(cls, document: Mapping[str, Any]) -> "Policy":
@@ -69,7 +50,7 @@ class Policy(OwnsHandle):
                                   (prefetch_count, _c.respite_policy_builder_set_prefetch_count)):
                 if value is not None:
                     setter(builder, value)
-            return cls(_make(lambda problems: _c.respite_policy_builder_build(builder, problems)))
+            return cls(_c.respite_policy_builder_build(builder))
         finally:
             _c.respite_policy_builder_free(builder)
 

@@ -3,7 +3,6 @@ package org.respite;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongConsumer;
-import java.util.function.LongUnaryOperator;
 
 import org.respite.internal.NativeHandle;
 import org.respite.internal.Utf8;
@@ -28,7 +27,7 @@ public final class Policy extends NativeObject {
 
     /** Parses and validates a JSON document given as UTF-8 bytes. */
     public static Policy fromJson(byte[] json) {
-        return make(problems -> RespiteNative.respite_policy_from_json_n(json, problems));
+        return new Policy(RespiteNative.respite_policy_from_json_n(json));
     }
 
     /** D8: the built-in "@default" policy: any error is discarded, capacity 1000. */
@@ -39,25 +38,6 @@ public final class Policy extends NativeObject {
     /** A policy without JSON; build() validates it with the JSON path's rules and messages. */
     public static Builder builder(String name, int maximumCapacity) {
         return new Builder(name, maximumCapacity);
-    }
-
-    /** A policy from maker(problems); invalid: the core's error with every problem listed. */
-    private static Policy make(LongUnaryOperator maker) {
-        long problems = RespiteNative.respite_problems_new();
-        try {
-            return new Policy(maker.applyAsLong(problems));
-        } catch (InvalidPolicyException invalid) {
-            List<PolicyProblem> list = new ArrayList<>();
-            for (int i = 0; i < RespiteNative.respite_problems_count(problems); i++) {
-                list.add(new PolicyProblem(RespiteNative.respite_problems_pointer(problems, i),
-                        RespiteNative.respite_problems_message(problems, i),
-                        RespiteNative.respite_problems_line(problems, i),
-                        RespiteNative.respite_problems_column(problems, i)));
-            }
-            throw new InvalidPolicyException(invalid.getMessage(), list);
-        } finally {
-            RespiteNative.respite_problems_free(problems);
-        }
     }
 
     /** Runs call with the pointer; closed is refused here (accessors answer NULL/0, queue_new takes NULL as @default). */
@@ -155,7 +135,7 @@ public final class Policy extends NativeObject {
             long builder = RespiteNative.respite_policy_builder_new(name, maximumCapacity);
             try {
                 steps.forEach(step -> step.accept(builder));
-                return make(problems -> RespiteNative.respite_policy_builder_build(builder, problems));
+                return new Policy(RespiteNative.respite_policy_builder_build(builder));
             } finally {
                 RespiteNative.respite_policy_builder_free(builder);
             }

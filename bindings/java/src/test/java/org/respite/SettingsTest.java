@@ -80,7 +80,7 @@ class SettingsTest {
         for (int status = 1; status < Respite.statusCount(); status++) {
             String name = Respite.statusName(status);
             RespiteException e = RespiteException.fromNative(status, "message".getBytes(),
-                    new byte[0], 0);
+                    new byte[0], 0, 0);
             assertEquals(name, e.getStatus());
             assertNotEquals(RespiteException.class, e.getClass(), "no class for status " + name);
             String expected = camel(name) + "Exception";
@@ -88,7 +88,7 @@ class SettingsTest {
             assertTrue(classes.add(e.getClass()));
         }
         assertEquals(RespiteException.class, RespiteException.fromNative(Respite.statusCount(), "m".getBytes(),
-                new byte[0], 0).getClass());
+                new byte[0], 0, 0).getClass());
     }
 
     @Test
