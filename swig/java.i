@@ -22,7 +22,6 @@ SWIG_JAVABODY_PROXY(public, public, SWIGTYPE)
 /* Errors: the core's fields become the exception of their status
  * (RespiteException.fromNative, generated); no text is parsed. The exception is
  * left pending so freearg still releases the arguments. */
-#define RESPITE_SWIG_STRUCTURED_ERRORS
 %typemap(argout) respite_error *err {
     if ($1->status != 0)
         respite_jni_throw(jenv, $1);

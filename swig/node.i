@@ -23,7 +23,6 @@
  * respite_error becomes the error lib/errors.js makes from its fields
  * (status, message, setting, retry_after, and a policy's problems), thrown here; the thread pool's
  * callbacks get the same object. Nothing parses a message. */
-#define RESPITE_SWIG_STRUCTURED_ERRORS
 %typemap(argout) respite_error *err {
     if ($1->status != RESPITE_OK) {
         respite_node_throw(env, $1);

@@ -12,7 +12,6 @@
  * retry_after), so a raw call throws the same Respite\ class the idiomatic
  * layer documents. Without the Respite\ classes loaded: \Exception with the
  * core's message and its status as the code. */
-#define RESPITE_SWIG_STRUCTURED_ERRORS
 %{
 #include "respite.h"
 #include "respite_php.h"

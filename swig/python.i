@@ -8,7 +8,6 @@
 /* Errors cross as respite_error's fields: ext/errors.c raises the class
  * for the status with the message, setting and retry_after (a refusal from
  * admit included), so no binding code reads a message's text. */
-#define RESPITE_SWIG_STRUCTURED_ERRORS
 %{
 #include "errors.h"
 %}
