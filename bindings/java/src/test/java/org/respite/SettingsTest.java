@@ -121,4 +121,14 @@ class SettingsTest {
         }
         return out.toString();
     }
+
+    @Test
+    void aDefaultReadsAsItsTypeAndAnUnknownNameIsTheCoresError() {
+        assertEquals(1L, Respite.defaultSetting("gate", "probes"));
+        assertEquals(100.0, Respite.defaultSetting("gate", "failures_window_seconds"));
+        assertEquals(Boolean.TRUE, Respite.defaultSetting("gate", "honour_retry_after"));
+        assertEquals("none", Respite.defaultSetting("backoff", "jitter"));
+        assertEquals("colour", assertThrows(InvalidSettingException.class,
+                () -> Respite.defaultSetting("gate", "colour")).getSetting());
+    }
 }
