@@ -21,8 +21,9 @@
 
 /* Errors cross as structures (boundary rule 1): every fallible call's
  * respite_error becomes the error lib/errors.js makes from its fields
- * (status, message, setting, retry_after, and a policy's problems), thrown here; the thread pool's
- * callbacks get the same object. Nothing parses a message. */
+ * (status, message, setting, retry_after, a policy's problems), thrown
+ * here; the thread pool's callbacks get the same object. Nothing parses a
+ * message. */
 %typemap(argout) respite_error *err {
     if ($1->status != RESPITE_OK) {
         respite_node_throw(env, $1);
@@ -54,9 +55,12 @@ static void respite_node_forget_error_maker(void *)
     respite_node_maker = nullptr;
 }
 
-/* A policy's problems as {pointer, message[, line, column]} objects. */
-static Napi::Array respite_node_problems(Napi::Env env, const respite_problems *problems)
+/* A policy's problems as {pointer, message[, line, column]} objects;
+ * undefined without a list (the maker's default, []). */
+static Napi::Value respite_node_problems(Napi::Env env, const respite_problems *problems)
 {
+    if (!problems)
+        return env.Undefined();
     Napi::Array list = Napi::Array::New(env);
     for (int i = 0; i < respite_problems_count(problems); i++) {
         Napi::Object problem = Napi::Object::New(env);

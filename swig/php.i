@@ -17,12 +17,16 @@
 #include "respite_php.h"
 #include <limits.h>
 
-/* A policy's problems as a list of Respite\\Problem (empty without the class). */
+/* A policy's problems as a list of Respite\Problem (empty without a list or the class). */
 static void respite_php_problems(zval *list, const respite_problems *problems)
 {
+    if (!problems) {
+        ZVAL_EMPTY_ARRAY(list);
+        return;
+    }
     array_init(list);
     zend_string *name = zend_string_init("Respite\\Problem", sizeof "Respite\\Problem" - 1, 0);
-    zend_class_entry *problem = problems ? zend_lookup_class(name) : NULL;
+    zend_class_entry *problem = zend_lookup_class(name);
     zend_string_release(name);
     for (int i = 0; problem && i < respite_problems_count(problems); i++) {
         zval item, args[4];
