@@ -132,8 +132,8 @@
  * (bindings/python/ext/gate_call.c and attempt.c, with gate_handle.c,
  * compiled into this module): admit + call + report without Python frames. */
 %init %{
-    if (respite_py_gate_handle_register(m) != 0 || respite_py_gate_call_register(m) != 0 ||
-        respite_py_attempt_register(m) != 0)
+    if (respite_py_fast_register(m) != 0 || respite_py_gate_handle_register(m) != 0 ||
+        respite_py_gate_call_register(m) != 0 || respite_py_attempt_register(m) != 0)
         return -1;
 %}
 

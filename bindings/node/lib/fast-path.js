@@ -34,21 +34,25 @@ class FastPath {
     const fp = native.respite_node_fast_path(token);
     // The fields every call reads come first, so they are kept inside the
     // object (the later ones may live in a separate property array).
-    // The word last decoded and its permits (set by _decode below). These
-    // fields hold doubles from the start: a field that turned from integer
-    // to double would change this object's shape, and the first gate's
-    // optimized code would leave every other gate's calls ("wrong map") for
-    // slower, polymorphic code.
-    this.seen = NaN;
-    this.admitPermit = NaN;
-    this.successPermit = NaN;
+    // The word last decoded when it lets a call be admitted here (closed),
+    // and when it lets a success be settled here (closed and confirmed),
+    // else NaN (equal to no word), and its permit: a call compares the word
+    // it reads with one of them, and decodes only after a transition (set
+    // by _decode below). These fields hold doubles from the start: a field
+    // that turned from integer to double would change this object's shape,
+    // and the first gate's optimized code would leave every other gate's
+    // calls ("wrong map") for slower, polymorphic code.
+    this.closedWord = NaN;
+    this.confirmedWord = NaN;
+    this.permit = NaN;
+    this.taken = NaN; // this handle's event cursor as last read (tookEvents)
     this.word = new Float64Array(fp.word);
     this.events = new Float64Array(fp.events);
     this.cursor = new Float64Array(fp.cursor);
+    // The low halves of the two counts, one element each: a constant index.
+    this.admitted = new Uint32Array(fp.block, fp.admittedOffset + 4 * LO, 1);
+    this.reported = new Uint32Array(fp.block, fp.reportedOffset + 4 * LO, 1);
     this.block = new Uint32Array(fp.block);
-    // The low halves' indices in `block` (small integers: fast element access).
-    this.admittedLow = (fp.admittedOffset / 4 + LO) | 0;
-    this.reportedLow = (fp.reportedOffset / 4 + LO) | 0;
     this.blockBuffer = fp.block;
     this.admittedOffset = fp.admittedOffset;
     this.reportedOffset = fp.reportedOffset;
@@ -59,52 +63,62 @@ class FastPath {
     [this.successValueLo, this.successValueHi] = halves(fp.successValue);
     // Decoded now, so a call decodes only after a transition: the optimized
     // code then has no call to _decode in its common path (a branch never
-    // taken is compiled out), and needs no checks again after it.
+    // taken is compiled out).
     this._decode(this.word[0]);
+    this.tookEvents();
   }
 
-  // K1: reads the word whole with one 64-bit load; decodes it again only
-  // when it changed (it changes at transitions only).
-  _read() {
-    const word = this.word[0];
-    if (word !== this.seen) this._decode(word);
-  }
-
-  // The permit a closed admit gets (0: not closed, ask the core) and the one
-  // a success may be settled with here (0: not closed and confirmed).
+  // The permit a closed admit gets (closedWord) and the one a success may
+  // be settled with here (confirmedWord), for the word read (K1).
   _decode(word) {
     SCRATCH_WORD[0] = word;
     const lo = SCRATCH_HALVES[LO] | 0;
     const hi = SCRATCH_HALVES[HI] | 0;
-    const permit = ((hi & this.permitMaskHi) >>> 0) * TWO32 + ((lo & this.permitMaskLo) >>> 0);
     const closed = (lo & this.admitMaskLo) === this.admitValueLo && (hi & this.admitMaskHi) === this.admitValueHi;
     const confirmed = (lo & this.successMaskLo) === this.successValueLo && (hi & this.successMaskHi) === this.successValueHi;
-    this.admitPermit = closed ? permit : 0;
-    this.successPermit = confirmed ? permit : 0;
-    this.seen = word;
+    this.permit = ((hi & this.permitMaskHi) >>> 0) * TWO32 + ((lo & this.permitMaskLo) >>> 0);
+    this.closedWord = closed ? word : NaN;
+    this.confirmedWord = confirmed ? word : NaN;
   }
 
-  // K2: the permit when the gate is closed (counted here), else 0: ask the core.
+  // K2: the permit when the gate is closed (counted here), else 0: ask the
+  // core. K1: the word is read whole with one 64-bit load; decoded again
+  // only when it is not the closed word last decoded.
   admit() {
-    this._read();
-    const permit = this.admitPermit;
-    if (permit !== 0) this._add(this.admittedLow, this.admittedOffset);
-    return permit;
+    const word = this.word[0];
+    if (word !== this.closedWord) {
+      this._decode(word);
+      if (word !== this.closedWord) return 0;
+    }
+    this._add(this.admitted, this.admittedOffset);
+    return this.permit;
   }
 
   // K3: true when a success with this permit (0: none) was settled here.
   success(permit) {
-    this._read();
-    const own = this.successPermit;
-    if (own === 0 || (permit !== 0 && permit !== own)) return false;
-    this._add(this.reportedLow, this.reportedOffset);
+    const word = this.word[0];
+    if (word !== this.confirmedWord) {
+      this._decode(word);
+      if (word !== this.confirmedWord) return false;
+    }
+    if (permit !== this.permit && permit !== 0) return false;
+    this._add(this.reported, this.reportedOffset);
     return true;
   }
 
   // K4: whether events wait for this handle. Each word is read whole, as a
   // Float64Array element (below 2^53: never a NaN, so its bits are kept).
+  // The cursor is this handle's: only taking events moves it, forward and
+  // never past the events word, so its value at the last take answers as
+  // well: equal words mean none wait; an older value (the handle's events
+  // taken another way) only sends a call to the core, which finds none.
   eventsWaiting() {
-    return this.events[0] !== this.cursor[0];
+    return this.events[0] !== this.taken;
+  }
+
+  // After this handle's events were taken (or found not waiting).
+  tookEvents() {
+    this.taken = this.cursor[0];
   }
 
   // The handle's count at `offset` (tests: the fast path was taken).
@@ -114,11 +128,12 @@ class FastPath {
   }
 
   // K5: this handle's block has one writer, this thread. A reader must see
-  // the 64-bit count whole: the low half is stored alone (one 32-bit
-  // store) until it would carry, then the core's addon stores all 64 bits.
-  _add(i, offset) {
-    const low = this.block[i];
-    if (low !== LOW_MAX) this.block[i] = low + 1;
+  // the 64-bit count whole: its low half (`low`, a one-element view) is
+  // stored alone (one 32-bit store) until it would carry, then the core's
+  // addon stores all 64 bits.
+  _add(low, offset) {
+    const count = low[0];
+    if (count !== LOW_MAX) low[0] = count + 1;
     else native.respite_node_fast_carry(this.blockBuffer, offset);
   }
 }

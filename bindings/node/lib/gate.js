@@ -71,7 +71,8 @@ class Gate extends EventEmitter {
     this._decision = new native.respite_decision();
     this._rawEvent = new native.respite_event();
     this._handlersPermit = NaN; // none yet; a double, as permits are (fast-path.js)
-    this._handlers = null;
+    this._onValue = null;
+    this._onError = null;
   }
 
   get closed() {
@@ -201,25 +202,28 @@ class Gate extends EventEmitter {
     return this._run(fn, own);
   }
 
-  // run() with its context: the hot path is this function alone.
+  // run() with its context: the hot path is this function alone. The pair
+  // is taken before fn runs: a call fn makes may admit a new generation.
   _run(fn, own) {
     const permit = this._admit(undefined);
     if (typeof permit !== 'number') return Promise.reject(permit); // the refusal, with retryAfter
-    const handlers = own.signal === NEVER ? this._handlersFor(permit) : this._abortableHandlers(permit, own.signal);
+    if (this._handlersPermit !== permit) this._newHandlers(permit);
+    const onValue = this._onValue;
+    const onError = own.signal === NEVER ? this._onError : this._abortable(permit, this._onError, own.signal);
     let result;
     try {
       result = fn(own);
     } catch (error) {
-      return this._thrown(handlers, error);
+      return this._thrown(onError, error);
     }
-    if (result instanceof Promise) return result.then(handlers.value, handlers.error);
-    return this._returned(permit, handlers, result);
+    if (result instanceof Promise) return result.then(onValue, onError);
+    return this._returned(permit, onValue, onError, result);
   }
 
   // run() when fn threw: the error settled (or released) and rejected with.
-  _thrown(handlers, error) {
+  _thrown(onError, error) {
     try {
-      handlers.error(error); // throws it back, settled or released
+      onError(error); // throws it back, settled or released
     } catch (thrown) {
       if (thrown !== error) throw thrown; // a classifier's own mistake
     }
@@ -228,36 +232,29 @@ class Gate extends EventEmitter {
 
   // run() when fn returned something other than a Promise: a thenable is
   // awaited, any other value settled now.
-  _returned(permit, handlers, result) {
+  _returned(permit, onValue, onError, result) {
     if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
-      return Promise.resolve(result).then(handlers.value, handlers.error);
+      return Promise.resolve(result).then(onValue, onError);
     }
     this._settle(permit, this.classifier.value(result), result);
     return Promise.resolve(result);
   }
 
   // The settle-and-pass-through pair for one permit, kept for the last
-  // permit asked: a closed generation's calls share one permit, so they
-  // allocate no closures.
-  _handlersFor(permit) {
-    return this._handlersPermit === permit ? this._handlers : this._newHandlers(permit);
-  }
-
-  // Made out of line: every gate makes its first pair on its first call, and
-  // the callers' optimized code stays as small as if none had been made.
+  // permit admitted: a closed generation's calls share one permit, so they
+  // allocate no closures. Made out of line: every gate makes its first pair
+  // on its first call, and the callers' optimized code stays as small as
+  // if none had been made.
   _newHandlers(permit) {
     this._handlersPermit = permit;
-    this._handlers = {
-      value: (value) => {
-        this._settle(permit, this.classifier.value(value), value);
-        return value;
-      },
-      error: (error) => {
-        this._settle(permit, this.classifier.error(error), error);
-        throw error;
-      },
+    this._onValue = (value) => {
+      this._settle(permit, this.classifier.value(value), value);
+      return value;
     };
-    return this._handlers;
+    this._onError = (error) => {
+      this._settle(permit, this.classifier.error(error), error);
+      throw error;
+    };
   }
 
   // K3: a success (no hint) settled without the core while closed and
@@ -269,17 +266,13 @@ class Gate extends EventEmitter {
     return true;
   }
 
-  // The pair for a call with a signal: an error after the abort releases
-  // the permit instead of reporting it.
-  _abortableHandlers(permit, signal) {
-    const settled = this._handlersFor(permit);
-    return {
-      value: settled.value,
-      error: (error) => {
-        if (!signal.aborted) return settled.error(error);
-        if (this._handle !== null) this.release(permit);
-        throw error;
-      },
+  // The error handler for a call with a signal: an error after the abort
+  // releases the permit instead of reporting it.
+  _abortable(permit, onError, signal) {
+    return (error) => {
+      if (!signal.aborted) return onError(error);
+      if (this._handle !== null) this.release(permit);
+      throw error;
     };
   }
 
@@ -306,8 +299,10 @@ class Gate extends EventEmitter {
   // The one rule: after a call into the gate, take every waiting event and
   // emit it ('event' and its type's name).
   _drainEvents() {
-    if (native.respite_gate_events_pending(this._handle) === 0) return;
-    forwardEvents(this, this._logger, native.respite_gate_next_event, this._handle, this._rawEvent);
+    if (native.respite_gate_events_pending(this._handle) !== 0) {
+      forwardEvents(this, this._logger, native.respite_gate_next_event, this._handle, this._rawEvent);
+    }
+    if (this._handle !== null) this._fast.tookEvents(); // a listener may have closed the gate
   }
 }
 

@@ -221,6 +221,21 @@ test('an in-flight run() settled after the engine reopened the gate is late, as 
   }
 });
 
+test('a run() whose fn starts a new generation and runs again reports with the permit it was admitted with', async () => {
+  const gate = new respite.Gate();
+  try {
+    const outer = await gate.run(async () => {
+      gate.reset(); // a new generation: the next run() gets another permit and handlers
+      return `${await gate.run(async () => 'inner')} then outer`;
+    });
+    assert.equal(outer, 'inner then outer');
+    const stats = gate.stats();
+    assert.deepEqual([stats.admitted, stats.reported, stats.late], [2, 2, 1], 'the outer success is late (G6)');
+  } finally {
+    gate.close();
+  }
+});
+
 test('another handle on a shared gate opens it: the fast path of this handle refuses at once (section 9)', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'respite-fast-'));
   const settings = { name: 'cloud', sharedPath: path.join(dir, 'gates'), failuresToEnterRecovery: 1, recoverySeconds: 60 };
@@ -251,13 +266,15 @@ test('the block carries its low half into the high one in a single 64-bit store'
   try {
     const fast = gate._fast;
     const at = fast.admittedOffset;
+    const reported = fast.reportedOffset;
     const lo = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
     fast.block[at / 4 + lo] = 0xfffffffe; // as if 4294967294 calls were admitted here
-    gate.acquire();
-    gate.acquire(); // carries
-    gate.acquire();
+    fast.block[reported / 4 + lo] = 0xfffffffe; // and reported
+    for (let i = 0; i < 3; i++) gate.report(gate.acquire(), 'success'); // the second carries
     assert.equal(fast.count(at), 2 ** 32 + 1);
-    assert.equal(gate.stats().admitted, 2 ** 32 + 1);
+    assert.equal(fast.count(reported), 2 ** 32 + 1);
+    const stats = gate.stats();
+    assert.deepEqual([stats.admitted, stats.reported], [2 ** 32 + 1, 2 ** 32 + 1]);
   } finally {
     gate.close();
   }

@@ -5,9 +5,11 @@
  * setters and the async forms). Gate.attempt(now=None) makes one with no
  * Python frame, __enter__ admits (respite_gate_admit_now, or admit at `now`)
  * and __exit__ reports (respite_gate_report_now, or report at `now`), each
- * followed by the gate's event rule. Not garbage-collected: it refers only to
- * its gate and numbers, so it cannot be part of a cycle the gate makes; and
- * `with` binds its steps without making method objects (see attempt_call).
+ * followed by the gate's event rule; a closed admit and a closed, confirmed
+ * success are decided by the fast-path protocol instead (see attempt_call).
+ * Not garbage-collected: it refers only to its gate and numbers, so it
+ * cannot be part of a cycle the gate makes; and `with` binds its steps
+ * without making method objects (see "The with statement's steps").
  *
  * __exit__ decides as gate.py did: no exception -> the outcome set on the
  * attempt, else success; an exception that is not an Exception (KeyboardInterrupt,
@@ -89,8 +91,9 @@ static void attempt_clear(attempt_object *self)
 }
 
 /* Attempts freed lately, kept for the next ones (as CPython keeps floats and
- * tuples): `with gate.attempt()` makes and frees one per call. Guarded by
- * the GIL, as everything here. */
+ * tuples): `with gate.attempt()` makes and frees one per call. One kept
+ * still holds its reference to its type, so taking it back only sets its
+ * count. Guarded by the GIL, as everything here. */
 #define FREE_ATTEMPTS 8
 static attempt_object *free_attempts[FREE_ATTEMPTS];
 static int free_count;
@@ -101,10 +104,10 @@ static void attempt_dealloc(PyObject *op)
     attempt_clear((attempt_object *)op);
     if ((PyObject *)type == attempt_type && free_count < FREE_ATTEMPTS) {
         free_attempts[free_count++] = (attempt_object *)op;
-    } else {
-        freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
-        free_slot(op);
+        return;
     }
+    freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    free_slot(op);
     Py_DECREF(type);
 }
 
@@ -116,7 +119,11 @@ static PyObject *attempt_make(PyTypeObject *type, PyObject *gate, PyObject *now)
     attempt_object *self;
     if ((PyObject *)type == attempt_type && free_count > 0) {
         self = free_attempts[--free_count];
-        PyObject_Init((PyObject *)self, type); /* a new reference to it and to its type */
+#if defined(Py_REF_DEBUG) || defined(Py_TRACE_REFS)
+        _Py_NewReference((PyObject *)self); /* the debug builds' reference accounting */
+#else
+        Py_SET_REFCNT((PyObject *)self, 1);
+#endif
     } else {
         allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
         self = (attempt_object *)alloc(type, 0);
@@ -161,7 +168,7 @@ static PyObject *gate_attempt(PyObject *gate, PyObject *const *args, Py_ssize_t 
     return attempt_make((PyTypeObject *)attempt_type, gate, now);
 }
 
-/* __enter__: asks the gate (refused: TemporarilyUnavailableError); returns the attempt. */
+/* __enter__ through the core: asks the gate (refused: TemporarilyUnavailableError); returns the attempt. */
 static PyObject *attempt_enter(PyObject *op, PyObject *unused)
 {
     (void)unused;
@@ -173,7 +180,8 @@ static PyObject *attempt_enter(PyObject *op, PyObject *unused)
     }
     Py_INCREF(gate);
     respite_gate *handle;
-    PyObject *own = respite_py_gate_own(gate, &handle);
+    respite_py_fast *fast;
+    PyObject *own = respite_py_gate_own(gate, &handle, &fast);
     if (!own) {
         Py_DECREF(gate);
         return NULL;
@@ -190,7 +198,7 @@ static PyObject *attempt_enter(PyObject *op, PyObject *unused)
         permit = timed ? respite_gate_admit(handle, now, &err) : respite_gate_admit_now(handle, &err);
     /* as Gate.acquire: events are logged whether or not the gate admitted;
      * an error while logging them wins */
-    int polled = respite_py_gate_poll(gate, own, handle);
+    int polled = respite_py_gate_poll(gate, own, handle, fast);
     Py_DECREF(own);
     Py_DECREF(gate);
     if (type && polled == 0) {
@@ -235,8 +243,8 @@ static int classify_exception(PyObject *gate, PyObject *exc, int *code, double *
     return ok ? 0 : -1;
 }
 
-/* __exit__(exc_type, exc, tb): reports how the block ended; returns None, so
- * an exception from the block always propagates. */
+/* __exit__(exc_type, exc, tb) through the core: reports how the block ended;
+ * returns None, so an exception from the block always propagates. */
 static PyObject *attempt_exit(PyObject *op, PyObject *const *args, Py_ssize_t nargs)
 {
     attempt_object *self = (attempt_object *)op;
@@ -273,7 +281,8 @@ static PyObject *attempt_exit(PyObject *op, PyObject *const *args, Py_ssize_t na
     if (!failed && timed)
         failed = as_double(self->now, "now", &now) != 0;
     respite_gate *handle;
-    PyObject *own = failed ? NULL : respite_py_gate_own(gate, &handle);
+    respite_py_fast *fast;
+    PyObject *own = failed ? NULL : respite_py_gate_own(gate, &handle, &fast);
     if (!own) {
         Py_DECREF(gate);
         return NULL;
@@ -282,7 +291,7 @@ static PyObject *attempt_exit(PyObject *op, PyObject *const *args, Py_ssize_t na
     respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
     int rc = timed ? respite_gate_report(handle, self->permit, code, hint, now, &err)
                    : respite_gate_report_now(handle, self->permit, code, hint, &err);
-    int polled = rc == RESPITE_OK ? respite_py_gate_poll(gate, own, handle) : 0;
+    int polled = rc == RESPITE_OK ? respite_py_gate_poll(gate, own, handle, fast) : 0;
     Py_DECREF(own);
     Py_DECREF(gate);
     if (rc != RESPITE_OK)
@@ -292,6 +301,34 @@ static PyObject *attempt_exit(PyObject *op, PyObject *const *args, Py_ssize_t na
     Py_RETURN_NONE;
 }
 
+#ifdef RESPITE_PY_FAST_PATH
+/* The time of a step the fast path may decide (K2): none, or a valid float. */
+static inline int fast_time(PyObject *now)
+{
+    return now == Py_None || (now && PyFloat_CheckExact(now) && respite_py_fast_time(1, PyFloat_AS_DOUBLE(now)));
+}
+
+/* K4 after a step decided here: the gate's waiting events, taken holding
+ * references (logging runs Python code); then the step's value, `done`
+ * (a new reference), or NULL when logging raised. Out of line, so that the
+ * step itself saves no registers. */
+static PyObject *take_events(attempt_object *self, PyObject *own, int64_t permit, PyObject *done)
+{
+    PyObject *gate = self->gate;
+    Py_INCREF(gate);
+    Py_INCREF(own);
+    int taken = respite_py_gate_take_events(gate, own);
+    Py_DECREF(own);
+    Py_DECREF(gate);
+    if (taken != 0)
+        return NULL;
+    if (permit != 0)
+        self->permit = permit;
+    Py_INCREF(done);
+    return done;
+}
+#endif
+
 /*
  * The with statement's steps. `with` looks __enter__ and __exit__ up on the
  * type and binds them to the attempt: two method objects made and freed on
@@ -300,10 +337,38 @@ static PyObject *attempt_exit(PyObject *op, PyObject *const *args, Py_ssize_t na
  * and an attempt called with no arguments enters, with three (exc_type,
  * exc, tb) exits. Called on the class (Attempt.__enter__(a), as
  * contextlib.ExitStack does), a step takes the attempt first.
+ *
+ * The fast path (fast_path.h) decides two steps whole: entering a closed
+ * gate, and leaving a block that ended with no exception, outcome or hint
+ * while the gate is closed and confirmed, at the core's clock or a valid
+ * float time; nothing to convert, no reference to take until events wait.
+ * Every other step goes through the core (attempt_enter, attempt_exit).
  */
 static PyObject *attempt_call(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+#ifdef RESPITE_PY_FAST_PATH
+    attempt_object *self = (attempt_object *)op;
+    respite_py_fast *fast;
+    PyObject *own;
+    if (!kwnames && self->gate && fast_time(self->now) && (fast = respite_py_gate_fast(self->gate, &own))) {
+        if (nargs == 0) {
+            int64_t permit = respite_py_fast_admit(fast);
+            if (permit != 0) {
+                if (respite_py_fast_events_waiting(fast))
+                    return take_events(self, own, permit, op);
+                self->permit = permit;
+                Py_INCREF(op);
+                return op;
+            }
+        } else if (nargs == 3 && args[1] == Py_None && self->code == Py_None && self->retry_after == Py_None &&
+                   respite_py_fast_success(fast, self->permit)) {
+            if (respite_py_fast_events_waiting(fast))
+                return take_events(self, own, 0, Py_None);
+            Py_RETURN_NONE;
+        }
+    }
+#endif
     if ((kwnames && PyTuple_Size(kwnames) > 0) || (nargs != 0 && nargs != 3)) {
         PyErr_SetString(PyExc_TypeError, "an attempt is entered with no arguments, or left with exc_type, exc, tb");
         return NULL;

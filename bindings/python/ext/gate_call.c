@@ -3,6 +3,8 @@
  * **kwargs) in C. One C function admits (a refusal comes back as the
  * core's error, with retry_after), calls fn with vectorcall, reports
  * success and, when the gate has events pending, has the Gate log them.
+ * A closed admit and a closed, confirmed success are decided by the
+ * fast-path protocol (fast_path.h) when the handle has one.
  * fn raising goes back to Gate._call_failed, and a result goes to
  * Gate._call_returned when the gate has a status_of, so the gate's
  * classifier is read in one place. Added to the SWIG module by python.i's %init.
@@ -26,17 +28,21 @@ static PyObject *gate_call(PyObject *gate, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
     respite_gate *handle;
-    PyObject *own = respite_py_gate_own(gate, &handle);
+    respite_py_fast *fast;
+    PyObject *own = respite_py_gate_own(gate, &handle, &fast);
     if (!own)
         return NULL;
 
     respite_error err;
-    respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
     /* admit_now/report_now read the clock only when the answer depends on
      * it, so a closed gate's call costs no clock read. */
-    int64_t permit = respite_gate_admit_now(handle, &err);
+    int64_t permit = fast ? respite_py_fast_admit(fast) : 0;
+    if (permit == 0) {
+        respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
+        permit = respite_gate_admit_now(handle, &err);
+    }
     if (permit <= 0) { /* refused (err is the refusal), closed or an error */
-        int polled = respite_py_gate_poll(gate, own, handle);
+        int polled = respite_py_gate_poll(gate, own, handle, fast);
         Py_DECREF(own);
         return polled == 0 ? respite_py_raise(&err) : NULL;
     }
@@ -91,10 +97,15 @@ static PyObject *gate_call(PyObject *gate, PyObject *const *args, Py_ssize_t nar
         return result;
     }
     Py_DECREF(status_of);
-    if (respite_gate_report_now(handle, permit, RESPITE_OUTCOME_SUCCESS, 0.0, &err) != RESPITE_OK) {
+    int rc = RESPITE_OK;
+    if (!fast || !respite_py_fast_success(fast, permit)) {
+        respite_error_clear(&err);
+        rc = respite_gate_report_now(handle, permit, RESPITE_OUTCOME_SUCCESS, 0.0, &err);
+    }
+    if (rc != RESPITE_OK) {
         Py_DECREF(result);
         result = respite_py_raise(&err);
-    } else if (respite_py_gate_poll(gate, own, handle) != 0) {
+    } else if (respite_py_gate_poll(gate, own, handle, fast) != 0) {
         Py_CLEAR(result);
     }
     Py_DECREF(own);

@@ -9,6 +9,10 @@
  * objects are exactly Gate and Owned: gate.py hands over both classes
  * (_gate_classes), whose member descriptors give the offsets. A subclass,
  * an unknown class, or the limited API (abi3) reads them by attribute.
+ *
+ * An Owned also keeps its handle's fast path (fast_path.h) in its slot
+ * `_fast`, made at the handle's first call here; then the handle is read
+ * from it, not from `addr`.
  */
 #define PY_SSIZE_T_CLEAN
 #include "respite_py.h"
@@ -21,10 +25,10 @@ static PyObject *str_own;
 static PyObject *str_status_of;
 static PyObject *str_addr;
 static PyObject *str_poll;
+static PyObject *str_fast;
 
 #ifndef Py_LIMITED_API
-static PyTypeObject *gate_type, *owned_type;
-static Py_ssize_t own_offset, status_of_offset, addr_offset;
+respite_py_layout respite_py_slots;
 
 /* The offset of cls's object slot `name`, or -1 (with no exception) when it is not one. */
 static Py_ssize_t slot_offset(PyObject *cls, PyObject *name)
@@ -57,8 +61,8 @@ static PyObject *slot_read(PyObject *obj, Py_ssize_t offset, PyObject *name)
 static PyObject *read_own(PyObject *gate)
 {
 #ifndef Py_LIMITED_API
-    if (Py_TYPE(gate) == gate_type)
-        return slot_read(gate, own_offset, str_own);
+    if (Py_TYPE(gate) == respite_py_slots.gate_type)
+        return slot_read(gate, respite_py_slots.own_offset, str_own);
 #endif
     return PyObject_GetAttr(gate, str_own);
 }
@@ -66,8 +70,8 @@ static PyObject *read_own(PyObject *gate)
 PyObject *respite_py_gate_status_of(PyObject *gate)
 {
 #ifndef Py_LIMITED_API
-    if (Py_TYPE(gate) == gate_type)
-        return slot_read(gate, status_of_offset, str_status_of);
+    if (Py_TYPE(gate) == respite_py_slots.gate_type)
+        return slot_read(gate, respite_py_slots.status_of_offset, str_status_of);
 #endif
     return PyObject_GetAttr(gate, str_status_of);
 }
@@ -75,31 +79,60 @@ PyObject *respite_py_gate_status_of(PyObject *gate)
 static PyObject *read_addr(PyObject *own)
 {
 #ifndef Py_LIMITED_API
-    if (Py_TYPE(own) == owned_type)
-        return slot_read(own, addr_offset, str_addr);
+    if (Py_TYPE(own) == respite_py_slots.owned_type)
+        return slot_read(own, respite_py_slots.addr_offset, str_addr);
 #endif
     return PyObject_GetAttr(own, str_addr);
 }
 
-PyObject *respite_py_gate_own(PyObject *gate, respite_gate **handle)
+/* The handle in own.addr; NULL with an exception when it cannot be read. */
+static int read_handle(PyObject *own, respite_gate **handle)
+{
+    PyObject *addr = read_addr(own);
+    *handle = addr ? (respite_gate *)PyLong_AsVoidPtr(addr) : NULL;
+    Py_XDECREF(addr);
+    return !addr || (*handle == NULL && PyErr_Occurred()) ? -1 : 0;
+}
+
+PyObject *respite_py_gate_own_slow(PyObject *gate, respite_gate **handle, respite_py_fast **fast)
 {
     PyObject *own = read_own(gate);
     if (!own)
         return NULL;
-    PyObject *addr = read_addr(own);
-    *handle = addr ? (respite_gate *)PyLong_AsVoidPtr(addr) : NULL;
-    Py_XDECREF(addr);
-    if (!addr || (*handle == NULL && PyErr_Occurred())) {
+    *fast = NULL;
+#ifdef RESPITE_PY_FAST_PATH
+    if (Py_TYPE(own) == respite_py_slots.owned_type) {
+        PyObject **slot = (PyObject **)((char *)own + respite_py_slots.fast_offset);
+        if (*slot && Py_TYPE(*slot) == respite_py_fast_type) {
+            *fast = (respite_py_fast *)*slot;
+            *handle = (*fast)->gate;
+            return own;
+        }
+        if (read_handle(own, handle) != 0) {
+            Py_DECREF(own);
+            return NULL;
+        }
+        if (!*slot && *handle) { /* the handle's first call (an Owned that is not a gate's is never read here) */
+            PyObject *made = respite_py_fast_new(*handle);
+            if (!made) { /* out of memory: the core answers for this handle from now on */
+                Py_INCREF(Py_None);
+                made = Py_None;
+            }
+            *slot = made;
+            *fast = made != Py_None ? (respite_py_fast *)made : NULL;
+        }
+        return own;
+    }
+#endif
+    if (read_handle(own, handle) != 0) {
         Py_DECREF(own);
         return NULL;
     }
     return own;
 }
 
-int respite_py_gate_poll(PyObject *gate, PyObject *own, const respite_gate *handle)
+int respite_py_gate_take_events(PyObject *gate, PyObject *own)
 {
-    if (respite_gate_events_pending(handle) <= 0)
-        return 0;
     PyObject *res = PyObject_CallMethodObjArgs(gate, str_poll, own, NULL);
     Py_XDECREF(res);
     return res ? 0 : -1;
@@ -115,20 +148,22 @@ static PyObject *gate_classes(PyObject *module, PyObject *const *args, Py_ssize_
     }
 #ifndef Py_LIMITED_API
     Py_ssize_t own = slot_offset(args[0], str_own), status_of = slot_offset(args[0], str_status_of);
-    Py_ssize_t addr = slot_offset(args[1], str_addr);
-    if (own < 0 || status_of < 0 || addr < 0) {
-        PyErr_SetString(PyExc_TypeError, "_gate_classes(): Gate._own, Gate._status_of and Owned.addr must be __slots__");
+    Py_ssize_t addr = slot_offset(args[1], str_addr), fast = slot_offset(args[1], str_fast);
+    if (own < 0 || status_of < 0 || addr < 0 || fast < 0) {
+        PyErr_SetString(PyExc_TypeError,
+                        "_gate_classes(): Gate._own, Gate._status_of, Owned.addr and Owned._fast must be __slots__");
         return NULL;
     }
     Py_INCREF(args[0]);
     Py_INCREF(args[1]);
-    Py_XDECREF(gate_type);
-    Py_XDECREF(owned_type);
-    gate_type = (PyTypeObject *)args[0];
-    owned_type = (PyTypeObject *)args[1];
-    own_offset = own;
-    status_of_offset = status_of;
-    addr_offset = addr;
+    Py_XDECREF(respite_py_slots.gate_type);
+    Py_XDECREF(respite_py_slots.owned_type);
+    respite_py_slots.gate_type = (PyTypeObject *)args[0];
+    respite_py_slots.owned_type = (PyTypeObject *)args[1];
+    respite_py_slots.own_offset = own;
+    respite_py_slots.status_of_offset = status_of;
+    respite_py_slots.addr_offset = addr;
+    respite_py_slots.fast_offset = fast;
 #endif
     Py_RETURN_NONE;
 }
@@ -140,7 +175,7 @@ int respite_py_gate_handle_register(PyObject *module)
 {
     if (!(str_own = PyUnicode_InternFromString("_own")) ||
         !(str_status_of = PyUnicode_InternFromString("_status_of")) || !(str_addr = PyUnicode_InternFromString("addr")) ||
-        !(str_poll = PyUnicode_InternFromString("_poll")))
+        !(str_poll = PyUnicode_InternFromString("_poll")) || !(str_fast = PyUnicode_InternFromString("_fast")))
         return -1;
     PyObject *fn = PyCFunction_New(&gate_classes_def, NULL);
     if (!fn || PyModule_AddObject(module, "_gate_classes", fn) != 0) {

@@ -16,7 +16,8 @@ from . import _respite_swig as _c
 
 
 class Owned:
-    __slots__ = ("ptr", "addr", "_free")
+    #: _fast: a gate handle's fast path (ext/fast_path.c), made by its first call in C
+    __slots__ = ("ptr", "addr", "_free", "_fast")
 
     def __init__(self, ptr: Any, free: Optional[Callable[[Any], None]]) -> None:
         self.ptr = ptr
