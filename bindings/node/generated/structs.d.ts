@@ -201,3 +201,4 @@ export function queueStatsOf(raw: unknown): QueueStats;
 export function engineStatsOf(raw: unknown): EngineStats;
 export function senderStatsOf(raw: unknown): SenderStats;
 export function fleetViewOf(raw: unknown): FleetView;
+export function settingValue(raw: unknown, component: string, name: string): number | boolean | string;

@@ -34,7 +34,7 @@ final class Gate extends Internal\NativeGate
     use Events;
 
     private const NEXT_EVENT = 'respite_gate_next_event';
-    private const CLOSED_CHECK = 'respite_gate_admit_now';
+    private const KIND = RESPITE_HANDLE_GATE;
 
     /** @var array<string, mixed> */
     private array $settings;

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional, TypeVar, cast
 
+from . import _respite_swig as _c
+
 
 class Owned:
     #: _fast: a gate handle's fast path (ext/fast_path.c), made by its first call in C
@@ -35,6 +37,11 @@ class Owned:
 CLOSED = Owned(None, None)
 
 
+def optional(handle: Optional["OwnsHandle"]) -> Owned:
+    """The handle of an optional argument: None is CLOSED (NULL, "none" to the core)."""
+    return CLOSED if handle is None else handle._handle()
+
+
 _H = TypeVar("_H", bound="OwnsHandle")
 _T = TypeVar("_T")
 
@@ -52,13 +59,20 @@ class OwnsHandle:
     __slots__ = ()
     _own: Owned
     _settings: Dict[str, Any]
+    #: the core's kind (RESPITE_HANDLE_*) of a handle refused here once closed,
+    #: where the core takes NULL as "none" or answers it quietly
+    _KIND: Optional[int] = None
 
     def close(self) -> Any:
         """Frees the handle (once no call is running); later use raises ClosedError."""
         self._own = CLOSED  # type: ignore[misc]  # every subclass has the slot
 
     def _handle(self) -> Owned:
-        return self._own
+        """The live handle; closed, for a class with a _KIND: the core's ClosedError."""
+        own = self._own
+        if own is CLOSED and self._KIND is not None:
+            _c.respite_closed(self._KIND)
+        return own
 
     @property
     def settings(self) -> Dict[str, Any]:

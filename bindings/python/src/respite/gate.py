@@ -71,6 +71,7 @@ class Gate(OwnsHandle):
     ``fleet_probing``) are logged as the gate's."""
 
     __slots__ = ("_own", "_log", "_settings", "_classifier", "_status_of", "__weakref__")
+    _KIND = _c.RESPITE_HANDLE_GATE
 
     def __init__(self, profile: Optional[str] = None, *, failure_on: Optional[FailureOn] = None,
                  status_of: Optional[StatusOf] = None, fleet: Optional[FleetSettings] = None,
