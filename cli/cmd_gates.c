@@ -189,13 +189,15 @@ static json_t *fleet_json(const respite_fleet_info *f)
 static json_t *gate_json(const respite_shared_gate_info *g)
 {
     json_t *pause = g->state == RESPITE_GATE_OPEN && isinf(g->pause_left) ? json_null() : json_real(g->pause_left);
-    return json_pack("{s:s, s:s, s:o, s:i, s:I, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "name", g->name, "state",
+    return json_pack("{s:s, s:s, s:o, s:i, s:I, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "name", g->name,
+                     "state",
                      state_name(g->state), "pause_left", pause, "window_failures", g->window_failures, "generation",
                      (json_int_t)g->generation, "probes_outstanding", g->probes_outstanding, "admitted",
                      (json_int_t)g->stats.admitted, "refused", (json_int_t)g->stats.refused, "reported",
                      (json_int_t)g->stats.reported, "counted_failures", (json_int_t)g->stats.counted_failures,
                      "trips", (json_int_t)g->stats.trips, "probes", (json_int_t)g->stats.probes, "probe_timeouts",
-                     (json_int_t)g->stats.probe_timeouts);
+                     (json_int_t)g->stats.probe_timeouts, "successes", (json_int_t)g->stats.successes, "pauses",
+                     (json_int_t)g->stats.pauses);
 }
 
 /* M8: the core's OpenMetrics text for every gate of the file. */

@@ -22,10 +22,17 @@ SWIG_JAVABODY_PROXY(public, public, SWIGTYPE)
 /* Errors: the core's fields become the exception of their status
  * (RespiteException.fromNative, generated); no text is parsed. The exception is
  * left pending so freearg still releases the arguments. */
-#define RESPITE_SWIG_STRUCTURED_ERRORS
 %typemap(argout) respite_error *err {
     if ($1->status != 0)
         respite_jni_throw(jenv, $1);
+}
+/* A policy's problems (respite.i) go on InvalidPolicyException.getProblems(). */
+%typemap(argout) (respite_problems *problems, respite_error *err) {
+    if ($2->status != 0) {
+        respite_jni_throw_problems(jenv, $2, $1);
+        respite_problems_free($1);
+        $1 = NULL;
+    }
 }
 %ignore respite_error;
 

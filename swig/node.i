@@ -21,12 +21,20 @@
 
 /* Errors cross as structures (boundary rule 1): every fallible call's
  * respite_error becomes the error lib/errors.js makes from its fields
- * (status, message, setting, retry_after), thrown here; the thread pool's
- * callbacks get the same object. Nothing parses a message. */
-#define RESPITE_SWIG_STRUCTURED_ERRORS
+ * (status, message, setting, retry_after, a policy's problems), thrown
+ * here; the thread pool's callbacks get the same object. Nothing parses a
+ * message. */
 %typemap(argout) respite_error *err {
     if ($1->status != RESPITE_OK) {
         respite_node_throw(env, $1);
+        SWIG_fail;
+    }
+}
+%typemap(argout) (respite_problems *problems, respite_error *err) {
+    if ($2->status != RESPITE_OK) {
+        respite_node_throw(env, $2, $1);
+        respite_problems_free($1); /* no freearg when this wrapper fails */
+        $1 = NULL;
         SWIG_fail;
     }
 }
@@ -47,8 +55,29 @@ static void respite_node_forget_error_maker(void *)
     respite_node_maker = nullptr;
 }
 
-/* The error for err's fields; empty when making it threw. */
-static Napi::Value respite_node_error(Napi::Env env, const respite_error *err)
+/* A policy's problems as {pointer, message[, line, column]} objects;
+ * undefined without a list (the maker's default, []). */
+static Napi::Value respite_node_problems(Napi::Env env, const respite_problems *problems)
+{
+    if (!problems)
+        return env.Undefined();
+    Napi::Array list = Napi::Array::New(env);
+    for (int i = 0; i < respite_problems_count(problems); i++) {
+        Napi::Object problem = Napi::Object::New(env);
+        problem.Set("pointer", respite_problems_pointer(problems, i));
+        problem.Set("message", respite_problems_message(problems, i));
+        if (respite_problems_line(problems, i) > 0) {
+            problem.Set("line", respite_problems_line(problems, i));
+            problem.Set("column", respite_problems_column(problems, i));
+        }
+        list.Set(i, problem);
+    }
+    return list;
+}
+
+/* The error for err's fields and a policy's problems; empty when making it threw. */
+static Napi::Value respite_node_error(Napi::Env env, const respite_error *err,
+                                      const respite_problems *problems = nullptr)
 {
     const char *message = err->message[0] ? err->message : respite_strerror(err->status);
     if (!respite_node_maker) { /* the raw module used alone */
@@ -58,12 +87,13 @@ static Napi::Value respite_node_error(Napi::Env env, const respite_error *err)
     }
     return respite_node_maker->Value().Call({Napi::Number::New(env, err->status), Napi::String::New(env, message),
                                              Napi::String::New(env, err->setting),
-                                             Napi::Number::New(env, err->retry_after)});
+                                             Napi::Number::New(env, err->retry_after),
+                                             respite_node_problems(env, problems)});
 }
 
-static void respite_node_throw(Napi::Env env, const respite_error *err)
+static void respite_node_throw(Napi::Env env, const respite_error *err, const respite_problems *problems = nullptr)
 {
-    Napi::Value error = respite_node_error(env, err);
+    Napi::Value error = respite_node_error(env, err, problems);
     if (!error.IsEmpty())
         Napi::Error(env, error).ThrowAsJavaScriptException();
 }

@@ -12,23 +12,48 @@
  * retry_after), so a raw call throws the same Respite\ class the idiomatic
  * layer documents. Without the Respite\ classes loaded: \Exception with the
  * core's message and its status as the code. */
-#define RESPITE_SWIG_STRUCTURED_ERRORS
 %{
 #include "respite.h"
 #include "respite_php.h"
 #include <limits.h>
 
-void respite_php_throw(const respite_error *err)
+/* A policy's problems as a list of Respite\Problem (empty without a list or the class). */
+static void respite_php_problems(zval *list, const respite_problems *problems)
+{
+    if (!problems) {
+        ZVAL_EMPTY_ARRAY(list);
+        return;
+    }
+    array_init(list);
+    zend_string *name = zend_string_init("Respite\\Problem", sizeof "Respite\\Problem" - 1, 0);
+    zend_class_entry *problem = zend_lookup_class(name);
+    zend_string_release(name);
+    for (int i = 0; problem && i < respite_problems_count(problems); i++) {
+        zval item, args[4];
+        ZVAL_STRING(&args[0], respite_problems_pointer(problems, i));
+        ZVAL_STRING(&args[1], respite_problems_message(problems, i));
+        ZVAL_LONG(&args[2], respite_problems_line(problems, i));
+        ZVAL_LONG(&args[3], respite_problems_column(problems, i));
+        object_init_ex(&item, problem);
+        zend_call_known_instance_method(problem->constructor, Z_OBJ(item), NULL, 4, args);
+        add_next_index_zval(list, &item);
+        zval_ptr_dtor(&args[0]);
+        zval_ptr_dtor(&args[1]);
+    }
+}
+
+static void respite_php_throw_problems(const respite_error *err, const respite_problems *problems)
 {
     const char *message = err->message[0] ? err->message : respite_strerror(err->status);
-    zval from_error, args[4], exception;
+    zval from_error, args[5], exception;
     ZVAL_STRING(&from_error, "Respite\\RespiteException::fromError");
     ZVAL_LONG(&args[0], err->status);
     ZVAL_STRING(&args[1], message);
     ZVAL_STRING(&args[2], err->setting);
     ZVAL_DOUBLE(&args[3], err->retry_after);
+    respite_php_problems(&args[4], problems);
     ZVAL_UNDEF(&exception);
-    if (call_user_function(NULL, NULL, &from_error, &exception, 4, args) == SUCCESS && Z_TYPE(exception) == IS_OBJECT)
+    if (call_user_function(NULL, NULL, &from_error, &exception, 5, args) == SUCCESS && Z_TYPE(exception) == IS_OBJECT)
         zend_throw_exception_object(&exception);
     else {
         zval_ptr_dtor(&exception);
@@ -38,11 +63,26 @@ void respite_php_throw(const respite_error *err)
     zval_ptr_dtor(&from_error);
     zval_ptr_dtor(&args[1]);
     zval_ptr_dtor(&args[2]);
+    zval_ptr_dtor(&args[4]);
+}
+
+void respite_php_throw(const respite_error *err)
+{
+    respite_php_throw_problems(err, NULL);
 }
 %}
 %typemap(argout) respite_error *err {
     if ($1->status != 0) {
         respite_php_throw($1);
+        SWIG_fail;
+    }
+}
+/* A policy's problems (respite.i) go on InvalidPolicyException::getProblems(). */
+%typemap(argout) (respite_problems *problems, respite_error *err) {
+    if ($2->status != 0) {
+        respite_php_throw_problems($2, $1);
+        respite_problems_free($1);
+        $1 = NULL;
         SWIG_fail;
     }
 }

@@ -8,13 +8,23 @@
 /* Errors cross as respite_error's fields: ext/errors.c raises the class
  * for the status with the message, setting and retry_after (a refusal from
  * admit included), so no binding code reads a message's text. */
-#define RESPITE_SWIG_STRUCTURED_ERRORS
 %{
-#include "respite_py.h"
+#include "errors.h"
 %}
 %typemap(argout) respite_error *err {
     if ($1->status != RESPITE_OK) {
         respite_py_raise($1);
+        Py_XDECREF($result);
+        $result = NULL;
+        SWIG_fail;
+    }
+}
+/* A policy's problems (respite.i) go on InvalidPolicyError.problems. */
+%typemap(argout) (respite_problems *problems, respite_error *err) {
+    if ($2->status != RESPITE_OK) {
+        respite_py_raise_problems($2, $1);
+        respite_problems_free($1);
+        $1 = NULL;
         Py_XDECREF($result);
         $result = NULL;
         SWIG_fail;

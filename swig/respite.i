@@ -10,54 +10,49 @@
  * Errors: every fallible C function ends with `respite_error *err`. That
  * argument is hidden here; when the core fills it, each language's argout
  * typemap (in <lang>.i) builds its exception from the struct's fields
- * (boundary rule 1); the text form below is only a fallback. Typemaps every
- * language shares are here; per-language files (python.i, java.i, ...)
- * include this one and add only their own typemaps.
+ * (boundary rule 1). Typemaps every language shares are here; per-language
+ * files (python.i, java.i, ...) include this one and add only their own
+ * typemaps.
  */
 
 %{
 #include "respite.h"
-#include <stdio.h>
 #include <string.h>
-
-/* "<status_name>: <message>": the one format every language parses. */
-static void respite_swig_format_error(const respite_error *err, char *buf, size_t size)
-{
-    snprintf(buf, size, "%s: %s", respite_status_name(err->status),
-             err->message[0] ? err->message : respite_strerror(err->status));
-}
 %}
 
 %include "exception.i"
 %include "stdint.i"
 
-/* The hidden error argument: zeroed before the call, raise after. */
+/* The hidden error argument: zeroed before the call; each <lang>.i's argout
+ * typemap raises the language's exception from its fields after. */
 %typemap(in, numinputs=0) respite_error *err (respite_error temp) {
     memset(&temp, 0, sizeof temp);
     $1 = &temp;
 }
-/* A language that builds its exceptions from the struct's fields defines
- * RESPITE_SWIG_STRUCTURED_ERRORS and its own argout typemap in <lang>.i;
- * the text form below is the fallback. */
-#ifndef RESPITE_SWIG_STRUCTURED_ERRORS
-%typemap(argout) respite_error *err {
-    if ($1->status != 0) {
-        char respite_swig_message[RESPITE_ERROR_MESSAGE_MAX + 64];
-        respite_swig_format_error($1, respite_swig_message, sizeof respite_swig_message);
-        SWIG_exception(SWIG_RuntimeError, respite_swig_message);
-    }
+
+/* A policy's problems, hidden with the error: made for the call, read by
+ * each <lang>.i's argout typemap for the pair onto the exception (and freed
+ * there, as a language may skip freearg when it raises), freed otherwise. */
+%typemap(in, numinputs=0) (respite_problems *problems, respite_error *err) (respite_error temp) {
+    memset(&temp, 0, sizeof temp);
+    $1 = respite_problems_new(NULL); /* NULL (no memory): the error still comes, without its list */
+    $2 = &temp;
 }
-#endif
+%typemap(freearg) (respite_problems *problems, respite_error *err) "respite_problems_free($1);"
+%ignore respite_problems_clear;
 
 /* C-only parts: callbacks cannot cross into every language (events are
  * polled with respite_X_next_event instead), and the retry loop that takes
  * a callback is written again in each idiomatic layer. */
 %ignore respite_gate_set_event_callback;
 %ignore respite_retry_run;
+%ignore respite_retry_run_with_hook;
+%ignore respite_before_wait_fn;
 %ignore respite_error_clear;
 %ignore respite_event_callback;
 %ignore respite_attempt_fn;
 %ignore RESPITE_STATUS_MAP;
+%ignore RESPITE_HANDLE_MAP;
 /* Called by each language's text typemap (E15), not by the language. */
 %ignore respite_text_check;
 /* A C array of payloads (Q10): no typemap yet; bindings enqueue one by one. */

@@ -93,7 +93,7 @@ export type BackoffOptions = BackoffSettings;
 
 /** The events a gate emits (G18); 'event' carries every one. */
 export type GateEventType = 'recovery_started' | 'recovery_extended' | 'probing' | 'recovered' | 'reset'
-  | 'fleet_paused' | 'fleet_store_lost' | 'fleet_rejoined';
+  | 'fleet_paused' | 'fleet_store_lost' | 'fleet_rejoined' | 'fleet_probing';
 /** The events a sender or engine emits besides its gate's. */
 export type SenderEventType = GateEventType | 'send_failed' | 'unsent_at_close';
 /** The event object for a listener of `K` ('event': any of Names). */

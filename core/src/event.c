@@ -13,6 +13,7 @@
 static const char *const event_names[RESPITE_EVENT_TYPE_COUNT] = {
     "recovery_started", "recovery_extended", "probing", "recovered",
     "reset", "send_failed", "unsent_at_close", "fleet_paused", "fleet_store_lost", "fleet_rejoined",
+    "fleet_probing",
 };
 
 const char *respite_event_type_name(int type)
@@ -114,6 +115,9 @@ size_t respite_event_message(const respite_event *e, char *buf, size_t size)
         break;
     case RESPITE_EVENT_FLEET_REJOINED:
         snprintf(out, room, "fleet store answers again: this host rejoined the fleet");
+        break;
+    case RESPITE_EVENT_FLEET_PROBING:
+        snprintf(out, room, "fleet pause ended: another host probes for the fleet; requests resume when it succeeds");
         break;
     default:
         snprintf(out, room, "event of unknown type %d", e->type);

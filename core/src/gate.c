@@ -165,6 +165,7 @@ static double open_gate(gate_state *s, double at, double hint)
     double pause = s->recover_never ? INFINITY : pause_for(s, s->delay, hint);
     s->until = s->recover_never ? INFINITY : time_after(at, pause);
     s->generation++;
+    s->pauses++;
     s->state = RESPITE_GATE_OPEN;
     s->unconfirmed = false;
     clear_probes(s);
@@ -287,6 +288,7 @@ void respite_gate_state_stats(gate_state *s, const int64_t counts[COUNT_FIELDS],
     out->refused = counts[COUNT_REFUSED];
     out->reported = counts[COUNT_REPORTED];
     out->late = counts[COUNT_LATE];
+    out->successes = counts[COUNT_REPORTED] - counts[COUNT_NOT_SUCCESS];
     out->counted_failures = s->counted_failures;
     out->trips = s->trips;
     out->probes = s->probes_admitted;
@@ -298,6 +300,7 @@ void respite_gate_state_stats(gate_state *s, const int64_t counts[COUNT_FIELDS],
     out->delay = s->delay;
     out->until = s->state == RESPITE_GATE_OPEN ? s->until : 0.0;
     out->probes_outstanding = s->probes_outstanding;
+    out->pauses = s->pauses;
 }
 
 /* Takes the state's lock for this handle (folding its process's counts
@@ -730,6 +733,8 @@ static inline bool report_fast(respite_gate *gate, uint64_t word, int64_t permit
         (permit == RESPITE_NO_PERMIT || (uint64_t)permit - (word & ~GATE_SLOT_MASK) <= (uint64_t)s->probes) &&
         retry_after_hint >= 0.0 && retry_after_hint <= DBL_MAX) {
         respite_striped_add(gate->counters, COUNT_REPORTED, 1);
+        if (outcome != RESPITE_OUTCOME_SUCCESS)
+            respite_striped_add(gate->counters, COUNT_NOT_SUCCESS, 1);
         return true;
     }
     return false;
@@ -744,6 +749,8 @@ static __attribute__((noinline)) int report_slow(respite_gate *gate, int64_t per
         return rc;
     int counts = respite_outcome_counts(outcome, gate->s->count_all_failures);
     respite_striped_add(gate->counters, COUNT_REPORTED, 1);
+    if (outcome != RESPITE_OUTCOME_SUCCESS)
+        respite_striped_add(gate->counters, COUNT_NOT_SUCCESS, 1);
     if (!counts && (word & (GATE_STATE_MASK | GATE_FLAG_UNCONFIRMED)) == RESPITE_GATE_CLOSED) {
         /* G6: an earlier generation's answer while closed is only counted. */
         respite_striped_add(gate->counters, COUNT_LATE, 1);
@@ -940,6 +947,7 @@ static void open_for_fleet(gate_state *s, double until)
 {
     s->until = until;
     s->generation++;
+    s->pauses++;
     s->state = RESPITE_GATE_OPEN;
     s->unconfirmed = false;
     clear_probes(s);

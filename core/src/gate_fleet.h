@@ -26,7 +26,7 @@ RESPITE_INTERNAL_API int respite_internal_gate_fleet_hold(respite_gate *gate, do
 #define respite_gate_fleet_resume respite_internal_gate_fleet_resume
 RESPITE_INTERNAL_API int respite_internal_gate_fleet_resume(respite_gate *gate, double now, respite_error *err);
 
-/* Emits a fleet event (fleet_store_lost, fleet_rejoined) into the gate's
+/* Emits a fleet event (fleet_store_lost, fleet_rejoined, fleet_probing) into the gate's
  * ring at `now`, as the gate's own events are. */
 #define respite_gate_fleet_note respite_internal_gate_fleet_note
 RESPITE_INTERNAL_API int respite_internal_gate_fleet_note(respite_gate *gate, int type, double now,

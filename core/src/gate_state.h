@@ -33,8 +33,10 @@ _Static_assert(GATE_PROBES_MAX < RESPITE_GATE_PERMIT_SLOTS, "probe slots fit a p
 #define GATE_FLAG_UNCONFIRMED UINT64_C(0x4) /* G11: closed after a pause, delay not yet reset */
 
 /* Fast-path counts, per thread in stripes (folded into the state's totals
- * for a shared gate, H8). */
-enum { COUNT_ADMITTED, COUNT_REFUSED, COUNT_REPORTED, COUNT_LATE, COUNT_FIELDS };
+ * for a shared gate, H8). Successes are reported minus COUNT_NOT_SUCCESS:
+ * a binding's fast path (K3) settles only successes and adds only to
+ * reported, so its successes are counted without a second add. */
+enum { COUNT_ADMITTED, COUNT_REFUSED, COUNT_REPORTED, COUNT_LATE, COUNT_NOT_SUCCESS, COUNT_FIELDS };
 
 /* One outstanding probe: admitted at `started` by `owner` (pid 0 in a
  * process's own gate: no lease to check, H7). */
@@ -76,6 +78,9 @@ typedef struct gate_state {
     int window_room;        /* timestamps after the struct (>= N) */
     int probe_room;         /* probe slots after them (>= max(P, 1)) */
     char name[RESPITE_NAME_MAX];
+    /* Times the state became open: written under the lock at an opening
+     * only, so it shares this line (the events fill the locked part's). */
+    int64_t pauses;
 
     /* The latest time the gate acted on (T4); written by slow paths and refusals. */
     _Alignas(RESPITE_CACHE_LINE) _Atomic double latest;

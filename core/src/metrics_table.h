@@ -14,11 +14,14 @@
     X(GATE_ADMITTED, GATE, "gate_admitted", COUNTER, "", "", "checks that admitted a call, probes included")        \
     X(GATE_REFUSED, GATE, "gate_refused", COUNTER, "", "", "checks that refused a call")                             \
     X(GATE_REPORTED, GATE, "gate_reported", COUNTER, "", "", "outcomes reported")                                    \
+    X(GATE_SUCCESSES, GATE, "gate_successes", COUNTER, "", "", "outcomes reported as success, late ones included")   \
     X(GATE_COUNTED_FAILURES, GATE, "gate_counted_failures", COUNTER, "", "",                                         \
       "failures that counted against the service")                                                                   \
     X(GATE_LATE_REPORTS, GATE, "gate_late_reports", COUNTER, "", "",                                                 \
       "outcomes ignored: from an earlier generation, while open, or with no probe awaiting them")                   \
     X(GATE_TRIPS, GATE, "gate_trips", COUNTER, "", "", "times the failure window filled while closed")              \
+    X(GATE_PAUSES, GATE, "gate_pauses", COUNTER, "", "",                                                             \
+      "times the gate opened: a trip, a failed or timed-out probe, a fleet pause")                                  \
     X(GATE_PROBES, GATE, "gate_probes", COUNTER, "", "", "probes admitted")                                          \
     X(GATE_PROBE_TIMEOUTS, GATE, "gate_probe_timeouts", COUNTER, "", "", "probes that timed out")                  \
     X(GATE_EVENTS_DROPPED, GATE, "gate_events_dropped", COUNTER, "", "",                                             \

@@ -29,12 +29,19 @@ static int check_attempt_result(int outcome, int http_status, double hint, respi
     return RESPITE_OK;
 }
 
+/* " (status 503)" after a give-up's outcome, "" without a status. */
+static void status_suffix(int http_status, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (http_status)
+        snprintf(buf, size, " (status %d)", http_status);
+}
+
 static int fail_gave_up(respite_error *err, const respite_backoff *backoff, int attempt, int outcome,
                         int http_status)
 {
-    char status_text[24] = "";
-    if (http_status)
-        snprintf(status_text, sizeof status_text, " (status %d)", http_status);
+    char status_text[24];
+    status_suffix(http_status, status_text, sizeof status_text);
     if (attempt >= respite_backoff_max_attempts(backoff))
         return respite_fail(err, RESPITE_E_TRANSPORT, "the call failed after %d attempt%s: last outcome %s%s",
                             attempt, attempt == 1 ? "" : "s", respite_outcome_name(outcome), status_text);
@@ -90,9 +97,8 @@ int respite_retry_begin(respite_backoff *backoff, respite_retry_call *call, resp
 /* B16: the retry's attempt would start after max_elapsed_seconds. */
 static int fail_elapsed(respite_error *err, int attempt, int outcome, int http_status, double limit)
 {
-    char status_text[24] = "", limit_text[40];
-    if (http_status)
-        snprintf(status_text, sizeof status_text, " (status %d)", http_status);
+    char status_text[24], limit_text[40];
+    status_suffix(http_status, status_text, sizeof status_text);
     return respite_fail(err, RESPITE_E_TRANSPORT,
                         "the call failed after %d attempt%s: the next would start past max_elapsed_seconds (%s); "
                         "last outcome %s%s",
@@ -125,8 +131,35 @@ double respite_retry_decide(const respite_backoff *backoff, respite_retry_call *
     return delay;
 }
 
+/* B19: the hook ended the call with rc (not RESPITE_OK): its own error
+ * when it filled one, else the core's; a value that is no status is the
+ * hook's mistake. */
+static int hook_stopped(int rc, const respite_error *said, int attempt, int outcome, int http_status,
+                        respite_error *err)
+{
+    if (rc <= RESPITE_OK || rc >= respite_status_count())
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
+                            "the before-wait hook must return RESPITE_OK or a respite_status from 1 to %d (got %d)",
+                            respite_status_count() - 1, rc);
+    if (said->status == rc && said->message[0]) {
+        *err = *said;
+        return rc;
+    }
+    char status_text[24];
+    status_suffix(http_status, status_text, sizeof status_text);
+    return respite_fail(err, rc, "the before-wait hook ended the call after attempt %d: last outcome %s%s", attempt,
+                        respite_outcome_name(outcome), status_text);
+}
+
 int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_attempt_fn fn, void *user_data,
                       int *last_outcome, int *attempts_made, respite_error *err)
+{
+    return respite_retry_run_with_hook(backoff, gate, fn, user_data, NULL, NULL, last_outcome, attempts_made, err);
+}
+
+int respite_retry_run_with_hook(respite_backoff *backoff, respite_gate *gate, respite_attempt_fn fn, void *user_data,
+                                respite_before_wait_fn before_wait, void *hook_data, int *last_outcome,
+                                int *attempts_made, respite_error *err)
 {
     if (attempts_made)
         *attempts_made = 0;
@@ -160,8 +193,16 @@ int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_atte
             return rc;
         if (own || outcome == RESPITE_OUTCOME_SUCCESS)
             return RESPITE_OK;
-        if (respite_retry_decide(backoff, &call, attempt, outcome, http_status, hint, err) < 0)
+        double delay = respite_retry_decide(backoff, &call, attempt, outcome, http_status, hint, err);
+        if (delay < 0)
             return err->status;
+        if (before_wait) {
+            respite_error said;
+            respite_error_clear(&said);
+            rc = before_wait(hook_data, attempt, delay, outcome, http_status, &said);
+            if (rc != RESPITE_OK)
+                return hook_stopped(rc, &said, attempt, outcome, http_status, err);
+        }
         respite_sleep_seconds(call.wait);
     }
 }

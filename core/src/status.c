@@ -40,6 +40,20 @@ int respite_status_count(void)
     return RESPITE_STATUS_COUNT_;
 }
 
+static const char *const handle_nouns[] = {
+#define RESPITE_HANDLE_NOUN_(suffix, noun) [RESPITE_HANDLE_##suffix] = noun,
+    RESPITE_HANDLE_MAP(RESPITE_HANDLE_NOUN_)
+#undef RESPITE_HANDLE_NOUN_
+};
+
+int respite_closed(respite_handle_kind kind, respite_error *err)
+{
+    if ((int)kind < 0 || (int)kind >= RESPITE_HANDLE_COUNT_)
+        return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "kind must be a handle kind 0 to %d (got %d)",
+                            RESPITE_HANDLE_COUNT_ - 1, (int)kind);
+    return respite_fail(err, RESPITE_E_CLOSED, "%s is closed", handle_nouns[kind]);
+}
+
 void respite_error_clear(respite_error *err)
 {
     if (!err)

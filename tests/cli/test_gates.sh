@@ -45,11 +45,12 @@ assert list(gates) == ["cloud", "billing", "forever", "search"], list(gates)
 cloud = gates["cloud"]
 assert cloud["state"] == "open" and 29 < cloud["pause_left"] <= 30, cloud
 expected = dict(window_failures=0, generation=2, probes_outstanding=0, admitted=3, refused=0, reported=3,
-                counted_failures=3, trips=1, probes=0, probe_timeouts=0)
+                counted_failures=3, trips=1, probes=0, probe_timeouts=0, successes=0, pauses=1)
 assert {k: cloud[k] for k in expected} == expected, cloud
 billing = gates["billing"]
 assert billing["state"] == "closed" and billing["pause_left"] == 0, billing
 assert (billing["window_failures"], billing["admitted"], billing["counted_failures"]) == (1, 4, 1), billing
+assert (billing["successes"], billing["pauses"]) == (3, 0), billing
 assert gates["forever"]["state"] == "open" and gates["forever"]["pause_left"] is None, gates["forever"]
 assert gates["search"]["state"] == "probing" and gates["search"]["pause_left"] == 0, gates["search"]
 PY
@@ -67,7 +68,7 @@ expect_out 'respite_gate_state{gate="search",respite_gate_state="probing"} 1' "-
 # Read a few seconds after the file was made on a busy machine: 20-30s left.
 grep -qE '^respite_gate_pause_left_seconds\{gate="cloud"\} (2[0-9](\.[0-9]+)?|30)$' "$out" ||
   fail "--prometheus: cloud's pause left, expected 20-30s"
-[ "$(grep -c '^# TYPE ' "$out")" = 15 ] || fail "--prometheus: 15 gate families expected"
+[ "$(grep -c '^# TYPE ' "$out")" = 17 ] || fail "--prometheus: 17 gate families expected"
 [ "$(tail -n 1 "$out")" = "# EOF" ] || fail "--prometheus: the text ends with # EOF"
 
 run gates "$file" --prometheus --json
@@ -88,7 +89,7 @@ cp "$file" "$dir/v3"
 printf '\003\000\000\000' | dd of="$dir/v3" bs=1 seek=8 conv=notrunc status=none
 run gates "$dir/v3"
 expect_code 2 "another layout version"
-expect_err "respite gates: shared gate file $dir/v3 has layout version 3; this library reads version 1" "version"
+expect_err "respite gates: shared gate file $dir/v3 has layout version 3; this library reads version 2" "version"
 
 run gates
 expect_code 2 "no file"

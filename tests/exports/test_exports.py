@@ -7,8 +7,9 @@ Every function declared in the public headers (INCLUDE_DIR/respite/*.h) must
 carry RESPITE_API and be exported by one of the libraries; every exported
 symbol must be such a function, or a respite_internal_* helper declared with
 RESPITE_INTERNAL_API under INTERNAL_HEADER_DIR (the ABI between librespite
-and librespite_http, which links it). Symbols are read with
-`nm -D --defined-only`.
+and librespite_http, which links it). A `static inline` function defined in
+a header (fast_path_reader.h) is compiled into its caller: nothing to export.
+Symbols are read with `nm -D --defined-only`.
 """
 import pathlib
 import re
@@ -26,11 +27,28 @@ def strip(text):
     return re.sub(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", " ", text, flags=re.M)
 
 
+def without_inline_functions(text):
+    """text without its `static inline` functions, bodies included."""
+    out, pos = [], 0
+    while (m := re.search(r"\bstatic\s+inline\b", text[pos:])) is not None:
+        start = pos + m.start()
+        brace = text.index("{", start)
+        depth, end = 0, brace
+        for end in range(brace, len(text)):
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        out.append(text[pos:start])
+        pos = end + 1
+    out.append(text[pos:])
+    return " ".join(out)
+
+
 def declarations(paths, marker):
     """(functions declared with marker, functions declared without it)."""
     marked, unmarked = set(), []
     for path in paths:
-        for statement in re.split(r"[;{}]", strip(path.read_text())):
+        for statement in re.split(r"[;{}]", without_inline_functions(strip(path.read_text()))):
             statement = " ".join(statement.split())
             if re.match(r"(typedef|struct|enum|union)\b", statement) or "extern \"C\"" in statement:
                 continue

@@ -131,6 +131,7 @@ typedef struct host_slot {
     double result;
     _Atomic int events[RESPITE_EVENT_TYPE_COUNT]; /* events its gate logged, by type */
     respite_fleet_view view;                       /* updated as it runs */
+    respite_gate_stats stats;                      /* its gate's, updated as it runs */
     _Atomic long latency[LATENCY_BUCKETS];
     _Atomic long calls;
 } host_slot;
@@ -155,6 +156,7 @@ static inline void host_events(int i, respite_gate *gate, respite_fleet_gate *fl
         if (ev.type >= 0 && ev.type < RESPITE_EVENT_TYPE_COUNT)
             atomic_fetch_add(&area->host[i].events[ev.type], 1);
     respite_fleet_gate_view(fleet, &area->host[i].view, NULL);
+    respite_gate_stats_get(gate, &area->host[i].stats, NULL);
 }
 
 static inline void host_latency(host_slot *h, double seconds)

@@ -117,6 +117,13 @@ static void test_quorum_of_two(void **state)
     assert_true(WAIT_FOR(atomic_load(&area->host[2].events[RESPITE_EVENT_FLEET_PAUSED]) == 1, 1.0));
     assert_int_equal(area->host[2].view.paused, 1);
     assert_int_equal(area->host[2].view.hosts_opened, 2);
+    /* the fleet's pause is a pause of host 2's gate; host 1's own trip is one */
+    assert_true(WAIT_FOR(area->host[2].stats.pauses == 1, 1.0)); /* its snapshot follows its events */
+    assert_int_equal(area->host[2].stats.trips, 0);
+    assert_true(area->host[2].stats.successes >= 1); /* its admitted calls, all successes */
+    assert_int_equal(area->host[2].stats.successes, area->host[2].stats.reported);
+    assert_true(WAIT_FOR(area->host[1].stats.pauses == 1, 1.0));
+    assert_int_equal(area->host[1].stats.trips, 1);
     assert_int_equal(host_do(0, HOST_ADMIT, 0, 5.0), 0);
     info = fleet_read("quorum", redis_port);
     assert_int_equal(info.paused, 1);
@@ -169,6 +176,60 @@ static void test_one_probe_per_pause(void **state)
     /* The successful probe ended the pause everywhere. */
     for (int i = 0; i < 3; i++)
         assert_int_equal(host_do(i, HOST_ADMIT, 0, 5.0), 1);
+    hosts_stop(3);
+}
+
+/* F7: when the fleet's pause ends by its time, the host that takes the
+ * probe lease logs probing (its gate probes, G7) and every other host,
+ * still held, logs fleet_probing once per pause - however often the lease
+ * passes between idle hosts; the probe's success then recovers them all. */
+static int holder_of(int count)
+{
+    for (int i = 0; i < count; i++)
+        if (area->host[i].view.holds_probe)
+            return i;
+    return -1;
+}
+
+static void test_pause_end_is_told_once_per_host(void **state)
+{
+    (void)state;
+    hosts_start(3, "name=expiry,failures_to_enter_recovery=2,failures_window_seconds=10,recovery_seconds=0.5",
+                FLEET_PAIRS, redis_port);
+    assert_true(WAIT_FOR(connected(3), 5.0));
+    for (int pause = 1; pause <= 2; pause++) {
+        host_do(0, HOST_FAIL, 2, 5.0);
+        host_do(1, HOST_FAIL, 2, 5.0);
+        /* hosts 0 and 1 opened on their own; host 2 is paused by the fleet */
+        assert_true(WAIT_FOR(atomic_load(&area->host[2].events[RESPITE_EVENT_FLEET_PAUSED]) == pause, 2.0));
+        assert_true(WAIT_FOR(holder_of(3) >= 0, 3.0)); /* the pause's key expired: a host took the lease */
+        int first = holder_of(3);
+        assert_true(WAIT_FOR(events_everywhere(3, RESPITE_EVENT_FLEET_PROBING, pause - 1) &&
+                                 atomic_load(&area->host[(first + 1) % 3].events[RESPITE_EVENT_FLEET_PROBING]) ==
+                                     pause &&
+                                 atomic_load(&area->host[(first + 2) % 3].events[RESPITE_EVENT_FLEET_PROBING]) ==
+                                     pause,
+                             1.0));
+        assert_true(atomic_load(&area->host[first].events[RESPITE_EVENT_PROBING]) >= 1);
+        /* idle hosts let the lease lapse (5 refreshes) and pass it on: told once all the same */
+        sleep_for(15 * REFRESH);
+        for (int i = 0; i < 3; i++) {
+            int told = atomic_load(&area->host[i].events[RESPITE_EVENT_FLEET_PROBING]);
+            printf("pause %d: host %d logged fleet_probing %d times, probing %d times\n", pause, i, told,
+                   atomic_load(&area->host[i].events[RESPITE_EVENT_PROBING]));
+            assert_true(told <= pause);
+            assert_true(told >= (i == first ? pause - 1 : pause));
+            assert_int_equal(area->host[i].view.paused, 1);
+        }
+        /* whichever host holds the lease now admits the probe; its success recovers every host (F6) */
+        for (int i = 0; i < 3; i++)
+            host_do(i, HOST_UNTIL_ADMITTED, 5.0, 0);
+        for (int i = 0; i < 3; i++) {
+            host_wait(i, 6.0);
+            assert_true(area->host[i].result > 0);
+        }
+        assert_true(WAIT_FOR(events_everywhere(3, RESPITE_EVENT_RECOVERED, pause), 2.0));
+    }
     hosts_stop(3);
 }
 
@@ -411,6 +472,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_quorum_of_two, setup, teardown),
         cmocka_unit_test_setup_teardown(test_one_probe_per_pause, setup, teardown),
         cmocka_unit_test_setup_teardown(test_probe_holder_dies, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pause_end_is_told_once_per_host, setup, teardown),
         cmocka_unit_test_setup_teardown(test_redis_killed_and_restarted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_redis_never_answers, NULL, teardown),
         cmocka_unit_test_setup_teardown(test_redis_slow_for_a_while, setup, teardown),

@@ -22,7 +22,7 @@ static void test_M5_a_sender_brings_its_gate_and_queue(void **state)
 
     respite_metrics *m = respite_metrics_new(NULL, &err);
     assert_int_equal(respite_metrics_add_sender(m, sender, &err), RESPITE_OK);
-    assert_int_equal(respite_metrics_sample_count(m), 17 + 15 + 7);
+    assert_int_equal(respite_metrics_sample_count(m), 19 + 15 + 7);
     char *text = respite_metrics_render(m, &err);
     assert_non_null(text);
     assert_non_null(strstr(text, "\nrespite_gate_state{gate=\"usage\",respite_gate_state=\"closed\"} 1\n"));
@@ -38,7 +38,7 @@ static void test_M5_a_sender_brings_its_gate_and_queue(void **state)
                         "metrics already have a gate named 'usage': give each gate its own name (the name setting)");
     assert_int_equal(respite_metrics_add_sender(m, NULL, &err), RESPITE_E_CLOSED);
     assert_string_equal(err.message, "sender is closed");
-    assert_int_equal(respite_metrics_sample_count(m), 17 + 15 + 7);
+    assert_int_equal(respite_metrics_sample_count(m), 19 + 15 + 7);
     respite_metrics_free(m);
 
     /* A queue named as the sender already there: nothing of the sender is added. */

@@ -1,4 +1,4 @@
-/* respite_retry_run (spec B12-B18): the C retry loop through the gate. Delays
+/* respite_retry_run (spec B12-B19): the C retry loop through the gate. Delays
  * are a few milliseconds so the test stays fast. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -433,6 +434,160 @@ static void test_B18_callers_own_failure_is_not_retried_nor_counted(void **state
     respite_backoff_free(b);
 }
 
+/* B19: the hook before each wait. */
+typedef struct {
+    int calls;
+    int attempts[8], outcomes[8], statuses[8];
+    double delays[8];
+    int64_t reported[8]; /* the gate's reported count when called (B13: before the hook) */
+    respite_gate *gate;
+    int stop_at;         /* 0: never; else the attempt after which it returns `status` */
+    int status;
+    const char *message; /* filled into err when stopping; NULL: err left alone */
+} hook_log;
+
+static int logging_hook(void *hook_data, int attempt, double delay, int outcome, int http_status, respite_error *err)
+{
+    hook_log *h = hook_data;
+    assert_non_null(err);
+    assert_int_equal(err->status, RESPITE_OK);
+    if (h->calls < 8) {
+        h->attempts[h->calls] = attempt;
+        h->delays[h->calls] = delay;
+        h->outcomes[h->calls] = outcome;
+        h->statuses[h->calls] = http_status;
+        respite_gate_stats st = {0};
+        if (h->gate)
+            assert_int_equal(respite_gate_stats_get(h->gate, &st, NULL), RESPITE_OK);
+        h->reported[h->calls] = st.reported;
+    }
+    h->calls++;
+    if (attempt != h->stop_at)
+        return RESPITE_OK;
+    if (h->message) {
+        err->status = h->status;
+        snprintf(err->message, sizeof err->message, "%s", h->message);
+    }
+    return h->status;
+}
+
+static void test_B19_hook_called_before_each_wait(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_backoff(5, 0.001); /* delays 0.001, 0.002, ... (multiplier 2, no jitter) */
+    respite_gate *g = respite_gate_new(NULL, NULL);
+    const int outcomes[] = {RESPITE_OUTCOME_TRANSPORT, RESPITE_OUTCOME_SERVER_ERROR, RESPITE_OUTCOME_SUCCESS};
+    const int statuses[] = {0, 503, 200};
+    script s = {3, outcomes, statuses, NULL, 0, {0}};
+    hook_log h = {.gate = g};
+    int last = -1, made = -1;
+    respite_error err;
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_run_with_hook(b, g, scripted_attempt, &s, logging_hook, &h, &last, &made, &err),
+                     RESPITE_OK);
+    assert_int_equal(made, 3);
+    assert_int_equal(h.calls, 2); /* after each decision to retry; not after the success */
+    assert_int_equal(h.attempts[0], 1);
+    assert_int_equal(h.attempts[1], 2);
+    assert_true(h.delays[0] == 0.001 && h.delays[1] == 0.002);
+    assert_int_equal(h.outcomes[0], RESPITE_OUTCOME_TRANSPORT);
+    assert_int_equal(h.statuses[0], 0);
+    assert_int_equal(h.outcomes[1], RESPITE_OUTCOME_SERVER_ERROR);
+    assert_int_equal(h.statuses[1], 503);
+    assert_int_equal(h.reported[0], 1); /* the attempt was reported before the hook */
+    assert_int_equal(h.reported[1], 2);
+    respite_gate_free(g);
+    respite_backoff_free(b);
+
+    /* No hook after the attempt that gives up; NULL hook: as respite_retry_run. */
+    b = make_backoff(2, 0.001);
+    script t = {1, outcomes, NULL, NULL, 0, {0}};
+    hook_log once = {0};
+    assert_int_equal(respite_retry_run_with_hook(b, NULL, scripted_attempt, &t, logging_hook, &once, NULL, &made, &err),
+                     RESPITE_E_TRANSPORT);
+    assert_int_equal(made, 2);
+    assert_int_equal(once.calls, 1);
+    assert_string_equal(err.message, "the call failed after 2 attempts: last outcome transport");
+    script u = {1, outcomes, NULL, NULL, 0, {0}};
+    assert_int_equal(respite_retry_run_with_hook(b, NULL, scripted_attempt, &u, NULL, NULL, NULL, &made, NULL),
+                     RESPITE_E_TRANSPORT);
+    assert_int_equal(made, 2);
+    respite_backoff_free(b);
+
+    /* B17: the same calls with the same delays, none waited. */
+    b = make_backoff(3, 1.0);
+    respite_testing_set_immediate_retries(1);
+    script v = {1, outcomes, NULL, NULL, 0, {0}};
+    hook_log fast = {0};
+    double started = respite_now();
+    assert_int_equal(respite_retry_run_with_hook(b, NULL, scripted_attempt, &v, logging_hook, &fast, NULL, &made, &err),
+                     RESPITE_E_TRANSPORT);
+    respite_testing_set_immediate_retries(0);
+    assert_true(respite_now() - started < 1.0);
+    assert_int_equal(fast.calls, 2);
+    assert_true(fast.delays[0] == 1.0 && fast.delays[1] == 2.0);
+    respite_backoff_free(b);
+}
+
+/* B19: an error from the hook ends the call with it: no wait, no further attempt. */
+static void test_B19_hook_error_ends_the_call(void **state)
+{
+    (void)state;
+    respite_backoff *b = make_backoff(5, 10.0); /* a wait would last 10 s */
+    const int outcomes[] = {RESPITE_OUTCOME_SERVER_ERROR};
+    const int statuses[] = {503};
+    script s = {1, outcomes, statuses, NULL, 0, {0}};
+    hook_log h = {.stop_at = 1, .status = RESPITE_E_CANCELLED, .message = "shutting down"};
+    int last = -1, made = -1;
+    respite_error err;
+    respite_error_clear(&err);
+    double started = respite_now();
+    assert_int_equal(respite_retry_run_with_hook(b, NULL, scripted_attempt, &s, logging_hook, &h, &last, &made, &err),
+                     RESPITE_E_CANCELLED);
+    assert_true(respite_now() - started < 1.0);
+    assert_int_equal(made, 1);
+    assert_int_equal(s.calls, 1);
+    assert_int_equal(last, RESPITE_OUTCOME_SERVER_ERROR);
+    assert_int_equal(err.status, RESPITE_E_CANCELLED);
+    assert_string_equal(err.message, "shutting down"); /* the hook's own error */
+
+    /* A status without a message: the core's message. */
+    respite_backoff_free(b);
+    b = make_backoff(5, 0.001);
+    script t = {1, outcomes, statuses, NULL, 0, {0}};
+    hook_log quiet = {.stop_at = 2, .status = RESPITE_E_TRANSPORT};
+    respite_error_clear(&err);
+    assert_int_equal(respite_retry_run_with_hook(b, NULL, scripted_attempt, &t, logging_hook, &quiet, NULL, &made, &err),
+                     RESPITE_E_TRANSPORT);
+    assert_int_equal(made, 2);
+    assert_int_equal(quiet.calls, 2);
+    assert_string_equal(err.message, "the before-wait hook ended the call after attempt 2: last outcome server_error "
+                                     "(status 503)");
+    /* err NULL: the status still comes back. */
+    script u = {1, outcomes, statuses, NULL, 0, {0}};
+    quiet.calls = 0;
+    assert_int_equal(respite_retry_run_with_hook(b, NULL, scripted_attempt, &u, logging_hook, &quiet, NULL, &made, NULL),
+                     RESPITE_E_TRANSPORT);
+    assert_int_equal(made, 2);
+
+    /* A value that is no status is the hook's mistake. */
+    const int bad[] = {99, -1, RESPITE_STATUS_COUNT_};
+    for (int i = 0; i < 3; i++) {
+        script w = {1, outcomes, statuses, NULL, 0, {0}};
+        hook_log wrong = {.stop_at = 1, .status = bad[i]};
+        respite_error_clear(&err);
+        assert_int_equal(respite_retry_run_with_hook(b, NULL, scripted_attempt, &w, logging_hook, &wrong, NULL, &made,
+                                                     &err),
+                         RESPITE_E_INVALID_ARGUMENT);
+        assert_int_equal(made, 1);
+        char want[160];
+        snprintf(want, sizeof want,
+                 "the before-wait hook must return RESPITE_OK or a respite_status from 1 to 13 (got %d)", bad[i]);
+        assert_string_equal(err.message, want);
+    }
+    respite_backoff_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -449,6 +604,8 @@ int main(void)
         cmocka_unit_test(test_B16_retry_run_stops_at_the_limit),
         cmocka_unit_test(test_B17_testing_switch_makes_retries_immediate),
         cmocka_unit_test(test_B18_callers_own_failure_is_not_retried_nor_counted),
+        cmocka_unit_test(test_B19_hook_called_before_each_wait),
+        cmocka_unit_test(test_B19_hook_error_ends_the_call),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

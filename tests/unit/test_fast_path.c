@@ -1,6 +1,7 @@
 /* The fast-path protocol (docs/spec.md K1-K6): a binding's closed path,
- * written here from respite_fast_path alone, replayed step by step against
- * the same gate driven through the core only. */
+ * decided by respite/fast_path_reader.h (what the C bindings use) from
+ * respite_fast_path alone, replayed step by step against the same gate
+ * driven through the core only. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,11 +16,13 @@
 
 #include "../support/test_support.h"
 #include "respite.h"
+#include "respite/fast_path_reader.h"
 
 /* A binding over one gate: its fast path (NULL: core only) and the events it took. */
 typedef struct binding {
     respite_gate *gate;
     respite_fast_path fp;
+    respite_fast_reader reader;
     int fast;
     int fast_decisions;
     char log[4096];
@@ -30,10 +33,11 @@ static uint64_t load_word(int64_t address)
     return atomic_load_explicit((_Atomic uint64_t *)(intptr_t)address, memory_order_acquire);
 }
 
-static void bump(const binding *b, int offset)
+/* b's fast path from the core, and its reader. */
+static void attach(binding *b)
 {
-    _Atomic int64_t *cell = (_Atomic int64_t *)(intptr_t)(b->fp.block_address + offset);
-    atomic_store_explicit(cell, atomic_load_explicit(cell, memory_order_relaxed) + 1, memory_order_relaxed);
+    assert_int_equal(respite_gate_fast_path(b->gate, &b->fp, NULL), RESPITE_OK);
+    respite_fast_reader_init(&b->reader, &b->fp);
 }
 
 static void take_events(binding *b)
@@ -50,7 +54,7 @@ static void take_events(binding *b)
 static void after_call(binding *b, int decided_here)
 {
     if (decided_here) {
-        if (load_word(b->fp.events_address) != load_word(b->fp.cursor_address))
+        if (respite_fast_reader_events_waiting(&b->reader))
             take_events(b);
     } else if (respite_gate_events_pending(b->gate) > 0) {
         take_events(b);
@@ -59,30 +63,22 @@ static void after_call(binding *b, int decided_here)
 
 static int64_t b_admit(binding *b, double now, respite_error *err)
 {
-    uint64_t word = load_word(b->fp.word_address);
-    int64_t permit;
-    int here = b->fast && now >= 0 && isfinite(now) &&
-               (word & (uint64_t)b->fp.admit_mask) == (uint64_t)b->fp.admit_value;
-    if (here) {
-        bump(b, b->fp.admitted_offset);
+    int64_t permit = b->fast && now >= 0 && isfinite(now) ? respite_fast_reader_admit(&b->reader) : 0;
+    int here = permit != 0;
+    if (here)
         b->fast_decisions++;
-        permit = (int64_t)(word & (uint64_t)b->fp.permit_mask);
-    } else {
+    else
         permit = respite_gate_admit(b->gate, now, err);
-    }
     after_call(b, here);
     return permit;
 }
 
 static int b_report(binding *b, int64_t permit, int outcome, double now, respite_error *err)
 {
-    uint64_t word = load_word(b->fp.word_address);
     int here = b->fast && now >= 0 && isfinite(now) && outcome == RESPITE_OUTCOME_SUCCESS &&
-               (permit == 0 || (uint64_t)permit == (word & (uint64_t)b->fp.permit_mask)) &&
-               (word & (uint64_t)b->fp.success_mask) == (uint64_t)b->fp.success_value;
+               respite_fast_reader_success(&b->reader, permit);
     int rc = RESPITE_OK;
     if (here) {
-        bump(b, b->fp.reported_offset);
         b->fast_decisions++;
     } else {
         rc = respite_gate_report(b->gate, permit, outcome, 0, now, err);
@@ -119,6 +115,8 @@ static void assert_same_stats(respite_gate *a, respite_gate *b)
     assert_int_equal(x.trips, y.trips);
     assert_int_equal(x.probes, y.probes);
     assert_int_equal(x.probe_timeouts, y.probe_timeouts);
+    assert_int_equal(x.successes, y.successes);
+    assert_int_equal(x.pauses, y.pauses);
     assert_int_equal(x.generation, y.generation);
     assert_int_equal(x.state, y.state);
     assert_true(x.delay == y.delay && x.until == y.until);
@@ -131,9 +129,8 @@ static void replay(int probes, unsigned seed)
 {
     binding fast = {.gate = replay_gate(probes), .fast = 1};
     binding core = {.gate = replay_gate(probes), .fast = 0};
-    assert_int_equal(respite_gate_fast_path(fast.gate, &fast.fp, NULL), RESPITE_OK);
-    memset(&core.fp, 0, sizeof core.fp);
-    assert_int_equal(respite_gate_fast_path(core.gate, &core.fp, NULL), RESPITE_OK); /* words only */
+    attach(&fast);
+    attach(&core); /* words only */
     uint64_t rng = seed;
     double now = 0;
     int64_t held_fast[8] = {0}, held_core[8] = {0};
@@ -246,8 +243,8 @@ static void test_K4_K5_blocks_and_event_words(void **state)
     (void)state;
     respite_gate *g = gate_with(1, 10);
     binding a = {.gate = g, .fast = 1}, b = {.gate = g, .fast = 1};
-    assert_int_equal(respite_gate_fast_path(g, &a.fp, NULL), RESPITE_OK);
-    assert_int_equal(respite_gate_fast_path(g, &b.fp, NULL), RESPITE_OK);
+    attach(&a);
+    attach(&b);
     assert_true(a.fp.block_address != b.fp.block_address);
     for (int i = 0; i < 5; i++)
         b_report(&a, b_admit(&a, 0, NULL), RESPITE_OUTCOME_SUCCESS, 0, NULL);
@@ -257,7 +254,15 @@ static void test_K4_K5_blocks_and_event_words(void **state)
     assert_int_equal(respite_gate_stats_get(g, &st, NULL), RESPITE_OK);
     assert_int_equal(st.admitted, 7);
     assert_int_equal(st.reported, 5);
-    assert_int_equal(a.fast_decisions + b.fast_decisions, 11);
+    assert_int_equal(st.successes, 5); /* K3 adds only to reported: every one a success */
+    /* the core's own reports of other outcomes are not successes */
+    assert_int_equal(respite_gate_report(g, 0, RESPITE_OUTCOME_REQUEST_ERROR, 0, 0, NULL), RESPITE_OK);
+    b_report(&b, 0, RESPITE_OUTCOME_SUCCESS, 0, NULL);
+    assert_int_equal(respite_gate_stats_get(g, &st, NULL), RESPITE_OK);
+    assert_int_equal(st.reported, 7);
+    assert_int_equal(st.successes, 6);
+    assert_int_equal(st.pauses, 0);
+    assert_int_equal(a.fast_decisions + b.fast_decisions, 12);
     assert_true(load_word(a.fp.events_address) == load_word(a.fp.cursor_address));
     respite_gate_reset(g, 1, NULL); /* another user's transition: an event waits */
     assert_false(load_word(a.fp.events_address) == load_word(a.fp.cursor_address));
@@ -285,7 +290,7 @@ static void test_K1_K5_shared_gate(void **state)
     assert_non_null(one);
     assert_non_null(two);
     binding a = {.gate = one, .fast = 1};
-    assert_int_equal(respite_gate_fast_path(one, &a.fp, NULL), RESPITE_OK);
+    attach(&a);
     int64_t permit = b_admit(&a, 0, NULL);
     assert_true(permit > 0);
     assert_int_equal(a.fast_decisions, 1);
@@ -300,9 +305,46 @@ static void test_K1_K5_shared_gate(void **state)
     assert_int_equal(b_report(&a, permit, RESPITE_OUTCOME_SUCCESS, 0, NULL), RESPITE_OK); /* late, by the core */
     assert_int_equal(respite_gate_stats_get(two, &st, NULL), RESPITE_OK);
     assert_int_equal(st.late, 1);
+    assert_int_equal(st.pauses, 1);
+    assert_int_equal(st.successes, 1);
+    /* a success settled on the fast path while closed folds into the slot's successes */
+    assert_int_equal(respite_gate_reset(two, 1, NULL), RESPITE_OK);
+    assert_int_equal(b_report(&a, b_admit(&a, 1, NULL), RESPITE_OUTCOME_SUCCESS, 1, NULL), RESPITE_OK);
+    assert_int_equal(a.fast_decisions, 3);
+    assert_int_equal(respite_gate_stats_get(two, &st, NULL), RESPITE_OK);
+    assert_int_equal(st.successes, 2);
+    assert_int_equal(st.reported, 3);
     respite_gate_free(one);
     respite_gate_free(two);
     unlink(file);
+}
+
+/* K3, G6: a success of an earlier generation is the core's (late), even
+ * while the gate is closed and confirmed again in a later one. */
+static void test_K3_an_earlier_generation_is_late(void **state)
+{
+    (void)state;
+    respite_gate *g = gate_with(1, 10);
+    binding a = {.gate = g, .fast = 1};
+    attach(&a);
+    int64_t old = b_admit(&a, 0, NULL);
+    assert_true(old > 0);
+    assert_int_equal(respite_gate_report(g, 0, RESPITE_OUTCOME_SERVER_ERROR, 0, 0, NULL), RESPITE_OK); /* opens */
+    assert_int_equal(respite_gate_reset(g, 1, NULL), RESPITE_OK);                                      /* closed again */
+    int64_t current = b_admit(&a, 1, NULL);
+    assert_true(current > old);
+    assert_int_equal(a.fast_decisions, 2);
+    assert_int_equal(b_report(&a, old, RESPITE_OUTCOME_SUCCESS, 1, NULL), RESPITE_OK);
+    assert_int_equal(a.fast_decisions, 2); /* not decided here */
+    respite_gate_stats st;
+    assert_int_equal(respite_gate_stats_get(g, &st, NULL), RESPITE_OK);
+    assert_int_equal(st.late, 1);
+    assert_int_equal(b_report(&a, current, RESPITE_OUTCOME_SUCCESS, 1, NULL), RESPITE_OK);
+    assert_int_equal(a.fast_decisions, 3);
+    assert_int_equal(respite_gate_stats_get(g, &st, NULL), RESPITE_OK);
+    assert_int_equal(st.late, 1);
+    assert_int_equal(st.successes, 2);
+    respite_gate_free(g);
 }
 
 static void test_K_closed_gate_and_null_out(void **state)
@@ -326,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_K2_K3_words_of_each_state),
         cmocka_unit_test(test_K4_K5_blocks_and_event_words),
         cmocka_unit_test(test_K1_K5_shared_gate),
+        cmocka_unit_test(test_K3_an_earlier_generation_is_late),
         cmocka_unit_test(test_K_closed_gate_and_null_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1060,6 +1060,47 @@ static void test_G12_anchor_R_negative_many_failures(void **state)
     respite_gate_free(g);
 }
 
+/* Statistics: successes are reports of `success` (late ones too); pauses
+ * are the times the gate opened - a trip, a failed probe (G9), a timed-out
+ * probe (G10) - and not a G12 trip, which never opens it. */
+static void test_stats_successes_and_pauses(void **state)
+{
+    (void)state;
+    respite_gate *g = GATE("failures_to_enter_recovery", 1.0, "recovery_seconds", 10.0, "probe_timeout_seconds", 5.0);
+    int64_t permit = check_at(g, 0.0).permit;
+    succeed_at(g, 0.0);
+    report(g, RESPITE_NO_PERMIT, RESPITE_OUTCOME_REQUEST_ERROR, 0.0, 0.0);
+    fail_at(g, 0.0); /* trip: pause 1 */
+    report(g, permit, RESPITE_OUTCOME_SUCCESS, 0.0, 1.0); /* late (G6), still a success */
+    respite_gate_stats st = stats_of(g);
+    assert_int_equal(st.reported, 4);
+    assert_int_equal(st.late, 1);
+    assert_int_equal(st.successes, 2);
+    assert_int_equal(st.pauses, 1);
+    assert_true(check_at(g, 10.0).probe);
+    fail_at(g, 10.0); /* G9: pause 2 */
+    assert_true(check_at(g, 20.0).probe);
+    assert_false(allowed_at(g, 25.0)); /* G10 at 25: pause 3 */
+    st = stats_of(g);
+    assert_int_equal(st.pauses, 3);
+    assert_int_equal(st.trips, 1);
+    assert_int_equal(st.successes, 2);
+    assert_true(check_at(g, 35.0).probe);
+    succeed_at(g, 35.0); /* G8 */
+    st = stats_of(g);
+    assert_int_equal(st.successes, 3);
+    assert_int_equal(st.pauses, 3);
+    respite_gate_free(g);
+
+    g = GATE("recovery_seconds", 0.0, "failures_to_enter_recovery", 1.0);
+    fail_at(g, 0.0);
+    fail_at(g, 1.0);
+    st = stats_of(g);
+    assert_int_equal(st.trips, 2);
+    assert_int_equal(st.pauses, 0);
+    respite_gate_free(g);
+}
+
 /* --------------------------------------------------------- bad input */
 
 static void test_G1_null_gate_is_closed_everywhere(void **state)
@@ -1268,6 +1309,7 @@ int main(void)
         cmocka_unit_test(test_G11_anchor_N2_R10_failure_after_pause),
         cmocka_unit_test(test_G13_anchor_no_recovery),
         cmocka_unit_test(test_G12_anchor_R_negative_many_failures),
+        cmocka_unit_test(test_stats_successes_and_pauses),
         cmocka_unit_test(test_G1_null_gate_is_closed_everywhere),
         cmocka_unit_test(test_G4_bad_outcome_hint_and_permit_rejected),
         cmocka_unit_test(test_G3_settings_checked_at_new),

@@ -184,6 +184,15 @@ static void test_f10_f11_notes(void **state)
     assert_string_equal(line, "cloud: fleet store answers again: this host rejoined the fleet");
     assert_int_equal(respite_event_is_warning(ev.type), 0);
     assert_string_equal(respite_event_type_name(RESPITE_EVENT_FLEET_REJOINED), "fleet_rejoined");
+    /* F7: a held host hears that the fleet's pause ended and another host probes */
+    assert_int_equal(respite_gate_fleet_note(g, RESPITE_EVENT_FLEET_PROBING, 5.0, NULL), RESPITE_OK);
+    assert_int_equal(next_event_type(g, &ev), RESPITE_EVENT_FLEET_PROBING);
+    assert_true(ev.at == 5.0);
+    respite_event_message(&ev, line, sizeof line);
+    assert_string_equal(line, "cloud: fleet pause ended: another host probes for the fleet; requests resume when it "
+                              "succeeds");
+    assert_int_equal(respite_event_is_warning(ev.type), 0);
+    assert_string_equal(respite_event_type_name(RESPITE_EVENT_FLEET_PROBING), "fleet_probing");
     assert_null(respite_event_type_name(RESPITE_EVENT_TYPE_COUNT));
     respite_gate_free(g);
 }

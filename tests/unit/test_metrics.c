@@ -23,7 +23,8 @@ static respite_settings *named(const char *component, const char *name)
     return s;
 }
 
-/* "billing": opened for good by two counted failures, one call refused. */
+/* "billing": one success, then opened for good by two counted failures,
+ * one call refused. */
 static respite_gate *open_gate(void)
 {
     respite_error err = {0};
@@ -34,6 +35,7 @@ static respite_gate *open_gate(void)
     respite_settings_free(s);
     assert_non_null(gate);
     double now = respite_now();
+    assert_int_equal(respite_gate_report(gate, RESPITE_NO_PERMIT, RESPITE_OUTCOME_SUCCESS, 0, now, &err), RESPITE_OK);
     for (int i = 0; i < 2; i++) {
         int64_t permit = respite_gate_admit(gate, now, &err);
         assert_true(permit > 0);
@@ -114,7 +116,7 @@ static void test_M6_samples_match_text(void **state)
     /* Added queue first: the samples still come family by family. */
     assert_int_equal(respite_metrics_add_queue(m, queue, &err), RESPITE_OK);
     assert_int_equal(respite_metrics_add_gate(m, gate, &err), RESPITE_OK);
-    assert_int_equal(respite_metrics_sample_count(m), 17 + 15);
+    assert_int_equal(respite_metrics_sample_count(m), 19 + 15);
     respite_metric_sample s;
     assert_int_equal(respite_metrics_sample(m, 1, &s, &err), RESPITE_OK);
     assert_string_equal(s.family, "respite_gate_state");
@@ -125,19 +127,19 @@ static void test_M6_samples_match_text(void **state)
     assert_string_equal(s.label, "respite_gate_state");
     assert_string_equal(s.label_value, "open");
     assert_true(s.value == 1);
-    assert_int_equal(respite_metrics_sample(m, 17 + 5, &s, &err), RESPITE_OK);
+    assert_int_equal(respite_metrics_sample(m, 19 + 5, &s, &err), RESPITE_OK);
     assert_string_equal(s.name, "respite_queue_dropped_total");
     assert_string_equal(s.label, "reason");
     assert_string_equal(s.label_value, "discarded");
     assert_true(s.value == 1);
-    assert_int_equal(respite_metrics_sample(m, 16, &s, &err), RESPITE_OK);
+    assert_int_equal(respite_metrics_sample(m, 18, &s, &err), RESPITE_OK);
     assert_string_equal(s.unit, "seconds");
     assert_true(isinf(s.value));
     char *text = render(m);
     assert_string_equal(text, read_expected());
     respite_free_string(text);
-    assert_int_equal(respite_metrics_sample(m, 32, &s, &err), RESPITE_E_INVALID_ARGUMENT);
-    assert_string_equal(err.message, "index must be 0-31 (got 32)");
+    assert_int_equal(respite_metrics_sample(m, 34, &s, &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "index must be 0-33 (got 34)");
     respite_metrics_free(m);
     respite_gate_free(gate);
     respite_queue_free(queue);
@@ -186,7 +188,7 @@ static void test_M3_names_unique_per_kind(void **state)
     assert_int_equal(respite_metrics_add_gate(m, b, &err), RESPITE_E_INVALID_ARGUMENT);
     assert_string_equal(err.message,
                         "metrics already have a gate named '': give each gate its own name (the name setting)");
-    assert_int_equal(respite_metrics_sample_count(m), 17);
+    assert_int_equal(respite_metrics_sample_count(m), 19);
     respite_queue *q = respite_queue_new(NULL, NULL, &err);
     assert_int_equal(respite_metrics_add_queue(m, q, &err), RESPITE_OK);
     respite_metrics_free(m);
@@ -238,14 +240,14 @@ static void test_M2_family_table(void **state)
     (void)state;
     respite_error err = {0};
     respite_metric_family f;
-    assert_int_equal(respite_metric_family_count(), 32);
+    assert_int_equal(respite_metric_family_count(), 34);
     assert_int_equal(respite_metric_family_get(0, &f, &err), RESPITE_OK);
     assert_string_equal(f.name, "respite_gate_state");
     assert_string_equal(f.labels, "gate,respite_gate_state");
-    assert_int_equal(respite_metric_family_get(18, &f, &err), RESPITE_OK);
+    assert_int_equal(respite_metric_family_get(20, &f, &err), RESPITE_OK);
     assert_string_equal(f.name, "respite_queue_refused");
     assert_string_equal(f.labels, "queue,reason");
-    assert_int_equal(respite_metric_family_get(32, &f, &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_int_equal(respite_metric_family_get(34, &f, &err), RESPITE_E_INVALID_ARGUMENT);
     assert_string_equal(respite_metrics_content_type(), "application/openmetrics-text; version=1.0.0; charset=utf-8");
 }
 

@@ -227,7 +227,7 @@ static void test_H1_another_layout_version(void **state)
     assert_null(TRY_GATE(&err, COMMON("cloud")));
     assert_int_equal(err.status, RESPITE_E_INVALID_ARGUMENT);
     char want[256];
-    snprintf(want, sizeof want, "shared gate file %s has layout version 3; this library reads version 1", file);
+    snprintf(want, sizeof want, "shared gate file %s has layout version 3; this library reads version 2", file);
     assert_string_equal(err.message, want);
     int count = -1;
     assert_int_equal(respite_shared_gates_read(file, 0.0, NULL, 0, &count, &err), RESPITE_E_INVALID_ARGUMENT);

@@ -93,6 +93,38 @@ static void test_E2_success_leaves_err_untouched(void **state)
     respite_settings_free(s);
 }
 
+/* E9: the closed error a binding asks for by kind has the words the core
+ * gives for a NULL handle of that kind. */
+static void test_E9_closed_by_kind_has_the_core_words(void **state)
+{
+    (void)state;
+    respite_error by_kind = {0}, by_null = {0};
+    assert_int_equal(respite_closed(RESPITE_HANDLE_GATE, &by_kind), RESPITE_E_CLOSED);
+    assert_int_equal(respite_gate_reset(NULL, 0.0, &by_null), RESPITE_E_CLOSED);
+    assert_string_equal(by_kind.message, by_null.message);
+    assert_int_equal(respite_closed(RESPITE_HANDLE_QUEUE, &by_kind), RESPITE_E_CLOSED);
+    assert_int_equal(respite_queue_close(NULL, &by_null), RESPITE_E_CLOSED);
+    assert_string_equal(by_kind.message, by_null.message);
+    assert_int_equal(respite_closed(RESPITE_HANDLE_ENGINE, &by_kind), RESPITE_E_CLOSED);
+    assert_int_equal(respite_engine_close(NULL, 0.0, &by_null), RESPITE_E_CLOSED);
+    assert_string_equal(by_kind.message, by_null.message);
+    assert_int_equal(respite_closed(RESPITE_HANDLE_RESPONSE, &by_kind), RESPITE_E_CLOSED);
+    assert_string_equal(by_kind.message, "response is closed");
+    assert_int_equal(respite_closed(RESPITE_HANDLE_CANCEL_TOKEN, &by_kind), RESPITE_E_CLOSED);
+    assert_string_equal(by_kind.message, "cancel token is closed");
+    assert_int_equal(respite_closed(RESPITE_HANDLE_POLICY_BUILDER, NULL), RESPITE_E_CLOSED);
+}
+
+static void test_E9_closed_refuses_an_unknown_kind(void **state)
+{
+    (void)state;
+    respite_error err = {0};
+    assert_int_equal(respite_closed((respite_handle_kind)RESPITE_HANDLE_COUNT_, &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "kind must be a handle kind 0 to 14 (got 15)");
+    assert_int_equal(respite_closed((respite_handle_kind)-1, &err), RESPITE_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, "kind must be a handle kind 0 to 14 (got -1)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -101,6 +133,8 @@ int main(void)
         cmocka_unit_test(test_E1_names_are_unique_lower_case_words),
         cmocka_unit_test(test_E2_error_clear_empties_everything),
         cmocka_unit_test(test_E2_success_leaves_err_untouched),
+        cmocka_unit_test(test_E9_closed_by_kind_has_the_core_words),
+        cmocka_unit_test(test_E9_closed_refuses_an_unknown_kind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -114,9 +114,11 @@ def class_name(status: str) -> str:
 def emit_root(tables: Tables) -> str:
     errors = tables.errors
     out = header() + [
+        "import java.util.ArrayList;",
         "import java.util.List;",
         "",
         "import org.respite.internal.Utf8;",
+        "import org.respite.swig.RespiteNative;",
         "",
         "/**",
         " * The root of every error respite raises. Each status of the core's status",
@@ -138,9 +140,20 @@ def emit_root(tables: Tables) -> str:
         "        return status;",
         "    }",
         "",
-        "    /** Called by the JNI layer (respite_jni.h) with respite_error's fields, its text as UTF-8. */",
-        "    static RespiteException fromNative(int status, byte[] message, byte[] setting, double retryAfter) {",
-        "        return fromError(status, Utf8.string(message), Utf8.string(setting), retryAfter, null);",
+        "    /**",
+        "     * Called by the JNI layer (respite_jni.h) with respite_error's fields, its text as UTF-8,",
+        "     * and the problems the call reported (a native respite_problems; 0: none).",
+        "     */",
+        "    static RespiteException fromNative(int status, byte[] message, byte[] setting, double retryAfter,",
+        "                                       long problems) {",
+        "        List<PolicyProblem> list = new ArrayList<>();",
+        "        for (int i = 0; i < RespiteNative.respite_problems_count(problems); i++) {",
+        "            list.add(new PolicyProblem(RespiteNative.respite_problems_pointer(problems, i),",
+        "                    RespiteNative.respite_problems_message(problems, i),",
+        "                    RespiteNative.respite_problems_line(problems, i),",
+        "                    RespiteNative.respite_problems_column(problems, i)));",
+        "        }",
+        "        return fromError(status, Utf8.string(message), Utf8.string(setting), retryAfter, list);",
         "    }",
         "",
         "    /**",
@@ -320,10 +333,21 @@ def emit_setting_info() -> str:
     ])
 
 
+# A setting's type -> how its value reads (a Boolean, Long, Double or String;
+# {n}: the number): every type the table holds must be here.
+SETTING_READS = {"integer": "(long) {n}", "number": "{n}", "boolean": "{n} != 0", "choice": None, "string": None,
+                 "list": None}
+
+
 def emit_settings_table(tables: Tables) -> str:
+    number = "RespiteNative.respite_settings_get_number(settings, name)"
+    reads = {kind: "RespiteNative.respite_settings_get_text(settings, name)" if SETTING_READS[kind] is None
+             else SETTING_READS[kind].format(n=number) for kind in dict.fromkeys(s.type for s in tables.settings)}
     out = header() + [
         "import java.util.List;",
         "import java.util.Optional;",
+        "",
+        "import org.respite.swig.RespiteNative;",
         "",
         "/** The core's settings table, every setting of every component in the core's order. */",
         "public final class SettingsTable {",
@@ -353,6 +377,17 @@ def emit_settings_table(tables: Tables) -> str:
         "    public static Optional<SettingInfo> find(String component, String name) {",
         "        return ALL.stream().filter(row -> row.component().equals(component) && row.name().equals(name))",
         "                .findFirst();",
+        "    }",
+        "",
+        "    /**",
+        "     * The value of component's setting name in native settings, as its type says (a Boolean,",
+        "     * Long, Double or String); an unknown name reads as a number, which the core refuses.",
+        "     */",
+        "    public static Object value(long settings, String component, String name) {",
+        "        return switch (find(component, name).map(SettingInfo::type).orElse(\"\")) {",
+        *[f"            case {java_string(kind)} -> {read};" for kind, read in reads.items() if kind != "number"],
+        f"            default -> {reads['number']}; // number; unknown: the core's error",
+        "        };",
         "    }",
         "}",
         "",

@@ -336,13 +336,43 @@ def struct_summary(struct: str, summary: str) -> str:
     return f"/** {doc(sentence(summary) + ' ' if summary else '')}({struct}) */"
 
 
-def emit_structs_js(_tables: Tables) -> str:
+# A setting's type -> how its value reads ({n}: the number): every type the
+# table holds must be here (a new one fails the generator).
+SETTING_READS = {"integer": "{n}", "number": "{n}", "boolean": "{n} !== 0", "choice": None, "string": None,
+                 "list": None}
+
+
+def setting_reader(tables: Tables) -> List[str]:
+    """settingValue: a setting's value in raw settings, as its type says."""
+    number = "native.respite_settings_get_number(raw, name)"
+    reads = {kind: "native.respite_settings_get_text(raw, name)" if SETTING_READS[kind] is None
+             else SETTING_READS[kind].format(n=number) for kind in dict.fromkeys(s.type for s in tables.settings)}
+    return [
+        "",
+        "// component.setting -> its type, and how each type reads",
+        "const SETTING_TYPES = new Map([",
+        *[f"  ['{s.component}.{s.name}', '{s.type}']," for s in tables.settings],
+        "]);",
+        "const SETTING_READS = {",
+        *[f"  {kind}: (raw, name) => {read}," for kind, read in reads.items()],
+        "};",
+        "",
+        "// The value of component's setting `name` in raw settings, as its type says",
+        "// (an unknown name reads as a number, which the core refuses).",
+        "function settingValue(raw, component, name) {",
+        "  return SETTING_READS[SETTING_TYPES.get(`${component}.${name}`) ?? 'number'](raw, name);",
+        "}",
+    ]
+
+
+def emit_structs_js(tables: Tables) -> str:
     out = [
         f"// {HEADER}.",
         "'use strict';",
         "// The core's result structs (the SWIG objects its getters fill) as plain",
         "// objects: every field in camelCase, names from the core's tables, 0/1 flags",
-        "// as booleans; the fields read from the public headers.",
+        "// as booleans; the fields read from the public headers. And settingValue,",
+        "// a setting's value by its type.",
         "const native = require('../lib/native');",
         "const { EVENT_TYPES, GATE_STATES, OVERFLOWS } = require('./tables');",
     ]
@@ -361,7 +391,8 @@ def emit_structs_js(_tables: Tables) -> str:
         for field, _ts_type, js_value, _doc in ADDED.get(struct, []):
             out.append(f"    {field}: {js_value},")
         out += ["  };", "}"]
-    out += ["", "module.exports = { " + ", ".join(f for _t, f in STRUCTS.values()) + " };", ""]
+    out += setting_reader(tables)
+    out += ["", "module.exports = { " + ", ".join([f for _t, f in STRUCTS.values()] + ["settingValue"]) + " };", ""]
     return "\n".join(out)
 
 
@@ -381,7 +412,8 @@ def emit_structs_dts(_tables: Tables) -> str:
         for field, field_type, _js, comment in ADDED.get(struct, []):
             out += [f"  /** {doc(comment)} */", f"  {field}: {field_type};"]
         out.append("}")
-    out += ["", *[f"export function {f}(raw: unknown): {t};" for t, f in STRUCTS.values()]]
+    out += ["", *[f"export function {f}(raw: unknown): {t};" for t, f in STRUCTS.values()],
+            "export function settingValue(raw: unknown, component: string, name: string): number | boolean | string;"]
     return "\n".join(out) + "\n"
 
 

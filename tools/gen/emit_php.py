@@ -334,7 +334,37 @@ def struct_fields(struct: str, s: str) -> List[Tuple[str, str, str, str]]:
     return rows
 
 
-def emit_structs() -> str:
+# A setting's type -> how its value reads ({n}: the number): every type the
+# table holds must be here (a new one fails the generator).
+SETTING_READS = {"integer": "(int) {n}", "number": "{n}", "boolean": "{n} != 0", "choice": None, "string": None,
+                 "list": None}
+
+
+def setting_reader(tables: Tables) -> List[str]:
+    """Structs::setting: a setting's value in raw settings, as its type says."""
+    number = "respite_settings_get_number($raw, $name)"
+    reads = {kind: "respite_settings_get_text($raw, $name)" if SETTING_READS[kind] is None
+             else SETTING_READS[kind].format(n=number) for kind in dict.fromkeys(s.type for s in tables.settings)}
+    return [
+        "    /** component.setting => its type */",
+        "    private const SETTING_TYPES = [",
+        *[f"        '{s.component}.{s.name}' => '{s.type}'," for s in tables.settings],
+        "    ];",
+        "",
+        "    /** The value of $component's setting $name in raw settings, as its type says (an unknown name",
+        "     * reads as a number, which the core refuses). */",
+        "    public static function setting($raw, string $component, string $name): mixed",
+        "    {",
+        "        return match (self::SETTING_TYPES[$component . '.' . $name] ?? 'number') {",
+        *[f"            '{kind}' => {read}," for kind, read in reads.items() if kind != "number"],
+        f"            default => {reads['number']},",
+        "        };",
+        "    }",
+        "",
+    ]
+
+
+def emit_structs(tables: Tables) -> str:
     out = head("Respite\\Internal") + [
         "/** @internal the core's result structs (SWIG objects) as PHP values: arrays by the core's field names, Decision */",
         "final class Structs",
@@ -352,6 +382,7 @@ def emit_structs() -> str:
                 f"    public static function {method}(\\{struct} $s): array", "    {", "        return ["]
         out += [f"            '{name}' => {value}," for name, _t, value, _d in struct_fields(struct, "$s")]
         out += ["        ];", "    }", ""]
+    out += setting_reader(tables)
     out[-1:] = ["}", ""]
     return "\n".join(out)
 
@@ -416,7 +447,7 @@ def emit_value_class(struct: str, cls: str) -> str:
 def emit(tables: Tables) -> Dict[str, str]:
     files = {"RespiteException.php": emit_root(tables), "Tables.php": emit_tables(tables), "Problem.php": emit_problem(),
              "Event.php": emit_event(), "Decision.php": emit_value_class("respite_decision", "Decision"),
-             "Internal/Structs.php": emit_structs()}
+             "Internal/Structs.php": emit_structs(tables)}
     for s in tables.errors:
         files[class_name(s.name) + ".php"] = emit_exception(s)
     for e in tables.enums:

@@ -366,13 +366,44 @@ def _py_value(field: str, ctype: str) -> str:
     return f"raw.{field}"
 
 
-def emit_structs(_tables: Tables) -> str:
+# A setting's type -> how its value reads ({n}: the number): every type the
+# table holds must be here (a new one fails the generator).
+_SETTING_READS = {"integer": "int({n})", "number": "{n}", "boolean": "bool({n})", "choice": None, "string": None,
+                  "list": None}
+
+
+def _setting_reader(tables: Tables) -> List[str]:
+    """read_setting: a setting's value in raw settings, as its type says."""
+    number = "_c.respite_settings_get_number(raw, name)"
+    reads = {kind: "_c.respite_settings_get_text(raw, name)" if _SETTING_READS[kind] is None
+             else _SETTING_READS[kind].format(n=number) for kind in dict.fromkeys(s.type for s in tables.settings)}
+    return [
+        "",
+        "",
+        "# (component, setting) -> its type, and how each type reads",
+        "_SETTING_TYPES: Dict[Tuple[str, str], str] = {",
+        *[f'    ("{s.component}", "{s.name}"): "{s.type}",' for s in tables.settings],
+        "}",
+        "_SETTING_READS: Dict[str, Callable[[Any, str], Any]] = {",
+        *[f'    "{kind}": lambda raw, name: {read},' for kind, read in reads.items()],
+        "}",
+        "",
+        "",
+        "def read_setting(raw: Any, component: str, name: str) -> Any:",
+        '    """The value of ``component``\'s setting ``name`` in raw settings, as its',
+        '    type says (an unknown name: read as a number, which the core refuses)."""',
+        '    return _SETTING_READS[_SETTING_TYPES.get((component, name), "number")](raw, name)',
+    ]
+
+
+def emit_structs(tables: Tables) -> str:
     out: List[str] = [
         f'"""{HEADER}.',
         "",
         "The core's result structs as named tuples with typed fields, in C order",
         "(read from the public headers), then the fields the binding adds; one",
-        "reader each, used through read_struct and fill_struct.",
+        "reader each, used through read_struct and fill_struct; and read_setting,",
+        "a setting's value by its type.",
         '"""',
         "from __future__ import annotations",
         "",
@@ -422,6 +453,7 @@ def emit_structs(_tables: Tables) -> str:
         "    out = _READERS[cls][0]()",
         "    fn(*args, out)",
         "    return read_struct(cls, out)",
+        *_setting_reader(tables),
         "",
         "",
         "__all__ = [" + ", ".join(f'"{c}"' for c in STRUCTS.values()) + "]",

@@ -71,6 +71,10 @@ export interface GateStats {
   until: number;
   /** probes admitted whose outcome has not arrived (G7, G10) */
   probesOutstanding: number;
+  /** reports of `success`, late ones included (a binding's fast path too) */
+  successes: number;
+  /** times the gate opened: a trip (G3), a failed or timed-out probe (G9, G10), a fleet pause (F5) */
+  pauses: number;
 }
 
 /** D9 figures, a consistent snapshot taken under the queue's lock (durable: the file's figures, read in one transaction, L7). (respite_queue_stats) */
@@ -197,3 +201,4 @@ export function queueStatsOf(raw: unknown): QueueStats;
 export function engineStatsOf(raw: unknown): EngineStats;
 export function senderStatsOf(raw: unknown): SenderStats;
 export function fleetViewOf(raw: unknown): FleetView;
+export function settingValue(raw: unknown, component: string, name: string): number | boolean | string;

@@ -2,7 +2,8 @@
 'use strict';
 // The core's result structs (the SWIG objects its getters fill) as plain
 // objects: every field in camelCase, names from the core's tables, 0/1 flags
-// as booleans; the fields read from the public headers.
+// as booleans; the fields read from the public headers. And settingValue,
+// a setting's value by its type.
 const native = require('../lib/native');
 const { EVENT_TYPES, GATE_STATES, OVERFLOWS } = require('./tables');
 
@@ -51,6 +52,8 @@ function gateStatsOf(raw) {
     delay: Number(raw.delay),
     until: Number(raw.until),
     probesOutstanding: Number(raw.probes_outstanding),
+    successes: Number(raw.successes),
+    pauses: Number(raw.pauses),
   };
 }
 
@@ -131,4 +134,72 @@ function fleetViewOf(raw) {
   };
 }
 
-module.exports = { decisionOf, eventOf, gateStatsOf, queueStatsOf, engineStatsOf, senderStatsOf, fleetViewOf };
+// component.setting -> its type, and how each type reads
+const SETTING_TYPES = new Map([
+  ['gate.failures_to_enter_recovery', 'integer'],
+  ['gate.failures_window_seconds', 'number'],
+  ['gate.recovery_seconds', 'number'],
+  ['gate.recovery_multiplier', 'number'],
+  ['gate.max_recovery_seconds', 'number'],
+  ['gate.probes', 'integer'],
+  ['gate.probe_timeout_seconds', 'number'],
+  ['gate.recover_never', 'boolean'],
+  ['gate.count_all_failures', 'boolean'],
+  ['gate.honour_retry_after', 'boolean'],
+  ['gate.jitter', 'number'],
+  ['gate.seed', 'integer'],
+  ['gate.shared_path', 'string'],
+  ['gate.name', 'string'],
+  ['backoff.max_attempts', 'integer'],
+  ['backoff.initial_delay_seconds', 'number'],
+  ['backoff.multiplier', 'number'],
+  ['backoff.max_delay_seconds', 'number'],
+  ['backoff.jitter', 'choice'],
+  ['backoff.retry_on', 'list'],
+  ['backoff.seed', 'integer'],
+  ['backoff.max_elapsed_seconds', 'number'],
+  ['backoff.name', 'string'],
+  ['queue.overflow', 'choice'],
+  ['queue.max_bytes', 'integer'],
+  ['queue.queue_path', 'string'],
+  ['queue.durability', 'choice'],
+  ['queue.lease_seconds', 'number'],
+  ['queue.name', 'string'],
+  ['sender.url', 'string'],
+  ['sender.timeout_seconds', 'number'],
+  ['sender.content_type', 'string'],
+  ['sender.prefix', 'string'],
+  ['sender.separator', 'string'],
+  ['sender.suffix', 'string'],
+  ['sender.gzip', 'boolean'],
+  ['sender.min_entries_per_message', 'integer'],
+  ['sender.max_entries_per_message', 'integer'],
+  ['sender.close_timeout_seconds', 'number'],
+  ['sender.ids_header', 'string'],
+  ['sender.name', 'string'],
+  ['client.timeout_seconds', 'number'],
+  ['client.user_agent', 'string'],
+  ['client.max_body_bytes', 'integer'],
+  ['client.name', 'string'],
+  ['fleet.fleet_url', 'string'],
+  ['fleet.fleet_host_id', 'string'],
+  ['fleet.fleet_quorum', 'integer'],
+  ['fleet.fleet_refresh_seconds', 'number'],
+  ['fleet.name', 'string'],
+]);
+const SETTING_READS = {
+  integer: (raw, name) => native.respite_settings_get_number(raw, name),
+  number: (raw, name) => native.respite_settings_get_number(raw, name),
+  boolean: (raw, name) => native.respite_settings_get_number(raw, name) !== 0,
+  string: (raw, name) => native.respite_settings_get_text(raw, name),
+  choice: (raw, name) => native.respite_settings_get_text(raw, name),
+  list: (raw, name) => native.respite_settings_get_text(raw, name),
+};
+
+// The value of component's setting `name` in raw settings, as its type says
+// (an unknown name reads as a number, which the core refuses).
+function settingValue(raw, component, name) {
+  return SETTING_READS[SETTING_TYPES.get(`${component}.${name}`) ?? 'number'](raw, name);
+}
+
+module.exports = { decisionOf, eventOf, gateStatsOf, queueStatsOf, engineStatsOf, senderStatsOf, fleetViewOf, settingValue };

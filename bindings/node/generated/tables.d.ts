@@ -3,7 +3,7 @@
 /** What happened to one call (spec section 1). */
 export type OutcomeName = 'success' | 'request_error' | 'throttled' | 'server_error' | 'unusable' | 'transport';
 /** The kind of an event a gate or sender reports (G18). */
-export type EventTypeName = 'recovery_started' | 'recovery_extended' | 'probing' | 'recovered' | 'reset' | 'send_failed' | 'unsent_at_close' | 'fleet_paused' | 'fleet_store_lost' | 'fleet_rejoined';
+export type EventTypeName = 'recovery_started' | 'recovery_extended' | 'probing' | 'recovered' | 'reset' | 'send_failed' | 'unsent_at_close' | 'fleet_paused' | 'fleet_store_lost' | 'fleet_rejoined' | 'fleet_probing';
 /** The gate's states (spec section 2). */
 export type GateStateName = 'closed' | 'open' | 'probing';
 /** What a delivery policy does with an event whose delivery failed (spec section 4). */

@@ -8,7 +8,7 @@ const STATUS_NAMES = Object.freeze(["ok", "invalid_argument", "invalid_setting",
 // what happened to one call (spec section 1)
 const OUTCOMES = Object.freeze(["success", "request_error", "throttled", "server_error", "unusable", "transport"]);
 // the kind of an event a gate or sender reports (G18)
-const EVENT_TYPES = Object.freeze(["recovery_started", "recovery_extended", "probing", "recovered", "reset", "send_failed", "unsent_at_close", "fleet_paused", "fleet_store_lost", "fleet_rejoined"]);
+const EVENT_TYPES = Object.freeze(["recovery_started", "recovery_extended", "probing", "recovered", "reset", "send_failed", "unsent_at_close", "fleet_paused", "fleet_store_lost", "fleet_rejoined", "fleet_probing"]);
 // the gate's states (spec section 2)
 const GATE_STATES = Object.freeze(["closed", "open", "probing"]);
 // what a delivery policy does with an event whose delivery failed (spec section 4)

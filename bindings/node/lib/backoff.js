@@ -20,7 +20,7 @@ class Backoff extends Owned {
   }
 
   get maxAttempts() {
-    if (this._handle === null) this.start(); // raises ClosedError
+    if (this._handle === null) native.respite_closed(native.RESPITE_HANDLE_BACKOFF);
     return native.respite_backoff_max_attempts(this._handle);
   }
 

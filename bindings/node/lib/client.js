@@ -49,7 +49,7 @@ class Response extends Owned {
     // Looked up by name when asked (case-insensitive; the last one wins).
     this.headers = {
       get: (name) => {
-        if (this._handle === null) throw new errors.ClosedError('response is closed');
+        if (this._handle === null) native.respite_closed(native.RESPITE_HANDLE_RESPONSE);
         return native.respite_response_header(this._handle, String(name));
       },
       has: (name) => this.headers.get(name) !== null,
@@ -102,9 +102,9 @@ class Client {
     if (backoff !== null && !(backoff instanceof require('./backoff').Backoff)) {
       throw new TypeError('respite: backoff must be a Backoff, or absent for one attempt');
     }
-    // A closed one raises ClosedError in the core's words (null means none).
-    if (gate && gate.closed) gate.stats();
-    if (backoff && backoff.closed) backoff.start();
+    // A closed one raises the core's ClosedError (null would mean none).
+    if (gate && gate.closed) native.respite_closed(native.RESPITE_HANDLE_GATE);
+    if (backoff && backoff.closed) native.respite_closed(native.RESPITE_HANDLE_BACKOFF);
     const settings = buildSettings('client', options, ['gate', 'backoff']);
     try {
       this._handle = native.respite_client_new(settings, gate ? gate._handle : null, backoff ? backoff._handle : null);
@@ -183,7 +183,7 @@ class Client {
   // `unusable` failure and response.outcome becomes 'unusable'.
   reportUnusable(response) {
     if (!(response instanceof Response)) throw new TypeError('respite: reportUnusable takes a Response');
-    if (response._handle === null) throw new errors.ClosedError('response is closed');
+    if (response._handle === null) native.respite_closed(native.RESPITE_HANDLE_RESPONSE);
     native.respite_client_report_unusable(this._handle, response._handle);
     response._outcome = native.respite_response_outcome(response._handle);
     if (this.gate) this.gate._drainEvents();

@@ -1,34 +1,9 @@
 'use strict';
 // Delivery policies (spec section 4): Astarte's trigger delivery policy,
 // validated by the core, which reports every problem.
+// An invalid one raises InvalidPolicyError carrying every problem (swig/node.i).
 const native = require('./native');
-const { InvalidPolicyError } = require('./errors');
 const { own, Owned } = require('./handle');
-
-function problemsOf(raw) {
-  const problems = [];
-  for (let i = 0; i < native.respite_problems_count(raw); i++) {
-    const problem = { pointer: native.respite_problems_pointer(raw, i), message: native.respite_problems_message(raw, i) };
-    const line = native.respite_problems_line(raw, i);
-    if (line > 0) Object.assign(problem, { line, column: native.respite_problems_column(raw, i) });
-    problems.push(problem);
-  }
-  return problems;
-}
-
-// Calls make(problems) and turns invalid_policy into InvalidPolicyError
-// carrying every problem.
-function withProblems(make) {
-  const raw = native.respite_problems_new();
-  try {
-    return make(raw);
-  } catch (error) {
-    if (error instanceof InvalidPolicyError) error.problems = problemsOf(raw);
-    throw error;
-  } finally {
-    native.respite_problems_free(raw);
-  }
-}
 
 class Policy extends Owned {
   constructor(handle) {
@@ -42,7 +17,7 @@ class Policy extends Owned {
   static fromJSON(document) {
     const bytes = typeof document === 'string' || ArrayBuffer.isView(document);
     const text = bytes ? document : JSON.stringify(document, null, 2);
-    return new Policy(withProblems((raw) => native.respite_policy_from_json_n(text, raw)));
+    return new Policy(native.respite_policy_from_json_n(text));
   }
 
   // The built-in @default policy (D8).
@@ -67,7 +42,7 @@ class Policy extends Owned {
       if (retryTimes !== undefined) native.respite_policy_builder_set_retry_times(builder, retryTimes);
       if (eventTtl !== undefined) native.respite_policy_builder_set_event_ttl(builder, eventTtl);
       if (prefetchCount !== undefined) native.respite_policy_builder_set_prefetch_count(builder, prefetchCount);
-      return new Policy(withProblems((raw) => native.respite_policy_builder_build(builder, raw)));
+      return new Policy(native.respite_policy_builder_build(builder));
     } finally {
       if (builder) native.respite_policy_builder_free(builder);
     }
@@ -75,8 +50,7 @@ class Policy extends Owned {
 
   _live() {
     if (this._handle === null) {
-      // The core words it: a NULL policy is "policy is closed".
-      native.respite_policy_strategy_for(null, 1, 0);
+      native.respite_closed(native.RESPITE_HANDLE_POLICY); // the core's ClosedError
     }
     return this._handle;
   }

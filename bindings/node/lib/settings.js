@@ -4,6 +4,7 @@
 // the core checks names, types and ranges and words every error.
 const native = require('./native');
 const { SETTINGS } = require('../generated/tables');
+const { settingValue } = require('../generated/structs');
 
 function snakeCase(name) {
   return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -66,11 +67,7 @@ class Settings {
   // settings table says: number, boolean or string. The core words a
   // closed or unknown one.
   get(name) {
-    const key = snakeCase(String(name));
-    const info = native.respite_setting_find(this.component, key);
-    if (info && info.type >= native.RESPITE_SETTING_CHOICE) return native.respite_settings_get_text(this._handle, key);
-    const value = native.respite_settings_get_number(this._handle, key);
-    return info && info.type === native.RESPITE_SETTING_BOOLEAN ? value !== 0 : value;
+    return settingValue(this._handle, this.component, snakeCase(String(name)));
   }
 
   close() {

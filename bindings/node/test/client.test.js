@@ -25,7 +25,8 @@ test('a call returns a Response: status, headers, body, outcome, attempts, elaps
     assert.equal(response.attempts, 1);
     assert.ok(response.elapsed > 0 && response.elapsed < 1);
     response.close();
-    assert.throws(() => response.headers.get('x-request-id'), respite.ClosedError);
+    assert.throws(() => response.headers.get('x-request-id'), { name: 'ClosedError', message: 'response is closed' });
+    assert.throws(() => client.reportUnusable(response), { name: 'ClosedError', message: 'response is closed' });
     const received = (await server.stats(true)).received[0];
     assert.equal(received.method, 'POST');
     assert.equal(received.body, '{"a":1}');

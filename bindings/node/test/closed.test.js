@@ -48,5 +48,6 @@ test('a closed back-off raises ClosedError', () => {
   assert.throws(() => backoff.start(), { name: 'ClosedError', message: 'backoff is closed' });
   assert.throws(() => backoff.delay(0, 1), respite.ClosedError);
   assert.throws(() => backoff.next(0, 1, 'transport'), respite.ClosedError);
-  assert.throws(() => backoff.maxAttempts, respite.ClosedError);
+  assert.throws(() => backoff.maxAttempts, { name: 'ClosedError', message: 'backoff is closed' });
+  assert.throws(() => new respite.Client({ backoff }), { name: 'ClosedError', message: 'backoff is closed' });
 });

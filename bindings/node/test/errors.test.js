@@ -112,3 +112,12 @@ test('recover_never: retryAfter is Infinity and the message says a reset is need
     gate.close();
   }
 });
+
+test('a setting reads as its type; an unknown name is the core\'s error', () => {
+  const gate = new respite.Settings('gate', { probes: 3, honourRetryAfter: false, name: 'billing' });
+  const values = ['probes', 'failuresWindowSeconds', 'honourRetryAfter', 'name'].map((name) => gate.get(name));
+  assert.deepEqual(values, [3, 100, false, 'billing']);
+  assert.equal(new respite.Settings('backoff').get('jitter'), 'none');
+  assert.throws(() => gate.get('colour'), { name: 'InvalidSettingError', setting: 'colour' });
+  gate.close();
+});

@@ -26,7 +26,7 @@ test('samples and text come from the core', () => {
   try {
     queue.enqueue('one');
     const samples = metrics.samples([gate, queue]);
-    assert.equal(samples.length, 17 + 15);
+    assert.equal(samples.length, 19 + 15);
     assert.deepEqual(samples[1], {
       family: 'respite_gate_state', name: 'respite_gate_state', type: 'stateset', unit: '', help: samples[1].help,
       labels: { gate: 'billing', respite_gate_state: 'open' }, value: 1,
@@ -64,7 +64,7 @@ test('prom-client reads the core at every scrape, in both text formats', async (
   try {
     const registry = new Registry();
     const registered = metrics.register(registry, [gate, queue, sender]);
-    assert.equal(registered.length, 32 - 7 + 7); // gate and queue families, and the sender's own
+    assert.equal(registered.length, 34 - 7 + 7); // gate and queue families, and the sender's own
     let text = await registry.metrics();
     assert.match(text, /\nrespite_gate_admitted_total\{gate="billing"\} 2\n/);
     assert.match(text, /\nrespite_gate_state\{gate="billing",respite_gate_state="open"\} 1\n/);

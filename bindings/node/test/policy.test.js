@@ -46,4 +46,6 @@ test('the builder makes the same policy; @default discards', () => {
     fallback.close();
   }
   assert.throws(() => built.name, { name: 'ClosedError', message: 'policy is closed' });
+  // not taken as "no policy" (@default): the core's words, as in every language
+  assert.throws(() => new respite.Queue({ policy: built }), { name: 'ClosedError', message: 'policy is closed' });
 });

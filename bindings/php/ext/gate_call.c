@@ -24,6 +24,7 @@
  * the report throw the core's ClosedException.
  */
 #include "respite_php.h"
+#include "respite/fast_path_reader.h"
 
 #include "zend_closures.h"
 #include "zend_exceptions.h"
@@ -31,10 +32,8 @@
 typedef struct native_gate {
     respite_gate *gate;  /* this object's reference; NULL before setCallHandle and once closed */
     bool judges_scalars; /* the Gate's classifier has result rules: every value is judged */
-    /* The fast path (K1-K5), fetched at the gate's first call; NULL before. */
-    const uint64_t *word, *events, *cursor;
-    int64_t *admitted, *reported;
-    uint64_t admit_mask, admit_value, permit_mask, success_mask, success_value;
+    /* The fast path (K1-K5), fetched at the gate's first call; fast.word NULL before. */
+    respite_fast_reader fast;
     zend_object std; /* last: PHP puts the properties after it */
 } native_gate;
 
@@ -82,54 +81,27 @@ static void fetch_fast_path(native_gate *g)
     respite_error_clear(&err);
     if (respite_gate_fast_path(g->gate, &fp, &err) != RESPITE_OK)
         return;
-    g->word = (const uint64_t *)(intptr_t)fp.word_address;
-    g->events = (const uint64_t *)(intptr_t)fp.events_address;
-    g->cursor = (const uint64_t *)(intptr_t)fp.cursor_address;
-    g->admitted = (int64_t *)(intptr_t)(fp.block_address + fp.admitted_offset);
-    g->reported = (int64_t *)(intptr_t)(fp.block_address + fp.reported_offset);
-    g->admit_mask = (uint64_t)fp.admit_mask;
-    g->admit_value = (uint64_t)fp.admit_value;
-    g->permit_mask = (uint64_t)fp.permit_mask;
-    g->success_mask = (uint64_t)fp.success_mask;
-    g->success_value = (uint64_t)fp.success_value;
-}
-
-/* K5: the block's owner adds with a plain relaxed store. */
-static inline void count(int64_t *cell)
-{
-    __atomic_store_n(cell, __atomic_load_n(cell, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+    respite_fast_reader_init(&g->fast, &fp);
 }
 
 /* K1, K2: the closed gate's permit, counted in the block; 0 when the core must answer. */
 static inline int64_t admit_fast(const native_gate *g)
 {
-    if (!g->word)
-        return 0;
-    uint64_t word = __atomic_load_n(g->word, __ATOMIC_ACQUIRE);
-    if ((word & g->admit_mask) != g->admit_value)
-        return 0;
-    count(g->admitted);
-    return (int64_t)(word & g->permit_mask);
+    return g->fast.word ? respite_fast_reader_admit(&g->fast) : 0;
 }
 
 /* K3: the permit's success, counted in the block when the gate is closed and
  * confirmed in the permit's generation; false when the core must answer. */
 static inline bool success_fast(const native_gate *g, int64_t permit)
 {
-    if (!g->word)
-        return false;
-    uint64_t word = __atomic_load_n(g->word, __ATOMIC_ACQUIRE);
-    if ((word & g->success_mask) != g->success_value || (uint64_t)permit != (word & g->permit_mask))
-        return false;
-    count(g->reported);
-    return true;
+    return g->fast.word && respite_fast_reader_success(&g->fast, permit);
 }
 
 /* K4: events wait for this handle. */
 static inline bool events_waiting(const native_gate *g)
 {
-    if (g->word)
-        return __atomic_load_n(g->events, __ATOMIC_ACQUIRE) != __atomic_load_n(g->cursor, __ATOMIC_RELAXED);
+    if (g->fast.word)
+        return respite_fast_reader_events_waiting(&g->fast);
     return respite_gate_events_pending(g->gate) > 0;
 }
 
@@ -239,7 +211,7 @@ static ZEND_METHOD(NativeGate, call)
     zend_fcall_info_cache fcc;
     if (check_classifier(classifier) != 0 || prepare_call(fn, &fci, &fcc) != 0)
         return;
-    if (!g->word && g->gate)
+    if (!g->fast.word && g->gate)
         fetch_fast_path(g);
     respite_error err;
     int64_t permit = admit_fast(g);
@@ -301,11 +273,11 @@ static ZEND_METHOD(NativeGate, fastPathCounts)
 {
     ZEND_PARSE_PARAMETERS_NONE();
     native_gate *g = native_of(Z_OBJ_P(ZEND_THIS));
-    if (!g->word)
+    if (!g->fast.word)
         RETURN_NULL();
     array_init(return_value);
-    add_assoc_long(return_value, "admitted", (zend_long)__atomic_load_n(g->admitted, __ATOMIC_RELAXED));
-    add_assoc_long(return_value, "reported", (zend_long)__atomic_load_n(g->reported, __ATOMIC_RELAXED));
+    add_assoc_long(return_value, "admitted", (zend_long)__atomic_load_n(g->fast.admitted, __ATOMIC_RELAXED));
+    add_assoc_long(return_value, "reported", (zend_long)__atomic_load_n(g->fast.reported, __ATOMIC_RELAXED));
 }
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_call, 0, 1, IS_MIXED, 0)

@@ -17,6 +17,7 @@ enum EventType: string
     case FleetPaused = 'fleet_paused';
     case FleetStoreLost = 'fleet_store_lost';
     case FleetRejoined = 'fleet_rejoined';
+    case FleetProbing = 'fleet_probing';
 
     /** The core's number for this value. */
     public function code(): int
@@ -32,6 +33,7 @@ enum EventType: string
             self::FleetPaused => 7,
             self::FleetStoreLost => 8,
             self::FleetRejoined => 9,
+            self::FleetProbing => 10,
         };
     }
 
@@ -49,6 +51,7 @@ enum EventType: string
             7 => self::FleetPaused,
             8 => self::FleetStoreLost,
             9 => self::FleetRejoined,
+            10 => self::FleetProbing,
             default => throw new \ValueError("not a code of EventType: $code"),
         };
     }

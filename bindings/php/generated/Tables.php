@@ -32,7 +32,7 @@ final class Tables
     public const OUTCOMES = ['success', 'request_error', 'throttled', 'server_error', 'unusable', 'transport'];
 
     /** The kind of an event a gate or sender reports (G18). Names in code order. */
-    public const EVENT_TYPES = ['recovery_started', 'recovery_extended', 'probing', 'recovered', 'reset', 'send_failed', 'unsent_at_close', 'fleet_paused', 'fleet_store_lost', 'fleet_rejoined'];
+    public const EVENT_TYPES = ['recovery_started', 'recovery_extended', 'probing', 'recovered', 'reset', 'send_failed', 'unsent_at_close', 'fleet_paused', 'fleet_store_lost', 'fleet_rejoined', 'fleet_probing'];
 
     /** The gate's states (spec section 2). Names in code order. */
     public const GATE_STATES = ['closed', 'open', 'probing'];

@@ -13,7 +13,7 @@ final class Backoff
 {
     use Handle;
 
-    private const CLOSED_CHECK = 'respite_backoff_start';
+    private const KIND = RESPITE_HANDLE_BACKOFF;
 
     /** @var array<string, mixed> */
     private array $settings;

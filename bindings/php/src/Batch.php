@@ -15,6 +15,8 @@ final class Batch implements \Countable
 {
     use Handle;
 
+    private const KIND = RESPITE_HANDLE_BATCH;
+
     /** @internal Queue::take() makes batches */
     public function __construct($raw)
     {

@@ -13,6 +13,8 @@ final class Client
 {
     use Handle;
 
+    private const KIND = RESPITE_HANDLE_CLIENT;
+
     /** @var array<string, mixed> */
     private array $settings;
 

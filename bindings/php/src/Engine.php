@@ -17,7 +17,7 @@ final class Engine
     use Events;
 
     private const NEXT_EVENT = 'respite_engine_next_event';
-    private const CLOSED_CHECK = 'respite_engine_unsent';
+    private const KIND = RESPITE_HANDLE_ENGINE;
 
     /** @var mixed the batch taken and not yet settled */
     private $batch = null;

@@ -22,7 +22,7 @@ use Respite\Internal\Events;
  * With $fleet (the fleet settings: fleet_url, fleet_quorum, ...) it is a fleet
  * gate (spec section 11): the hosts' gates of one name share their openings
  * through Redis, no call waits on it, and its events (fleet_paused,
- * fleet_store_lost, fleet_rejoined) are logged as the gate's.
+ * fleet_store_lost, fleet_rejoined, fleet_probing) are logged as the gate's.
  *
  * call() is the extension's (Internal\NativeGate, ext/gate_call.c; documented in
  * ext/respite.stub.php): admit, $fn and a success's report in C, the rest back in
@@ -34,7 +34,7 @@ final class Gate extends Internal\NativeGate
     use Events;
 
     private const NEXT_EVENT = 'respite_gate_next_event';
-    private const CLOSED_CHECK = 'respite_gate_admit_now';
+    private const KIND = RESPITE_HANDLE_GATE;
 
     /** @var array<string, mixed> */
     private array $settings;

@@ -13,7 +13,7 @@ final class Policy
 {
     use Handle;
 
-    private const CLOSED_CHECK = 'respite_policy_to_json';
+    private const KIND = RESPITE_HANDLE_POLICY;
 
     /** @internal use fromJson(), builder() or default() */
     public function __construct($raw)
@@ -24,7 +24,7 @@ final class Policy
     /** Parses and validates a JSON document. */
     public static function fromJson(string $json): self
     {
-        return self::validated(static fn ($problems) => respite_policy_from_json_n($json, $problems));
+        return new self(respite_policy_from_json_n($json));
     }
 
     /** D8: the built-in "@default" policy (any error discarded, capacity 1000). */
@@ -43,28 +43,6 @@ final class Policy
     public function close(): void
     {
         $this->free('respite_policy_free');
-    }
-
-    /** @internal a policy from $make($problems); InvalidPolicyException lists the core's problems */
-    public static function validated(callable $make): self
-    {
-        $problems = respite_problems_new();
-        try {
-            return new self($make($problems));
-        } catch (InvalidPolicyException $e) {
-            $list = [];
-            for ($i = 0, $n = respite_problems_count($problems); $i < $n; $i++) {
-                $list[] = new Problem(
-                    (string) respite_problems_pointer($problems, $i),
-                    (string) respite_problems_message($problems, $i),
-                    respite_problems_line($problems, $i),
-                    respite_problems_column($problems, $i),
-                );
-            }
-            throw new InvalidPolicyException($e->getMessage(), $list);
-        } finally {
-            respite_problems_free($problems);
-        }
     }
 
     public function name(): string

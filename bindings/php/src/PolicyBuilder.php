@@ -53,6 +53,6 @@ final class PolicyBuilder
     /** Validates and makes the policy; the builder stays usable. */
     public function build(): Policy
     {
-        return Policy::validated(fn ($problems) => respite_policy_builder_build($this->ptr, $problems));
+        return new Policy(respite_policy_builder_build($this->ptr));
     }
 }

@@ -14,7 +14,7 @@ final class Queue
 {
     use Handle;
 
-    private const CLOSED_CHECK = 'respite_queue_pending';
+    private const KIND = RESPITE_HANDLE_QUEUE;
 
     /**
      * @param Policy|null $policy null for "@default" (D8); the queue copies what it needs

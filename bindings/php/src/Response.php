@@ -10,6 +10,8 @@ final class Response
 {
     use Handle;
 
+    private const KIND = RESPITE_HANDLE_RESPONSE;
+
     /** HTTP status of the last attempt; 0 when it did not complete. */
     public readonly int $status;
     /** The body as bytes ("" when none). */
@@ -65,12 +67,6 @@ final class Response
     public function json(): mixed
     {
         return json_decode($this->body, true, 512, JSON_THROW_ON_ERROR);
-    }
-
-    /** @internal */
-    public function raw()
-    {
-        return $this->ptr;
     }
 
     /** @internal after a report of unusable */

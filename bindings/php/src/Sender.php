@@ -14,6 +14,8 @@ use Respite\Internal\Events;
 final class Sender
 {
     use Handle;
+
+    private const KIND = RESPITE_HANDLE_SENDER;
     use Events;
 
     private const NEXT_EVENT = 'respite_sender_next_event';

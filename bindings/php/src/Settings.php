@@ -3,6 +3,8 @@ declare(strict_types=1);
 
 namespace Respite;
 
+use Respite\Internal\Structs;
+
 /**
  * Settings by the spec's names, as associative arrays:
  *   new Gate(['failures_to_enter_recovery' => 5, 'recovery_seconds' => 30])
@@ -40,10 +42,8 @@ final class Settings
     /** The default value of one setting of a component or profile (the core words unknown names). */
     public static function get(string $componentOrProfile, string $name): mixed
     {
-        return self::with($componentOrProfile, [], static function ($raw) use ($name): mixed {
-            $rows = array_column(self::table((string) respite_settings_component($raw)), 'type', 'name');
-            return self::value($raw, $name, $rows[$name] ?? null);
-        });
+        return self::with($componentOrProfile, [],
+            static fn ($raw): mixed => Structs::setting($raw, (string) respite_settings_component($raw), $name));
     }
 
     /**
@@ -70,20 +70,9 @@ final class Settings
     {
         $out = [];
         foreach (self::table($component) as $row) {
-            $out[$row['name']] = self::value($raw, $row['name'], $row['type']);
+            $out[$row['name']] = Structs::setting($raw, $component, $row['name']);
         }
         return $out;
-    }
-
-    /** One value of raw settings by its type (null: unknown, which the core words). */
-    private static function value($raw, string $name, ?string $type): mixed
-    {
-        return match ($type) {
-            'integer' => (int) respite_settings_get_number($raw, $name),
-            'boolean' => respite_settings_get_number($raw, $name) != 0,
-            'choice', 'string', 'list' => respite_settings_get_text($raw, $name),
-            default => respite_settings_get_number($raw, $name),
-        };
     }
 
     /** @param mixed $value */

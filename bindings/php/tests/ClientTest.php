@@ -202,6 +202,7 @@ final class ClientTest extends TestCase
         self::assertFalse($client->isClosed());
         self::assertSame('ok', $client->get(self::$server->url)->body);
         $this->expectException(ClosedException::class);
+        $this->expectExceptionMessage('gate is closed');
         new Client([], $gate); // not "no gate" in its place
     }
 
@@ -215,5 +216,9 @@ final class ClientTest extends TestCase
         self::assertSame('kept', $response->body);
         self::assertSame('text/plain', $response->header('Content-Type'));
         self::assertInstanceOf(Response::class, $response);
+        $response->close();
+        $this->expectException(ClosedException::class);
+        $this->expectExceptionMessage('response is closed');
+        (new Client())->reportUnusable($response);
     }
 }

@@ -38,16 +38,21 @@ final class DeliveryTest extends TestCase
     public function testInvalidPolicyListsEveryProblem(): void
     {
         $json = '{"name": "", "maximum_capacity": 0, "error_handlers": []}';
-        $problems = respite_problems_new();
-        [, $expected] = raw_error(fn () => respite_policy_from_json($json, $problems));
-        $count = respite_problems_count($problems);
-        respite_problems_free($problems);
+        try {
+            respite_policy_from_json($json);
+            $this->fail('the raw call accepted it');
+        } catch (InvalidPolicyException $raw) {
+            // the one typemap reads the problems, wherever it raises
+            [$expected, $rawProblems] = [$raw->getMessage(), $raw->getProblems()];
+        }
+        $count = count($rawProblems);
         try {
             Policy::fromJson($json);
             $this->fail('accepted');
         } catch (InvalidPolicyException $e) {
             $this->assertSame($expected, $e->getMessage());
             $this->assertCount($count, $e->getProblems());
+            $this->assertEquals($rawProblems, $e->getProblems());
             $this->assertGreaterThanOrEqual(2, $count);
             $this->assertSame('/name', $e->getProblems()[0]->pointer);
         }
@@ -209,6 +214,7 @@ final class DeliveryTest extends TestCase
             $this->assertSame('queue is closed', $e->getMessage());
         }
         $this->expectException(ClosedException::class);
+        $this->expectExceptionMessage('policy is closed'); // the core's words, as in every language
         new Queue($policy); // not the default policy in its place
     }
 

@@ -45,7 +45,7 @@ final class MetricsTest extends TestCase
         self::assertStringContainsString("\napp_gate_admitted_total{gate=\"billing\"} 2\n",
             Metrics::renderWithPrefix('app', $gate));
         $samples = Metrics::samples($gate, $queue);
-        self::assertCount(17 + 15, $samples);
+        self::assertCount(19 + 15, $samples);
         self::assertSame(['family' => 'respite_gate_state', 'name' => 'respite_gate_state', 'type' => 'stateset',
             'unit' => '', 'help' => $samples[1]['help'],
             'labels' => ['gate' => 'billing', 'respite_gate_state' => 'open'], 'value' => 1.0], $samples[1]);

@@ -129,4 +129,18 @@ final class SettingsTest extends TestCase
             $this->assertSame('probes must be an integer from 0 to 1000 (got nothing (NULL))', $e->getMessage());
         }
     }
+
+    public function testADefaultReadsAsItsTypeAndAnUnknownNameIsTheCoresError(): void
+    {
+        $this->assertSame(1, Settings::get('gate', 'probes'));
+        $this->assertSame(100.0, Settings::get('gate', 'failures_window_seconds'));
+        $this->assertTrue(Settings::get('gate', 'honour_retry_after'));
+        $this->assertSame('none', Settings::get('backoff', 'jitter'));
+        try {
+            Settings::get('gate', 'colour');
+            $this->fail('an unknown name was read');
+        } catch (InvalidSettingException $e) {
+            $this->assertSame('colour', $e->getSetting());
+        }
+    }
 }

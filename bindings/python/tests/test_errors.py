@@ -143,3 +143,15 @@ def test_settings_table_shows_exclusive_bounds():
         respite.Gate(failures_window_seconds=row.min)  # the bound itself is excluded
     assert info.value.setting == "failures_window_seconds"
     assert respite.Gate(failures_window_seconds=row.max).settings["failures_window_seconds"] == row.max
+
+
+def test_a_setting_reads_as_its_type_and_an_unknown_one_is_the_cores_error():
+    gate = respite.Settings("gate", probes=3, honour_retry_after=False, name="billing")
+    values = [gate.get(name) for name in ("probes", "failures_window_seconds", "honour_retry_after", "name")]
+    assert values == [3, 100.0, False, "billing"]
+    assert [type(v) for v in values] == [int, float, bool, str]
+    assert respite.Settings("backoff").get("jitter") == "none"
+    assert gate.to_dict()["probes"] == 3
+    with pytest.raises(respite.InvalidSettingError) as info:
+        gate.get("colour")
+    assert info.value.setting == "colour"

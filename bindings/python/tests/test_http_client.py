@@ -158,8 +158,20 @@ def test_use_after_close_raises_closed(server):
     gate.close()
     response.close()
     assert response.status == 200 and response.body == b"200\n"  # copied fields stay
-    with pytest.raises(respite.ClosedError):
+    with pytest.raises(respite.ClosedError) as info:
         response.headers.get("Content-Type")
+    assert str(info.value) == "response is closed"  # the core's words (E9), as in every language
+    with pytest.raises(respite.ClosedError) as info:
+        respite.Client().report_unusable(response)
+    assert str(info.value) == "response is closed"
+
+
+def test_a_closed_gate_or_backoff_is_refused_not_taken_as_none():
+    for kind, given in (("gate", {"gate": respite.Gate()}), ("backoff", {"backoff": respite.Backoff()})):
+        given[kind].close()
+        with pytest.raises(respite.ClosedError) as info:
+            respite.Client(**given)
+        assert str(info.value) == f"{kind} is closed"
 
 
 def test_a_client_is_shared_by_threads(server):

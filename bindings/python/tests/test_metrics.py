@@ -81,7 +81,7 @@ def test_M6_samples_match_the_text():
                                        listed[1].help, {"gate": "billing", "app_gate_state": "open"}, 1.0)
     assert listed[3].name == "app_gate_admitted_total" and listed[3].value == 2
     parsed = families(metrics.render(gate, prefix="app"))
-    assert sum(len(f.samples) for f in parsed.values()) == len(listed) == 17
+    assert sum(len(f.samples) for f in parsed.values()) == len(listed) == 19
 
 
 def test_M9_collector_on_a_registry():
@@ -144,7 +144,7 @@ def test_M9_opentelemetry_observable_instruments():
     gate, queue = open_gate(), used_queue()
     reader = InMemoryMetricReader()
     meter = MeterProvider(metric_readers=[reader]).get_meter("respite")
-    assert len(metrics.observe(meter, gate, queue)) == 15 + 10
+    assert len(metrics.observe(meter, gate, queue)) == 17 + 10
 
     def points():
         data = reader.get_metrics_data()

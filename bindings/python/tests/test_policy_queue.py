@@ -36,8 +36,9 @@ def test_every_problem_is_reported_with_the_cores_messages():
     problems = info.value.problems
     assert [p.pointer for p in problems] == ["/name", "/maximum_capacity", "/error_handlers", "/colour"]
     with pytest.raises(respite.InvalidPolicyError) as raw_info:
-        raw.respite_policy_from_json(json.dumps(doc), None)
+        raw.respite_policy_from_json(json.dumps(doc))
     assert str(raw_info.value) == str(info.value)
+    assert raw_info.value.problems == problems  # the one typemap reads them, wherever it raises
     assert str(info.value).endswith("(and 3 more problems)")
 
 
@@ -77,6 +78,9 @@ def test_closed_policy():
         with pytest.raises(respite.ClosedError) as info:
             call()
         assert str(info.value) == "policy is closed"
+    with pytest.raises(respite.ClosedError) as info:
+        respite.Queue(p)  # not taken as "no policy" (@default)
+    assert str(info.value) == "policy is closed"
 
 
 def test_queue_capacity_and_accounting():

@@ -163,6 +163,8 @@ static json_t *stats(gate_state *s)
     json_object_set_new(o, "state", json_string(respite_gate_state_name(st.state)));
     json_object_set_new(o, "delay", json_number_or_null(st.delay));
     json_object_set_new(o, "until", json_number_or_null(st.until));
+    json_object_set_new(o, "successes", json_integer(st.successes));
+    json_object_set_new(o, "pauses", json_integer(st.pauses));
     return json_pack("{s:o}", "stats", o);
 }
 

@@ -93,6 +93,7 @@ const STATS_KEYS = {
   admitted: 'admitted', refused: 'refused', reported: 'reported', counted_failures: 'countedFailures', late: 'late',
   trips: 'trips', probes: 'probes', probe_timeouts: 'probeTimeouts', events_dropped: 'eventsDropped',
   generation: 'generation', window_failures: 'windowFailures', state: 'state', delay: 'delay', until: 'until',
+  successes: 'successes', pauses: 'pauses',
 };
 
 // One gate, or `handles` gates from the same settings (a shared gate opened

@@ -200,7 +200,8 @@ class GateComponent:
                               "probes": st.probes, "probe_timeouts": st.probe_timeouts,
                               "events_dropped": st.events_dropped, "generation": st.generation,
                               "window_failures": st.window_failures, "state": st.state,
-                              "delay": number_or_null(st.delay), "until": number_or_null(st.until)}}
+                              "delay": number_or_null(st.delay), "until": number_or_null(st.until),
+                              "successes": st.successes, "pauses": st.pauses}}
         if action == "events":
             return {"events": [event_to_json(e) for e in g.events()]}
         if action == "reset":

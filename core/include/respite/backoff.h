@@ -123,7 +123,7 @@ RESPITE_API int respite_testing_immediate_retries(void);
 typedef int (*respite_attempt_fn)(void *user_data, int attempt, int *http_status, double *retry_after_hint);
 
 /* Runs fn with retries (C helper; bindings write the same loop over
- * respite_retry_decide; spec B12-B18). Before every attempt it asks `gate`
+ * respite_retry_decide; spec B12-B18; B19's hook: respite_retry_run_with_hook). Before every attempt it asks `gate`
  * (may be NULL) and reports the attempt's outcome with the permit; while
  * the gate refuses no attempt is made and RESPITE_E_TEMPORARILY_UNAVAILABLE
  * is returned with err->retry_after and the refusal message. Sleeps with
@@ -136,6 +136,25 @@ typedef int (*respite_attempt_fn)(void *user_data, int attempt, int *http_status
  * back-off and gate may be shared with other threads meanwhile. */
 RESPITE_API int respite_retry_run(respite_backoff *backoff, respite_gate *gate, respite_attempt_fn fn, void *user_data,
                                   int *last_outcome, int *attempts_made, respite_error *err);
+
+/* The hook before each wait (B19), for respite_retry_run_with_hook: called
+ * after every decision to retry, before the wait, with the attempt that
+ * failed (1 = the first), the delay before the next one (the back-off's,
+ * also under the testing switch, B17) and the failure (outcome, http_status
+ * 0 if none). Returns RESPITE_OK to go on. Any other respite_status ends the
+ * call there - no wait, no further attempt - and the run returns it, with
+ * err as the hook filled it (status and message; when the hook leaves err
+ * alone, the core's "the before-wait hook ended the call after attempt 2:
+ * last outcome server_error (status 503)"). A value that is not a
+ * respite_status ends the call with invalid_argument. err is never NULL. */
+typedef int (*respite_before_wait_fn)(void *hook_data, int attempt, double delay, int outcome, int http_status,
+                                      respite_error *err);
+
+/* respite_retry_run with a hook before each wait (B19); before_wait NULL:
+ * none (exactly respite_retry_run). */
+RESPITE_API int respite_retry_run_with_hook(respite_backoff *backoff, respite_gate *gate, respite_attempt_fn fn,
+                                            void *user_data, respite_before_wait_fn before_wait, void *hook_data,
+                                            int *last_outcome, int *attempts_made, respite_error *err);
 
 #ifdef __cplusplus
 }

@@ -100,6 +100,39 @@ RESPITE_API void respite_error_clear(respite_error *err);
  * text typemap calls it before passing the text on. */
 RESPITE_API int respite_text_check(const char *text, size_t length, const char *what, respite_error *err);
 
+/* X(enum suffix, noun) - the kinds of handle, named as in "<noun> is closed". */
+#define RESPITE_HANDLE_MAP(X)                                                          \
+    X(SETTINGS, "settings")                                                           \
+    X(GATE, "gate")                                                                   \
+    X(BACKOFF, "backoff")                                                             \
+    X(PROBLEMS, "problems")                                                           \
+    X(POLICY, "policy")                                                               \
+    X(POLICY_BUILDER, "policy builder")                                               \
+    X(QUEUE, "queue")                                                                 \
+    X(BATCH, "batch")                                                                 \
+    X(ENGINE, "engine")                                                               \
+    X(CLIENT, "client")                                                               \
+    X(RESPONSE, "response")                                                           \
+    X(SENDER, "sender")                                                               \
+    X(FLEET_GATE, "fleet gate")                                                       \
+    X(METRICS, "metrics")                                                             \
+    X(CANCEL_TOKEN, "cancel token")
+
+typedef enum respite_handle_kind {
+#define RESPITE_HANDLE_ENUM_(suffix, noun) RESPITE_HANDLE_##suffix,
+    RESPITE_HANDLE_MAP(RESPITE_HANDLE_ENUM_)
+#undef RESPITE_HANDLE_ENUM_
+    RESPITE_HANDLE_COUNT_
+} respite_handle_kind;
+
+/* E9: the closed error of a handle of this kind, always: RESPITE_E_CLOSED,
+ * "<noun> is closed" ("response is closed"). For a binding whose object is
+ * closed where the core would take NULL as "none" (an optional cancel token,
+ * gate or policy) or answers NULL quietly (a response's accessors): it
+ * raises the core's words like every other closed call. An unknown kind is
+ * invalid_argument. */
+RESPITE_API int respite_closed(respite_handle_kind kind, respite_error *err);
+
 /* ----------------------------------------------------------------- clock */
 
 /* Seconds on CLOCK_MONOTONIC. Never the wall clock. */
@@ -154,10 +187,11 @@ typedef enum respite_event_type {
     RESPITE_EVENT_UNSENT_AT_CLOSE = 6,   /* sender: count events left unsent by close */
     RESPITE_EVENT_FLEET_PAUSED = 7,      /* fleet gate: count hosts opened within window; pause */
     RESPITE_EVENT_FLEET_STORE_LOST = 8,  /* fleet gate: Redis unreachable or slow */
-    RESPITE_EVENT_FLEET_REJOINED = 9     /* fleet gate: Redis answers again */
+    RESPITE_EVENT_FLEET_REJOINED = 9,    /* fleet gate: Redis answers again */
+    RESPITE_EVENT_FLEET_PROBING = 10     /* fleet gate: the fleet's pause ended, another host probes */
 } respite_event_type;
 
-#define RESPITE_EVENT_TYPE_COUNT 10
+#define RESPITE_EVENT_TYPE_COUNT 11
 #define RESPITE_EVENT_DETAIL_MAX 256
 /* A handle's name (the `name` setting of every component), NUL included. */
 #define RESPITE_NAME_MAX 64

@@ -12,7 +12,9 @@
  * the gate's statistics. Every other answer goes to the core.
  *
  * Addresses are integers (int64_t) so that every binding can map them (a
- * direct ByteBuffer in Java, an external ArrayBuffer in Node).
+ * direct ByteBuffer in Java, an external ArrayBuffer in Node). A binding
+ * written in C decides with respite/fast_path_reader.h instead of spelling
+ * the rules again.
  */
 #ifndef RESPITE_FAST_PATH_H
 #define RESPITE_FAST_PATH_H

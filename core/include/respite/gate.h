@@ -136,6 +136,9 @@ typedef struct respite_gate_stats {
     double delay;              /* the current pause length */
     double until;              /* open: when the pause ends (INFINITY under recover_never); 0 otherwise */
     int probes_outstanding;    /* probes admitted whose outcome has not arrived (G7, G10) */
+    int64_t successes;         /* reports of `success`, late ones included (a binding's fast path too) */
+    int64_t pauses;            /* times the gate opened: a trip (G3), a failed or timed-out probe (G9,
+                                  G10), a fleet pause (F5) */
 } respite_gate_stats;
 
 RESPITE_API int respite_gate_stats_get(respite_gate *gate, respite_gate_stats *out, respite_error *err);

@@ -21,7 +21,7 @@ extern "C" {
 /* Gates one shared gate file holds (its slot count). */
 #define RESPITE_SHARED_GATE_SLOTS 64
 /* The file layout this library reads and writes (H1). */
-#define RESPITE_SHARED_GATE_LAYOUT_VERSION 1
+#define RESPITE_SHARED_GATE_LAYOUT_VERSION 2
 
 /* RESPITE_SHARED_GATE_SLOTS, for bindings that read no macros. */
 RESPITE_API int respite_shared_gate_capacity(void);

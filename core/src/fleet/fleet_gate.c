@@ -11,7 +11,8 @@
  *     thread is alive (F5);
  *   - the pause ended and this host took the probe lease: end the local
  *     pause now (G7: the local gate admits its probe), then report how the
- *     probe went (F7, F8);
+ *     probe went (F7, F8); another host took it: stay held, and log
+ *     fleet_probing once per pause (F7);
  *   - the fleet recovered through another host's probe: the local gate
  *     recovers (F6).
  * When an exchange fails, the host forgets the fleet (its gate carries on
@@ -56,6 +57,7 @@ struct respite_fleet_gate {
     bool probe_out_told;     /* ... and told the fleet that its probe is out */
     int64_t release_generation;
     int64_t release_probes;
+    int64_t probing_told;    /* the fleet pause (its epoch) whose end this host logged */
 };
 
 /* The margin a held pause runs past the fleet's: a few exchanges, so it
@@ -99,6 +101,7 @@ static void lose(respite_fleet_gate *f, double now)
     fleet_changes_drop(f->changes); /* made again on rejoining (F13) */
     f->held = false; /* F10: a held pause ends at its end, on this host's gate */
     f->released = false;
+    f->probing_told = 0;
     if (!f->lost) {
         f->lost = true;
         respite_gate_fleet_note(f->gate, RESPITE_EVENT_FLEET_STORE_LOST, now, NULL);
@@ -134,6 +137,12 @@ static void apply(respite_fleet_gate *f, const fleet_report *report, const fleet
     f->held = true;
     respite_gate_fleet_hold(f->gate, now + reply->pause_left + hold_margin(f), reply->hosts_opened,
                             f->rules.window, reply->pause_left, now, NULL);
+    /* F7: the fleet's pause ended and another host probes; this one stays
+     * held, and says so once per pause (the holder logs probing). */
+    if (reply->pause_left <= 0 && reply->holder[0] && reply->epoch != f->probing_told) {
+        f->probing_told = reply->epoch;
+        respite_gate_fleet_note(f->gate, RESPITE_EVENT_FLEET_PROBING, now, NULL);
+    }
 }
 
 static void step(respite_fleet_gate *f)

@@ -31,6 +31,8 @@ final class Structs
             'delay' => $s->delay,
             'until' => $s->until,
             'probes_outstanding' => $s->probes_outstanding,
+            'successes' => $s->successes,
+            'pauses' => $s->pauses,
         ];
     }
 
@@ -111,5 +113,73 @@ final class Structs
             'exchanges' => $s->exchanges,
             'failed_exchanges' => $s->failed_exchanges,
         ];
+    }
+
+    /** component.setting => its type */
+    private const SETTING_TYPES = [
+        'gate.failures_to_enter_recovery' => 'integer',
+        'gate.failures_window_seconds' => 'number',
+        'gate.recovery_seconds' => 'number',
+        'gate.recovery_multiplier' => 'number',
+        'gate.max_recovery_seconds' => 'number',
+        'gate.probes' => 'integer',
+        'gate.probe_timeout_seconds' => 'number',
+        'gate.recover_never' => 'boolean',
+        'gate.count_all_failures' => 'boolean',
+        'gate.honour_retry_after' => 'boolean',
+        'gate.jitter' => 'number',
+        'gate.seed' => 'integer',
+        'gate.shared_path' => 'string',
+        'gate.name' => 'string',
+        'backoff.max_attempts' => 'integer',
+        'backoff.initial_delay_seconds' => 'number',
+        'backoff.multiplier' => 'number',
+        'backoff.max_delay_seconds' => 'number',
+        'backoff.jitter' => 'choice',
+        'backoff.retry_on' => 'list',
+        'backoff.seed' => 'integer',
+        'backoff.max_elapsed_seconds' => 'number',
+        'backoff.name' => 'string',
+        'queue.overflow' => 'choice',
+        'queue.max_bytes' => 'integer',
+        'queue.queue_path' => 'string',
+        'queue.durability' => 'choice',
+        'queue.lease_seconds' => 'number',
+        'queue.name' => 'string',
+        'sender.url' => 'string',
+        'sender.timeout_seconds' => 'number',
+        'sender.content_type' => 'string',
+        'sender.prefix' => 'string',
+        'sender.separator' => 'string',
+        'sender.suffix' => 'string',
+        'sender.gzip' => 'boolean',
+        'sender.min_entries_per_message' => 'integer',
+        'sender.max_entries_per_message' => 'integer',
+        'sender.close_timeout_seconds' => 'number',
+        'sender.ids_header' => 'string',
+        'sender.name' => 'string',
+        'client.timeout_seconds' => 'number',
+        'client.user_agent' => 'string',
+        'client.max_body_bytes' => 'integer',
+        'client.name' => 'string',
+        'fleet.fleet_url' => 'string',
+        'fleet.fleet_host_id' => 'string',
+        'fleet.fleet_quorum' => 'integer',
+        'fleet.fleet_refresh_seconds' => 'number',
+        'fleet.name' => 'string',
+    ];
+
+    /** The value of $component's setting $name in raw settings, as its type says (an unknown name
+     * reads as a number, which the core refuses). */
+    public static function setting($raw, string $component, string $name): mixed
+    {
+        return match (self::SETTING_TYPES[$component . '.' . $name] ?? 'number') {
+            'integer' => (int) respite_settings_get_number($raw, $name),
+            'boolean' => respite_settings_get_number($raw, $name) != 0,
+            'string' => respite_settings_get_text($raw, $name),
+            'choice' => respite_settings_get_text($raw, $name),
+            'list' => respite_settings_get_text($raw, $name),
+            default => respite_settings_get_number($raw, $name),
+        };
     }
 }

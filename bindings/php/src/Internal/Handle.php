@@ -23,13 +23,10 @@ trait Handle
         return $this->ptr === null;
     }
 
-    /**
-     * @internal the handle, or the core's ClosedException once closed
-     * (CLOSED_CHECK: one of the class's calls that throws it for null)
-     */
+    /** @internal the handle, or once closed the core's ClosedException for the class's KIND */
     public function raw()
     {
-        return $this->ptr ?? (self::CLOSED_CHECK)(null);
+        return $this->ptr ?? respite_closed(self::KIND);
     }
 
     /** Drops the handle and frees it with $free; nothing when already closed. */

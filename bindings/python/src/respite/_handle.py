@@ -38,6 +38,11 @@ class Owned(_c._OwnedSlots):
 CLOSED = Owned(None, None)
 
 
+def optional(handle: Optional["OwnsHandle"]) -> Owned:
+    """The handle of an optional argument: None is CLOSED (NULL, "none" to the core)."""
+    return CLOSED if handle is None else handle._handle()
+
+
 _H = TypeVar("_H", bound="OwnsHandle")
 _T = TypeVar("_T")
 
@@ -55,13 +60,20 @@ class OwnsHandle:
     __slots__ = ()
     _own: Owned
     _settings: Dict[str, Any]
+    #: the core's kind (RESPITE_HANDLE_*) of a handle refused here once closed,
+    #: where the core takes NULL as "none" or answers it quietly
+    _KIND: Optional[int] = None
 
     def close(self) -> Any:
         """Frees the handle (once no call is running); later use raises ClosedError."""
         self._own = CLOSED  # type: ignore[misc]  # every subclass has the slot
 
     def _handle(self) -> Owned:
-        return self._own
+        """The live handle; closed, for a class with a _KIND: the core's ClosedError."""
+        own = self._own
+        if own is CLOSED and self._KIND is not None:
+            _c.respite_closed(self._KIND)
+        return own
 
     @property
     def settings(self) -> Dict[str, Any]:

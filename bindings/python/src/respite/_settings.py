@@ -9,9 +9,9 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from . import _respite_swig as _c
 from ._handle import Owned
+from .generated.structs import read_setting
 from .generated.tables import SETTINGS, SettingInfo
 
-_TEXT_TYPES = ("choice", "string", "list")
 
 
 def settings_table(component: Optional[str] = None) -> Iterator[SettingInfo]:
@@ -53,16 +53,9 @@ def _set(raw: Any, name: str, value: Any) -> None:
                         f"(got {type(value).__name__})")
 
 
-def _get(raw: Any, name: str, kind: Optional[str]) -> Any:
-    if kind in _TEXT_TYPES:
-        return _c.respite_settings_get_text(raw, name)
-    number = _c.respite_settings_get_number(raw, name)  # the core's error for an unknown name
-    return int(number) if kind == "integer" else bool(number) if kind == "boolean" else number
-
-
 def read_settings(raw: Any, component: str) -> Dict[str, Any]:
     """The current value of every setting of a component in raw settings."""
-    return {info.name: _get(raw, info.name, info.type) for info in settings_table(component)}
+    return {info.name: read_setting(raw, component, info.name) for info in settings_table(component)}
 
 
 class Settings:
@@ -77,8 +70,7 @@ class Settings:
 
     def get(self, name: str) -> Any:
         """A setting's value (the core's error for an unknown name)."""
-        kind = next((info.type for info in settings_table(self.component) if info.name == name), None)
-        return _get(self._own.ptr, name, kind)
+        return read_setting(self._own.ptr, self.component, name)
 
     def to_dict(self) -> Dict[str, Any]:
         return read_settings(self._own.ptr, self.component)

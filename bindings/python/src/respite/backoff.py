@@ -51,6 +51,7 @@ class Backoff(OwnsHandle):
     threads; each retried call takes its own sequence with :meth:`start`."""
 
     __slots__ = ("_own", "_settings", "__weakref__")
+    _KIND = _c.RESPITE_HANDLE_BACKOFF
 
     def __init__(self, **settings: Unpack[BackoffSettings]) -> None:
         self._own = CLOSED
@@ -62,9 +63,7 @@ class Backoff(OwnsHandle):
 
     @property
     def max_attempts(self) -> int:
-        if self._own is CLOSED:
-            self.start()  # raises ClosedError with the core's message
-        return _c.respite_backoff_max_attempts(self._own.ptr)
+        return _c.respite_backoff_max_attempts(self._handle().ptr)
 
     def start(self) -> int:
         """A new sequence number for one retried call."""

@@ -67,11 +67,12 @@ class Gate(_c._GateSlots, OwnsHandle):
     ``fleet`` (the fleet settings: ``fleet_url``, ``fleet_quorum``, ...)
     makes it a fleet gate (spec section 11): the hosts' gates of one
     ``name`` share their openings through Redis; calls never wait on it.
-    Its events (``fleet_paused``, ``fleet_store_lost``, ``fleet_rejoined``)
-    are logged as the gate's."""
+    Its events (``fleet_paused``, ``fleet_store_lost``, ``fleet_rejoined``,
+    ``fleet_probing``) are logged as the gate's."""
 
     # _own and _status_of: in the C base (ext/gate_handle.c), read there
     __slots__ = ("_log", "_settings", "_classifier", "__weakref__")
+    _KIND = _c.RESPITE_HANDLE_GATE
 
     def __init__(self, profile: Optional[str] = None, *, failure_on: Optional[FailureOn] = None,
                  status_of: Optional[StatusOf] = None, fleet: Optional[FleetSettings] = None,

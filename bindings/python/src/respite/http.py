@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, 
 
 from . import _respite_swig as _c
 from . import _events
-from .generated.errors import ClosedError
-from ._handle import CLOSED, Owned, OwnsHandle
+from ._handle import CLOSED, Owned, OwnsHandle, optional
 from ._outcome import outcome_from_code
 from .generated.tables import Outcome
 from ._settings import new_with_settings, settings_table
@@ -56,10 +55,7 @@ class ResponseHeaders:
         self._response = response
 
     def get(self, name: str, default: Optional[str] = None) -> Optional[str]:
-        own = self._response._own
-        if own is CLOSED:  # the core's words for a closed handle
-            raise ClosedError(_c.respite_strerror(ClosedError.code))
-        value = _c.respite_response_header(own.ptr, name)
+        value = _c.respite_response_header((own := self._response._handle()).ptr, name)
         return default if value is None else value
 
     def __getitem__(self, name: str) -> str:
@@ -80,6 +76,7 @@ class Response(OwnsHandle):
 
     __slots__ = ("_own", "status", "body", "error", "retry_after", "attempts", "elapsed", "_outcome",
                  "__weakref__")
+    _KIND = _c.RESPITE_HANDLE_RESPONSE
 
     def __init__(self, ptr: Any) -> None:
         self._own = Owned(ptr, _c.respite_response_free)
@@ -130,6 +127,7 @@ class CancelToken(OwnsHandle):
     asked. Once cancelled it stays cancelled; one token may serve many calls."""
 
     __slots__ = ("_own", "__weakref__")
+    _KIND = _c.RESPITE_HANDLE_CANCEL_TOKEN
 
     def __init__(self) -> None:
         self._own = Owned(_c.respite_cancel_token_new(), _c.respite_cancel_token_free)
@@ -155,8 +153,8 @@ class Client(OwnsHandle):
                  **settings: Unpack[ClientSettings]) -> None:
         self._own = CLOSED
         self.gate, self.backoff = gate, backoff
-        gate_own = gate._own if gate is not None else CLOSED  # alive for the call
-        backoff_own = backoff._own if backoff is not None else CLOSED
+        gate_own = optional(gate)  # alive for the call
+        backoff_own = optional(backoff)
         self._settings, self._own = new_with_settings(
             lambda raw: _c.respite_client_new(raw, gate_own.ptr, backoff_own.ptr), _c.respite_client_free,
             ("client", settings, "client"))
@@ -176,9 +174,7 @@ class Client(OwnsHandle):
                 return Response(_c.respite_client_request(own.ptr, method, url, _header_text(headers), body))
             if not isinstance(cancel, CancelToken):
                 raise TypeError(f"cancel must be a respite.CancelToken or None, not {type(cancel).__name__}")
-            token = cancel._own
-            if token is CLOSED:  # a NULL token is "none" to the call: ask the core for its closed error instead
-                _c.respite_cancel_token_cancel(None)
+            token = cancel._handle()
             return Response(_c.respite_client_request_with(own.ptr, method, url, _header_text(headers), body,
                                                            token.ptr))
         finally:
@@ -203,7 +199,7 @@ class Client(OwnsHandle):
         counts one ``unusable`` failure and ``response.outcome`` becomes
         ``unusable``. Only a success can be reported so; twice is a no-op."""
         try:
-            _c.respite_client_report_unusable((own := self._own).ptr, response._own.ptr)
+            _c.respite_client_report_unusable((own := self._own).ptr, response._handle().ptr)
         finally:
             self._poll_gate(own)
         response.outcome  # refresh the cached outcome
@@ -255,7 +251,7 @@ class Sender(OwnsHandle):
             self._headers = list(pairs)
 
         def make() -> Tuple[Dict[str, Any], Owned]:
-            policy_own = policy._handle() if policy is not None else CLOSED  # the sender takes its own reference
+            policy_own = optional(policy)  # the sender takes its own reference
             made = new_with_settings(  # the sender's name last
                 lambda queue, gate, sender: _c.respite_sender_new(sender, gate, queue, policy_own.ptr),
                 _c.respite_sender_free, ("queue", parts["queue"], "queue"), (gate_profile, parts["gate"], "gate"),

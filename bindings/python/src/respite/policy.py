@@ -6,29 +6,10 @@ import json
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _respite_swig as _c
-from .generated.errors import InvalidPolicyError, Problem
-from ._handle import CLOSED, Owned, OwnsHandle, reader
+from ._handle import Owned, OwnsHandle, reader
 from .generated.tables import STRATEGIES
 
 Handler = Tuple[str, str]  # (on, strategy): ("server_error", "retry"), ("404,410", "discard")
-
-
-def _problems(raw: Any) -> List[Problem]:
-    return [Problem(_c.respite_problems_pointer(raw, i), _c.respite_problems_message(raw, i),
-                    _c.respite_problems_line(raw, i), _c.respite_problems_column(raw, i))
-            for i in range(_c.respite_problems_count(raw))]
-
-
-def _make(build: Any) -> Any:
-    """Runs a core constructor that reports problems; raises InvalidPolicyError with all of them."""
-    problems = _c.respite_problems_new()
-    try:
-        return build(problems)
-    except InvalidPolicyError as err:
-        err.problems = _problems(problems)
-        raise
-    finally:
-        _c.respite_problems_free(problems)
 
 
 class Policy(OwnsHandle):
@@ -37,6 +18,7 @@ class Policy(OwnsHandle):
     each with its JSON pointer and the core's message)."""
 
     __slots__ = ("_own", "__weakref__")
+    _KIND = _c.RESPITE_HANDLE_POLICY
 
     def __init__(self, _ptr: Any) -> None:
         self._own = Owned(_ptr, _c.respite_policy_free)
@@ -45,7 +27,7 @@ class Policy(OwnsHandle):
     def from_json(cls, document: Union[str, bytes]) -> "Policy":
         """Parses and validates a JSON document, str or UTF-8 bytes (the GIL
         is released meanwhile)."""
-        return cls(_make(lambda problems: _c.respite_policy_from_json_n(document, problems)))
+        return cls(_c.respite_policy_from_json_n(document))
 
     @classmethod
     def from_dict(cls, document: Mapping[str, Any]) -> "Policy":
@@ -68,7 +50,7 @@ class Policy(OwnsHandle):
                                   (prefetch_count, _c.respite_policy_builder_set_prefetch_count)):
                 if value is not None:
                     setter(builder, value)
-            return cls(_make(lambda problems: _c.respite_policy_builder_build(builder, problems)))
+            return cls(_c.respite_policy_builder_build(builder))
         finally:
             _c.respite_policy_builder_free(builder)
 
@@ -76,14 +58,6 @@ class Policy(OwnsHandle):
     def default(cls) -> "Policy":
         """The built-in ``@default`` policy: discard on any error, capacity 1000 (D8)."""
         return cls(_c.respite_policy_default())
-
-    def _handle(self) -> Owned:
-        """The live handle (closed: the core's ClosedError); a caller keeps it
-        in a local while a call that releases the GIL uses it."""
-        own = self._own
-        if own is CLOSED:
-            _c.respite_policy_to_json(None)  # raises "policy is closed"
-        return own
 
     name = reader(_c.respite_policy_name)
     maximum_capacity = reader(_c.respite_policy_maximum_capacity)

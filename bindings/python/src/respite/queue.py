@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, List, Optional, Union
 
 from . import _respite_swig as _c
-from ._handle import CLOSED, Owned, OwnsHandle, reader
+from ._handle import CLOSED, Owned, OwnsHandle, optional, reader
 from ._settings import new_with_settings
 from .generated.structs import QueueStats, fill_struct
 from .generated.tables import DISPOSITIONS
@@ -32,7 +32,7 @@ class Queue(OwnsHandle):
     def __init__(self, policy: Optional[Policy] = None, **settings: Unpack[QueueSettings]) -> None:
         self._own = CLOSED
         self.policy = policy
-        policy_own = policy._handle() if policy is not None else CLOSED  # the queue takes its own reference
+        policy_own = optional(policy)  # the queue takes its own reference
         self._settings, self._own = new_with_settings(lambda raw: _c.respite_queue_new(policy_own.ptr, raw),
                                                       _c.respite_queue_free, ("queue", settings, "queue"))
 

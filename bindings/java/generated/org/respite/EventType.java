@@ -22,7 +22,9 @@ public enum EventType {
     /** {@code "fleet_store_lost"} */
     FLEET_STORE_LOST("fleet_store_lost"),
     /** {@code "fleet_rejoined"} */
-    FLEET_REJOINED("fleet_rejoined");
+    FLEET_REJOINED("fleet_rejoined"),
+    /** {@code "fleet_probing"} */
+    FLEET_PROBING("fleet_probing");
 
     private static final EventType[] BY_CODE = values();
     private final String wireName;

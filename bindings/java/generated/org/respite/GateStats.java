@@ -20,7 +20,11 @@ package org.respite;
  * @param delay             the current pause length
  * @param until             open: when the pause ends (infinity under recover_never); 0 otherwise
  * @param probesOutstanding probes admitted whose outcome has not arrived (G7, G10)
+ * @param successes         reports of `success`, late ones included (a binding's fast path too)
+ * @param pauses            times the gate opened: a trip (G3), a failed or timed-out probe (G9, G10), a fleet
+ *                          pause (F5)
  */
 public record GateStats(long admitted, long refused, long reported, long countedFailures, long late, long trips,
                         long probes, long probeTimeouts, long eventsDropped, long generation, int windowFailures,
-                        GateState state, double delay, double until, int probesOutstanding) {}
+                        GateState state, double delay, double until, int probesOutstanding, long successes,
+                        long pauses) {}

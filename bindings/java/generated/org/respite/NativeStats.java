@@ -18,7 +18,7 @@ final class NativeStats {
         return new GateStats(s.getAdmitted(), s.getRefused(), s.getReported(), s.getCounted_failures(),
                 s.getLate(), s.getTrips(), s.getProbes(), s.getProbe_timeouts(), s.getEvents_dropped(),
                 s.getGeneration(), s.getWindow_failures(), GateState.ofCode(s.getState()), s.getDelay(),
-                s.getUntil(), s.getProbes_outstanding());
+                s.getUntil(), s.getProbes_outstanding(), s.getSuccesses(), s.getPauses());
     }
 
     static GateStats gateStats(long pointer) {

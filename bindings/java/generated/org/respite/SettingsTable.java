@@ -4,6 +4,8 @@ package org.respite;
 import java.util.List;
 import java.util.Optional;
 
+import org.respite.swig.RespiteNative;
+
 /** The core's settings table, every setting of every component in the core's order. */
 public final class SettingsTable {
     private SettingsTable() {}
@@ -70,5 +72,20 @@ public final class SettingsTable {
     public static Optional<SettingInfo> find(String component, String name) {
         return ALL.stream().filter(row -> row.component().equals(component) && row.name().equals(name))
                 .findFirst();
+    }
+
+    /**
+     * The value of component's setting name in native settings, as its type says (a Boolean,
+     * Long, Double or String); an unknown name reads as a number, which the core refuses.
+     */
+    public static Object value(long settings, String component, String name) {
+        return switch (find(component, name).map(SettingInfo::type).orElse("")) {
+            case "integer" -> (long) RespiteNative.respite_settings_get_number(settings, name);
+            case "boolean" -> RespiteNative.respite_settings_get_number(settings, name) != 0;
+            case "string" -> RespiteNative.respite_settings_get_text(settings, name);
+            case "choice" -> RespiteNative.respite_settings_get_text(settings, name);
+            case "list" -> RespiteNative.respite_settings_get_text(settings, name);
+            default -> RespiteNative.respite_settings_get_number(settings, name); // number; unknown: the core's error
+        };
     }
 }

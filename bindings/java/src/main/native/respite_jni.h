@@ -8,6 +8,7 @@
 #define RESPITE_JNI_H
 
 #include <jni.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,7 +49,8 @@ static inline jbyteArray respite_jni_bytes(JNIEnv *env, const char *data, int64_
 /* Throws the exception of err's status, made by the generated
  * org.respite.RespiteException.fromNative from the fields (status, message,
  * setting, retry_after). */
-static inline void respite_jni_throw(JNIEnv *env, const respite_error *err)
+static inline void respite_jni_throw_problems(JNIEnv *env, const respite_error *err,
+                                              const respite_problems *problems)
 {
     static jclass errors;
     static jmethodID raise;
@@ -56,7 +58,7 @@ static inline void respite_jni_throw(JNIEnv *env, const respite_error *err)
     if (!cls) {
         jclass local = (*env)->FindClass(env, "org/respite/RespiteException");
         jmethodID method = local ? (*env)->GetStaticMethodID(env, local, "fromNative",
-                                                             "(I[B[BD)Lorg/respite/RespiteException;")
+                                                             "(I[B[BDJ)Lorg/respite/RespiteException;")
                                  : NULL;
         if (!method)
             return;
@@ -68,10 +70,16 @@ static inline void respite_jni_throw(JNIEnv *env, const respite_error *err)
     jbyteArray setting = message ? respite_jni_bytes(env, err->setting, -1) : NULL;
     jobject thrown = setting ? (*env)->CallStaticObjectMethod(env, cls, __atomic_load_n(&raise, __ATOMIC_RELAXED),
                                                               (jint)err->status, message, setting,
-                                                              (jdouble)err->retry_after)
+                                                              (jdouble)err->retry_after,
+                                                              (jlong)(intptr_t)problems)
                              : NULL;
     if (thrown && !(*env)->ExceptionCheck(env))
         (*env)->Throw(env, (jthrowable)thrown);
+}
+
+static inline void respite_jni_throw(JNIEnv *env, const respite_error *err)
+{
+    respite_jni_throw_problems(env, err, NULL);
 }
 
 /* E15: text crosses with its length. 1 when the byte[] (or null) holds no

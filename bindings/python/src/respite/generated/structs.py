@@ -2,7 +2,8 @@
 
 The core's result structs as named tuples with typed fields, in C order
 (read from the public headers), then the fields the binding adds; one
-reader each, used through read_struct and fill_struct.
+reader each, used through read_struct and fill_struct; and read_setting,
+a setting's value by its type.
 """
 from __future__ import annotations
 
@@ -98,12 +99,16 @@ class GateStats(NamedTuple):
     until: float
     #: probes admitted whose outcome has not arrived (G7, G10)
     probes_outstanding: int
+    #: reports of `success`, late ones included (a binding's fast path too)
+    successes: int
+    #: times the gate opened: a trip (G3), a failed or timed-out probe (G9, G10), a fleet pause (F5)
+    pauses: int
 
 
 def _read_gate_stats(raw: Any) -> GateStats:
     return GateStats(raw.admitted, raw.refused, raw.reported, raw.counted_failures, raw.late, raw.trips,
         raw.probes, raw.probe_timeouts, raw.events_dropped, raw.generation, raw.window_failures,
-        GATE_STATES[raw.state], raw.delay, raw.until, raw.probes_outstanding)
+        GATE_STATES[raw.state], raw.delay, raw.until, raw.probes_outstanding, raw.successes, raw.pauses)
 
 
 class QueueStats(NamedTuple):
@@ -281,6 +286,75 @@ def fill_struct(cls: Type[S], fn: Callable[..., Any], *args: Any) -> S:
     out = _READERS[cls][0]()
     fn(*args, out)
     return read_struct(cls, out)
+
+
+# (component, setting) -> its type, and how each type reads
+_SETTING_TYPES: Dict[Tuple[str, str], str] = {
+    ("gate", "failures_to_enter_recovery"): "integer",
+    ("gate", "failures_window_seconds"): "number",
+    ("gate", "recovery_seconds"): "number",
+    ("gate", "recovery_multiplier"): "number",
+    ("gate", "max_recovery_seconds"): "number",
+    ("gate", "probes"): "integer",
+    ("gate", "probe_timeout_seconds"): "number",
+    ("gate", "recover_never"): "boolean",
+    ("gate", "count_all_failures"): "boolean",
+    ("gate", "honour_retry_after"): "boolean",
+    ("gate", "jitter"): "number",
+    ("gate", "seed"): "integer",
+    ("gate", "shared_path"): "string",
+    ("gate", "name"): "string",
+    ("backoff", "max_attempts"): "integer",
+    ("backoff", "initial_delay_seconds"): "number",
+    ("backoff", "multiplier"): "number",
+    ("backoff", "max_delay_seconds"): "number",
+    ("backoff", "jitter"): "choice",
+    ("backoff", "retry_on"): "list",
+    ("backoff", "seed"): "integer",
+    ("backoff", "max_elapsed_seconds"): "number",
+    ("backoff", "name"): "string",
+    ("queue", "overflow"): "choice",
+    ("queue", "max_bytes"): "integer",
+    ("queue", "queue_path"): "string",
+    ("queue", "durability"): "choice",
+    ("queue", "lease_seconds"): "number",
+    ("queue", "name"): "string",
+    ("sender", "url"): "string",
+    ("sender", "timeout_seconds"): "number",
+    ("sender", "content_type"): "string",
+    ("sender", "prefix"): "string",
+    ("sender", "separator"): "string",
+    ("sender", "suffix"): "string",
+    ("sender", "gzip"): "boolean",
+    ("sender", "min_entries_per_message"): "integer",
+    ("sender", "max_entries_per_message"): "integer",
+    ("sender", "close_timeout_seconds"): "number",
+    ("sender", "ids_header"): "string",
+    ("sender", "name"): "string",
+    ("client", "timeout_seconds"): "number",
+    ("client", "user_agent"): "string",
+    ("client", "max_body_bytes"): "integer",
+    ("client", "name"): "string",
+    ("fleet", "fleet_url"): "string",
+    ("fleet", "fleet_host_id"): "string",
+    ("fleet", "fleet_quorum"): "integer",
+    ("fleet", "fleet_refresh_seconds"): "number",
+    ("fleet", "name"): "string",
+}
+_SETTING_READS: Dict[str, Callable[[Any, str], Any]] = {
+    "integer": lambda raw, name: int(_c.respite_settings_get_number(raw, name)),
+    "number": lambda raw, name: _c.respite_settings_get_number(raw, name),
+    "boolean": lambda raw, name: bool(_c.respite_settings_get_number(raw, name)),
+    "string": lambda raw, name: _c.respite_settings_get_text(raw, name),
+    "choice": lambda raw, name: _c.respite_settings_get_text(raw, name),
+    "list": lambda raw, name: _c.respite_settings_get_text(raw, name),
+}
+
+
+def read_setting(raw: Any, component: str, name: str) -> Any:
+    """The value of ``component``'s setting ``name`` in raw settings, as its
+    type says (an unknown name: read as a number, which the core refuses)."""
+    return _SETTING_READS[_SETTING_TYPES.get((component, name), "number")](raw, name)
 
 
 __all__ = ["Decision", "Event", "GateStats", "QueueStats", "EngineStats", "SenderStats", "FleetView"]

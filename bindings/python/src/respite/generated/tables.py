@@ -13,7 +13,7 @@ STATUS_NAMES: Tuple[str, ...] = ('ok', 'invalid_argument', 'invalid_setting', 'i
 #: what happened to one call (spec section 1): names in code order
 OUTCOMES: Tuple[str, ...] = ('success', 'request_error', 'throttled', 'server_error', 'unusable', 'transport',)
 #: the kind of an event a gate or sender reports (G18): names in code order
-EVENT_TYPES: Tuple[str, ...] = ('recovery_started', 'recovery_extended', 'probing', 'recovered', 'reset', 'send_failed', 'unsent_at_close', 'fleet_paused', 'fleet_store_lost', 'fleet_rejoined',)
+EVENT_TYPES: Tuple[str, ...] = ('recovery_started', 'recovery_extended', 'probing', 'recovered', 'reset', 'send_failed', 'unsent_at_close', 'fleet_paused', 'fleet_store_lost', 'fleet_rejoined', 'fleet_probing',)
 #: the gate's states (spec section 2): names in code order
 GATE_STATES: Tuple[str, ...] = ('closed', 'open', 'probing',)
 #: what a delivery policy does with an event whose delivery failed (spec section 4): names in code order

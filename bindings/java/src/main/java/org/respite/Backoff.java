@@ -7,8 +7,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
 import org.respite.swig.RespiteNative;
+import org.respite.swig.respite_handle_kind;
 import org.respite.swig.respite_retry_call;
 
 /**
@@ -59,7 +61,7 @@ public final class Backoff extends NativeObject {
     public int maxAttempts() {
         int value = handle.apply(RespiteNative::respite_backoff_max_attempts);
         if (value < 0) {
-            throw new ClosedException("backoff is closed");
+            NativeHandle.closed(respite_handle_kind.RESPITE_HANDLE_BACKOFF);
         }
         return value;
     }

@@ -12,6 +12,7 @@ import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
 import org.respite.internal.Utf8;
 import org.respite.swig.RespiteNative;
+import org.respite.swig.respite_handle_kind;
 
 /**
  * An HTTP request client through a {@link Gate} (spec section 6): a refusal
@@ -60,7 +61,7 @@ public final class Client extends NativeObject {
      */
     public Response request(String method, String url, Map<String, String> headers, byte[] body,
             CancelToken cancel) {
-        return new Response(apply(p -> NativeHandle.use(cancel == null ? null : cancel.handle, "cancel token",
+        return new Response(apply(p -> NativeHandle.use(cancel == null ? null : cancel.handle, respite_handle_kind.RESPITE_HANDLE_CANCEL_TOKEN,
                 c -> RespiteNative.respite_client_request_with(p, method, url, headerLines(headers), body, c)),
                 gateEvents));
     }
@@ -172,8 +173,8 @@ public final class Client extends NativeObject {
         /** The client; {@link InvalidSettingException} names a setting the core does not accept. */
         public Client build() {
             return NativeSettings.with("client", values, s -> new Client(
-                    NativeHandle.use(gate == null ? null : gate.handle, "gate",
-                            g -> NativeHandle.use(backoff == null ? null : backoff.handle, "backoff",
+                    NativeHandle.use(gate == null ? null : gate.handle, respite_handle_kind.RESPITE_HANDLE_GATE,
+                            g -> NativeHandle.use(backoff == null ? null : backoff.handle, respite_handle_kind.RESPITE_HANDLE_BACKOFF,
                                     b -> RespiteNative.respite_client_new(s, g, b))), gate));
         }
     }

@@ -5,8 +5,10 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 
+import org.respite.internal.NativeHandle;
 import org.respite.internal.NativeSettings;
 import org.respite.swig.RespiteNative;
+import org.respite.swig.respite_handle_kind;
 
 /**
  * The delivery engine (spec section 5): a sender's decisions over a
@@ -142,7 +144,7 @@ public final class DeliveryEngine extends NativeObject {
     private synchronized int bound(LongFunction<Integer> accessor) {
         int value = handle.apply(accessor);
         if (handle.isClosed()) {
-            throw new ClosedException("engine is closed");
+            NativeHandle.closed(respite_handle_kind.RESPITE_HANDLE_ENGINE);
         }
         return value;
     }

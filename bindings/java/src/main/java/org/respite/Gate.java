@@ -26,7 +26,7 @@ import org.respite.swig.respite_fleet_view;
  * With fleet settings ({@code Gate.builder().name("billing").fleetUrl(...)}) it is a
  * fleet gate (spec section 11): the hosts' gates of one name share their openings
  * through Redis, no call waits on it, and its events (fleet_paused,
- * fleet_store_lost, fleet_rejoined) are the gate's.
+ * fleet_store_lost, fleet_rejoined, fleet_probing) are the gate's.
  */
 public final class Gate extends NativeObject {
     private final EventLog events;

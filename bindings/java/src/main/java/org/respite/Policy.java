@@ -3,11 +3,11 @@ package org.respite;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongConsumer;
-import java.util.function.LongUnaryOperator;
 
 import org.respite.internal.NativeHandle;
 import org.respite.internal.Utf8;
 import org.respite.swig.RespiteNative;
+import org.respite.swig.respite_handle_kind;
 
 /**
  * A delivery policy (Astarte's trigger delivery policy, spec section 4):
@@ -27,7 +27,7 @@ public final class Policy extends NativeObject {
 
     /** Parses and validates a JSON document given as UTF-8 bytes. */
     public static Policy fromJson(byte[] json) {
-        return make(problems -> RespiteNative.respite_policy_from_json_n(json, problems));
+        return new Policy(RespiteNative.respite_policy_from_json_n(json));
     }
 
     /** D8: the built-in "@default" policy: any error is discarded, capacity 1000. */
@@ -40,28 +40,9 @@ public final class Policy extends NativeObject {
         return new Builder(name, maximumCapacity);
     }
 
-    /** A policy from maker(problems); invalid: the core's error with every problem listed. */
-    private static Policy make(LongUnaryOperator maker) {
-        long problems = RespiteNative.respite_problems_new();
-        try {
-            return new Policy(maker.applyAsLong(problems));
-        } catch (InvalidPolicyException invalid) {
-            List<PolicyProblem> list = new ArrayList<>();
-            for (int i = 0; i < RespiteNative.respite_problems_count(problems); i++) {
-                list.add(new PolicyProblem(RespiteNative.respite_problems_pointer(problems, i),
-                        RespiteNative.respite_problems_message(problems, i),
-                        RespiteNative.respite_problems_line(problems, i),
-                        RespiteNative.respite_problems_column(problems, i)));
-            }
-            throw new InvalidPolicyException(invalid.getMessage(), list);
-        } finally {
-            RespiteNative.respite_problems_free(problems);
-        }
-    }
-
     /** Runs call with the pointer; closed is refused here (accessors answer NULL/0, queue_new takes NULL as @default). */
     <T> T use(java.util.function.LongFunction<T> call) {
-        return NativeHandle.use(handle, "policy", call);
+        return NativeHandle.use(handle, respite_handle_kind.RESPITE_HANDLE_POLICY, call);
     }
 
     public String name() {
@@ -154,7 +135,7 @@ public final class Policy extends NativeObject {
             long builder = RespiteNative.respite_policy_builder_new(name, maximumCapacity);
             try {
                 steps.forEach(step -> step.accept(builder));
-                return make(problems -> RespiteNative.respite_policy_builder_build(builder, problems));
+                return new Policy(RespiteNative.respite_policy_builder_build(builder));
             } finally {
                 RespiteNative.respite_policy_builder_free(builder);
             }

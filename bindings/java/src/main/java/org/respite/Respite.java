@@ -63,15 +63,7 @@ public final class Respite {
 
     /** The default of a setting for a component or profile: a Boolean, Long, Double or String by its type. */
     public static Object defaultSetting(String componentOrProfile, String name) {
-        return NativeSettings.with(componentOrProfile, Map.of(), settings -> {
-            String type = SettingsTable.find(RespiteNative.respite_settings_component(settings), name)
-                    .map(SettingInfo::type).orElse("number"); // unknown: the core's error below
-            return switch (type) {
-                case "choice", "string", "list" -> RespiteNative.respite_settings_get_text(settings, name);
-                case "boolean" -> RespiteNative.respite_settings_get_number(settings, name) != 0;
-                case "integer" -> (long) RespiteNative.respite_settings_get_number(settings, name);
-                default -> RespiteNative.respite_settings_get_number(settings, name);
-            };
-        });
+        return NativeSettings.with(componentOrProfile, Map.of(),
+                settings -> SettingsTable.value(settings, RespiteNative.respite_settings_component(settings), name));
     }
 }

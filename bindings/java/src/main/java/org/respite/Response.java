@@ -6,6 +6,7 @@ import java.util.function.LongFunction;
 import org.respite.internal.NativeHandle;
 import org.respite.internal.Utf8;
 import org.respite.swig.RespiteNative;
+import org.respite.swig.respite_handle_kind;
 
 /**
  * The answer to one {@link Client} call (spec C8). Figures and the body are copied
@@ -93,7 +94,7 @@ public final class Response extends NativeObject {
 
     /** Runs call with the native response (reportUnusable); closed is refused. */
     <T> T use(LongFunction<T> call) {
-        return NativeHandle.use(handle, "response", call);
+        return NativeHandle.use(handle, respite_handle_kind.RESPITE_HANDLE_RESPONSE, call);
     }
 
     void markUnusable() {

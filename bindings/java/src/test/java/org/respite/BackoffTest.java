@@ -111,7 +111,7 @@ class BackoffTest {
         Backoff backoff = Backoff.builder().build();
         backoff.close();
         assertEquals("backoff is closed", assertThrows(ClosedException.class, backoff::start).getMessage());
-        assertThrows(ClosedException.class, backoff::maxAttempts);
+        assertEquals("backoff is closed", assertThrows(ClosedException.class, backoff::maxAttempts).getMessage());
     }
 
     @Test

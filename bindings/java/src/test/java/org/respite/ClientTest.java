@@ -140,7 +140,18 @@ class ClientTest extends FaultServerTest {
         assertEquals("client is closed", assertThrows(ClosedException.class, () -> client.get(server.url)).getMessage());
         Gate gate = Gate.builder().build();
         gate.close();
-        assertThrows(ClosedException.class, () -> Client.builder().gate(gate).build());
+        assertEquals("gate is closed", assertThrows(ClosedException.class,
+                () -> Client.builder().gate(gate).build()).getMessage());
+    }
+
+    @Test
+    void aClosedResponseIsRefusedInTheCoreWords() {
+        try (Client client = Client.builder().build()) {
+            Response response = client.get(server.url);
+            response.close();
+            assertEquals("response is closed", assertThrows(ClosedException.class,
+                    () -> client.reportUnusable(response)).getMessage());
+        }
     }
 
     @Test

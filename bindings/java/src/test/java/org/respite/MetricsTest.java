@@ -29,7 +29,7 @@ class MetricsTest extends FaultServerTest {
         try (Gate gate = openGate(); Queue queue = Queue.builder().name("events").build()) {
             queue.enqueue("one");
             List<Metrics.Sample> samples = Metrics.samples(null, gate, queue);
-            assertEquals(17 + 15, samples.size());
+            assertEquals(19 + 15, samples.size());
             Metrics.Sample open = samples.get(1);
             assertEquals("respite_gate_state", open.family());
             assertEquals("stateset", open.type());

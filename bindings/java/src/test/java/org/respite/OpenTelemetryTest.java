@@ -44,7 +44,7 @@ class OpenTelemetryTest {
             gate.report(gate.acquire(), Outcome.TRANSPORT);
             Meter meter = provider.get("respite");
             List<AutoCloseable> instruments = RespiteInstruments.register(meter, null, gate, queue);
-            assertEquals(15 + 10, instruments.size());
+            assertEquals(17 + 10, instruments.size());
             Map<String, Object> got = collect(reader);
             MetricData admitted = (MetricData) got.get("respite_gate_admitted");
             assertEquals(MetricDataType.DOUBLE_SUM, admitted.getType());

@@ -175,6 +175,14 @@ class QueueTest {
     }
 
     @Test
+    void aClosedPolicyIsRefusedNotTakenAsDefault() {
+        Policy policy = Policy.defaultPolicy();
+        policy.close();
+        assertEquals("policy is closed", assertThrows(ClosedException.class,
+                () -> Queue.builder(policy).build()).getMessage());
+    }
+
+    @Test
     void awaitPendingWakesOnEventsAndShutdown() throws InterruptedException {
         try (Queue queue = Queue.builder().build()) {
             assertFalse(queue.awaitPending(1, 0.01), "times out when nothing comes");

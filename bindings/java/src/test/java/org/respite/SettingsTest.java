@@ -80,7 +80,7 @@ class SettingsTest {
         for (int status = 1; status < Respite.statusCount(); status++) {
             String name = Respite.statusName(status);
             RespiteException e = RespiteException.fromNative(status, "message".getBytes(),
-                    new byte[0], 0);
+                    new byte[0], 0, 0);
             assertEquals(name, e.getStatus());
             assertNotEquals(RespiteException.class, e.getClass(), "no class for status " + name);
             String expected = camel(name) + "Exception";
@@ -88,7 +88,7 @@ class SettingsTest {
             assertTrue(classes.add(e.getClass()));
         }
         assertEquals(RespiteException.class, RespiteException.fromNative(Respite.statusCount(), "m".getBytes(),
-                new byte[0], 0).getClass());
+                new byte[0], 0, 0).getClass());
     }
 
     @Test
@@ -120,5 +120,15 @@ class SettingsTest {
             out.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
         }
         return out.toString();
+    }
+
+    @Test
+    void aDefaultReadsAsItsTypeAndAnUnknownNameIsTheCoresError() {
+        assertEquals(1L, Respite.defaultSetting("gate", "probes"));
+        assertEquals(100.0, Respite.defaultSetting("gate", "failures_window_seconds"));
+        assertEquals(Boolean.TRUE, Respite.defaultSetting("gate", "honour_retry_after"));
+        assertEquals("none", Respite.defaultSetting("backoff", "jitter"));
+        assertEquals("colour", assertThrows(InvalidSettingException.class,
+                () -> Respite.defaultSetting("gate", "colour")).getSetting());
     }
 }

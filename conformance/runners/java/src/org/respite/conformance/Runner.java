@@ -404,7 +404,7 @@ public final class Runner {
                             s.trips(), "probes", s.probes(), "probe_timeouts", s.probeTimeouts(), "events_dropped",
                             s.eventsDropped(), "generation", s.generation(), "window_failures",
                             (long) s.windowFailures(), "state", s.state().wireName(), "delay", s.delay(), "until",
-                            s.until()));
+                            s.until(), "successes", s.successes(), "pauses", s.pauses()));
                 }
                 case "events" -> {
                     gate.pollEvents();

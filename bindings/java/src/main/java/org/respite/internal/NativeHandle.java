@@ -6,14 +6,15 @@ import java.lang.ref.Cleaner;
 import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
 
-import org.respite.ClosedException;
+import org.respite.swig.RespiteNative;
+import org.respite.swig.respite_handle_kind;
 
 /**
  * Owns one native pointer (one reference, in the core's counting). Every call
  * brackets its use of the pointer with {@link #enter()} / {@link #exit()};
  * {@link #close()} frees at once when no call is inside the core, otherwise
  * the last call out frees it. After close, calls get 0, which the core answers
- * "&lt;handle&gt; is closed". The count of calls inside is kept in one cell per
+ * "&lt;handle&gt; is closed" (where 0 means "none", {@link #use} asks the core). The count of calls inside is kept in one cell per
  * thread stripe (a thread enters and exits on its own cell, so every cell is
  * &gt;= 0 and a call in flight is always seen), so threads of different
  * stripes calling a shared handle - a gate's fast path - write different
@@ -66,19 +67,25 @@ public final class NativeHandle {
 
     /**
      * Runs call with the pointer of an optional handle (0 for null) where the core
-     * takes NULL as "none" rather than "closed": a closed handle is refused here
-     * with the core's words ("&lt;what&gt; is closed").
+     * takes NULL as "none" rather than "closed": a closed handle is refused with
+     * the core's closed error for its kind.
      */
-    public static <T> T use(NativeHandle handle, String what, LongFunction<T> call) {
+    public static <T> T use(NativeHandle handle, respite_handle_kind kind, LongFunction<T> call) {
         if (handle == null) {
             return call.apply(0);
         }
         return handle.apply(p -> {
             if (p == 0) {
-                throw new ClosedException(what + " is closed");
+                closed(kind);
             }
             return call.apply(p);
         });
+    }
+
+    /** Throws the core's ClosedException for a handle of this kind ("response is closed"). */
+    public static void closed(respite_handle_kind kind) {
+        RespiteNative.respite_closed(kind);
+        throw new AssertionError("respite_closed always fails");
     }
 
     /** Runs {@code action} once {@code owner} is unreachable (the binding's one Cleaner thread). */
