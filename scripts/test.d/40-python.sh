@@ -9,8 +9,10 @@ build="${BUILD_ROOT:-build}"
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
 venv="$build/python-venv"
 
+# RESPITE_PYTHON: the new venv's interpreter; a CPython 3.12+ (e.g. pyenv's)
+# with its own BUILD_ROOT builds and tests the abi3 (limited API) extension.
 if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
+  "${RESPITE_PYTHON:-python3}" -m venv "$venv"
 fi
 # gunicorn: test_shared_gate.py serves a shared gate from four gunicorn workers;
 # mypy: test_typing.py checks an app with `mypy --strict` (types-requests: the

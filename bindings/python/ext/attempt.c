@@ -302,6 +302,10 @@ static PyObject *attempt_exit(PyObject *op, PyObject *const *args, Py_ssize_t na
 }
 
 #ifdef RESPITE_PY_FAST_PATH
+#ifdef Py_LIMITED_API
+#define PyFloat_AS_DOUBLE PyFloat_AsDouble /* no macro there; on a float it cannot fail */
+#endif
+
 /* The time of a step the fast path may decide (K2): none, or a valid float. */
 static inline int fast_time(PyObject *now)
 {

@@ -6,9 +6,8 @@
  *
  * One block per gate handle (kept in its Owned, see gate_handle.c) is one
  * owner under K5: every write to it is made holding the GIL, which orders
- * them as one thread's. Without a GIL (a free-threaded build) and on the
- * limited API (no slot offsets to keep it at) there is no fast path: the
- * core answers everything, exactly as well.
+ * them as one thread's. Without a GIL (a free-threaded build) there is no
+ * fast path: the core answers everything, exactly as well.
  */
 #ifndef RESPITE_PY_FAST_PATH_H
 #define RESPITE_PY_FAST_PATH_H
@@ -19,7 +18,7 @@
 
 #include "respite.h"
 
-#if !defined(Py_LIMITED_API) && !defined(Py_GIL_DISABLED)
+#ifndef Py_GIL_DISABLED
 #define RESPITE_PY_FAST_PATH 1
 #endif
 

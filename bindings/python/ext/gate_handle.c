@@ -4,11 +4,12 @@
  * status_of (gate._status_of), and the gate's event rule after a call into
  * it (Gate._poll when events are pending).
  *
- * Reading slots by attribute is a good part of a closed-path call's
- * cost, so on the full C API the slots are read at their offsets when the
- * objects are exactly Gate and Owned: gate.py hands over both classes
- * (_gate_classes), whose member descriptors give the offsets. A subclass,
- * an unknown class, or the limited API (abi3) reads them by attribute.
+ * Reading slots by attribute is a good part of a closed-path call's cost,
+ * so the slots read here live in two C bases, respite._GateSlots (of Gate)
+ * and respite._OwnedSlots (of Owned), whose layout (respite_py.h) this file
+ * knows in every build, the limited API (abi3) included. They are read
+ * directly when the objects are exactly Gate and Owned, which gate.py
+ * names (_gate_classes); a subclass or an unknown class is read by attribute.
  *
  * An Owned also keeps its handle's fast path (fast_path.h) in its slot
  * `_fast`, made at the handle's first call here; then the handle is read
@@ -17,38 +18,23 @@
 #define PY_SSIZE_T_CLEAN
 #include "respite_py.h"
 
-#ifndef Py_LIMITED_API
+#include <stddef.h>
+#include <string.h>
+#if PY_VERSION_HEX < 0x030C0000
 #include <structmember.h>
+#define Py_T_OBJECT_EX T_OBJECT_EX
 #endif
 
 static PyObject *str_own;
 static PyObject *str_status_of;
 static PyObject *str_addr;
 static PyObject *str_poll;
-static PyObject *str_fast;
 
-#ifndef Py_LIMITED_API
-respite_py_layout respite_py_slots;
-
-/* The offset of cls's object slot `name`, or -1 (with no exception) when it is not one. */
-static Py_ssize_t slot_offset(PyObject *cls, PyObject *name)
-{
-    PyObject *descr = PyObject_GetAttr(cls, name);
-    Py_ssize_t offset = -1;
-    if (descr && Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
-        PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
-        if (member->type == T_OBJECT_EX && !(member->flags & READONLY))
-            offset = member->offset;
-    }
-    Py_XDECREF(descr);
-    PyErr_Clear();
-    return offset;
-}
+respite_py_classes respite_py_slots;
 
 /* A slot's value, new reference; NULL with AttributeError when unset. */
-static PyObject *slot_read(PyObject *obj, Py_ssize_t offset, PyObject *name)
+static PyObject *slot_read(PyObject *value, PyObject *name)
 {
-    PyObject *value = *(PyObject **)((char *)obj + offset);
     if (!value) {
         PyErr_SetObject(PyExc_AttributeError, name);
         return NULL;
@@ -56,32 +42,25 @@ static PyObject *slot_read(PyObject *obj, Py_ssize_t offset, PyObject *name)
     Py_INCREF(value);
     return value;
 }
-#endif
 
 static PyObject *read_own(PyObject *gate)
 {
-#ifndef Py_LIMITED_API
     if (Py_TYPE(gate) == respite_py_slots.gate_type)
-        return slot_read(gate, respite_py_slots.own_offset, str_own);
-#endif
+        return slot_read(((respite_py_gate_slots *)gate)->own, str_own);
     return PyObject_GetAttr(gate, str_own);
 }
 
 PyObject *respite_py_gate_status_of(PyObject *gate)
 {
-#ifndef Py_LIMITED_API
     if (Py_TYPE(gate) == respite_py_slots.gate_type)
-        return slot_read(gate, respite_py_slots.status_of_offset, str_status_of);
-#endif
+        return slot_read(((respite_py_gate_slots *)gate)->status_of, str_status_of);
     return PyObject_GetAttr(gate, str_status_of);
 }
 
 static PyObject *read_addr(PyObject *own)
 {
-#ifndef Py_LIMITED_API
     if (Py_TYPE(own) == respite_py_slots.owned_type)
-        return slot_read(own, respite_py_slots.addr_offset, str_addr);
-#endif
+        return slot_read(((respite_py_owned_slots *)own)->addr, str_addr);
     return PyObject_GetAttr(own, str_addr);
 }
 
@@ -102,7 +81,7 @@ PyObject *respite_py_gate_own_slow(PyObject *gate, respite_gate **handle, respit
     *fast = NULL;
 #ifdef RESPITE_PY_FAST_PATH
     if (Py_TYPE(own) == respite_py_slots.owned_type) {
-        PyObject **slot = (PyObject **)((char *)own + respite_py_slots.fast_offset);
+        PyObject **slot = &((respite_py_owned_slots *)own)->fast;
         if (*slot && Py_TYPE(*slot) == respite_py_fast_type) {
             *fast = (respite_py_fast *)*slot;
             *handle = (*fast)->gate;
@@ -138,33 +117,83 @@ int respite_py_gate_take_events(PyObject *gate, PyObject *own)
     return res ? 0 : -1;
 }
 
-/* _gate_classes(Gate, Owned): the classes whose slots are read at their offsets. */
+/* Gate's and Owned's C bases (respite_py.h): two object slots each, which
+ * behave as __slots__ do (unset: AttributeError; collected as a cycle). */
+typedef struct {
+    PyObject_HEAD
+    PyObject *slot[2];
+} two_slots;
+_Static_assert(sizeof(two_slots) == sizeof(respite_py_gate_slots) && sizeof(two_slots) == sizeof(respite_py_owned_slots),
+               "Gate's and Owned's bases are two object slots");
+static PyTypeObject *gate_base, *owned_base;
+
+static int slots_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(((two_slots *)op)->slot[0]);
+    Py_VISIT(((two_slots *)op)->slot[1]);
+    return 0;
+}
+
+static int slots_clear(PyObject *op)
+{
+    Py_CLEAR(((two_slots *)op)->slot[0]);
+    Py_CLEAR(((two_slots *)op)->slot[1]);
+    return 0;
+}
+
+static void slots_dealloc(PyObject *op)
+{
+    PyTypeObject *type = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    slots_clear(op);
+    ((freefunc)PyType_GetSlot(type, Py_tp_free))(op);
+    Py_DECREF(type);
+}
+
+static PyMemberDef gate_members[] = {
+    {"_own", Py_T_OBJECT_EX, offsetof(respite_py_gate_slots, own), 0, NULL},
+    {"_status_of", Py_T_OBJECT_EX, offsetof(respite_py_gate_slots, status_of), 0, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+static PyMemberDef owned_members[] = {
+    {"addr", Py_T_OBJECT_EX, offsetof(respite_py_owned_slots, addr), 0, NULL},
+    {"_fast", Py_T_OBJECT_EX, offsetof(respite_py_owned_slots, fast), 0, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+/* A base named name with members; its __slots__ name them, as copyreg
+ * counts slots: copy.copy and pickle see the state Python slots gave. */
+static PyTypeObject *add_base(PyObject *module, const char *name, PyMemberDef *members)
+{
+    PyType_Slot slots[] = {{Py_tp_new, PyType_GenericNew}, {Py_tp_members, members}, {Py_tp_traverse, slots_traverse},
+                           {Py_tp_clear, slots_clear},     {Py_tp_dealloc, slots_dealloc}, {0, NULL}};
+    PyType_Spec spec = {name, sizeof(two_slots), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, slots};
+    PyObject *type = PyType_FromSpec(&spec);
+    PyObject *names = type ? Py_BuildValue("(ss)", members[0].name, members[1].name) : NULL;
+    int rc = names ? PyObject_SetAttrString(type, "__slots__", names) : -1;
+    Py_XDECREF(names);
+    if (rc == 0 && PyModule_AddObject(module, strchr(name, '.') + 1, type) == 0)
+        return (PyTypeObject *)type; /* borrowed: the module keeps it */
+    Py_XDECREF(type);
+    return NULL;
+}
+
+/* _gate_classes(Gate, Owned): the classes whose slots are read directly. */
 static PyObject *gate_classes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 2 || !PyType_Check(args[0]) || !PyType_Check(args[1])) {
+    if (nargs != 2 || !PyType_Check(args[0]) || !PyType_Check(args[1]) ||
+        !PyType_IsSubtype((PyTypeObject *)args[0], gate_base) || !PyType_IsSubtype((PyTypeObject *)args[1], owned_base)) {
         PyErr_SetString(PyExc_TypeError, "_gate_classes() takes the classes Gate and Owned");
-        return NULL;
-    }
-#ifndef Py_LIMITED_API
-    Py_ssize_t own = slot_offset(args[0], str_own), status_of = slot_offset(args[0], str_status_of);
-    Py_ssize_t addr = slot_offset(args[1], str_addr), fast = slot_offset(args[1], str_fast);
-    if (own < 0 || status_of < 0 || addr < 0 || fast < 0) {
-        PyErr_SetString(PyExc_TypeError,
-                        "_gate_classes(): Gate._own, Gate._status_of, Owned.addr and Owned._fast must be __slots__");
         return NULL;
     }
     Py_INCREF(args[0]);
     Py_INCREF(args[1]);
-    Py_XDECREF(respite_py_slots.gate_type);
-    Py_XDECREF(respite_py_slots.owned_type);
+    Py_XDECREF((PyObject *)respite_py_slots.gate_type);
+    Py_XDECREF((PyObject *)respite_py_slots.owned_type);
     respite_py_slots.gate_type = (PyTypeObject *)args[0];
     respite_py_slots.owned_type = (PyTypeObject *)args[1];
-    respite_py_slots.own_offset = own;
-    respite_py_slots.status_of_offset = status_of;
-    respite_py_slots.addr_offset = addr;
-    respite_py_slots.fast_offset = fast;
-#endif
     Py_RETURN_NONE;
 }
 
@@ -175,9 +204,11 @@ int respite_py_gate_handle_register(PyObject *module)
 {
     if (!(str_own = PyUnicode_InternFromString("_own")) ||
         !(str_status_of = PyUnicode_InternFromString("_status_of")) || !(str_addr = PyUnicode_InternFromString("addr")) ||
-        !(str_poll = PyUnicode_InternFromString("_poll")) || !(str_fast = PyUnicode_InternFromString("_fast")))
+        !(str_poll = PyUnicode_InternFromString("_poll")) ||
+        !(gate_base = add_base(module, "respite._GateSlots", gate_members)) ||
+        !(owned_base = add_base(module, "respite._OwnedSlots", owned_members)))
         return -1;
-    PyObject *fn = PyCFunction_New(&gate_classes_def, NULL);
+    PyObject *fn = PyCFunction_New(&gate_classes_def, module);
     if (!fn || PyModule_AddObject(module, "_gate_classes", fn) != 0) {
         Py_XDECREF(fn);
         return -1;

@@ -23,31 +23,37 @@ static inline int respite_py_gate_poll(PyObject *gate, PyObject *own, const resp
                                        const respite_py_fast *fast);
 /* Gate._poll(own), whatever is pending; 0, or -1 when logging raised. */
 int respite_py_gate_take_events(PyObject *gate, PyObject *own);
-/* Adds _gate_classes, which names Gate and Owned for the reads above, to the module; 0 or -1. */
+/* Adds _GateSlots, _OwnedSlots and _gate_classes (which names Gate and Owned) to the module; 0 or -1. */
 int respite_py_gate_handle_register(PyObject *module);
 /* Adds _gate_call, Gate.call, to the module (ext/gate_call.c); 0 or -1. */
 int respite_py_gate_call_register(PyObject *module);
 /* Adds Attempt and _gate_attempt, `with gate.attempt()`, to the module (ext/attempt.c); 0 or -1. */
 int respite_py_attempt_register(PyObject *module);
 
-#ifndef Py_LIMITED_API
-/* Where Gate and Owned keep their slots (_gate_classes, ext/gate_handle.c). */
+/* The C bases of Gate and Owned (respite._GateSlots, _OwnedSlots; ext/gate_handle.c):
+ * the slots the C paths read, at offsets known in every build. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *own, *status_of;
+} respite_py_gate_slots;
+typedef struct {
+    PyObject_HEAD
+    PyObject *addr, *fast;
+} respite_py_owned_slots;
+/* Gate and Owned themselves (_gate_classes): a subclass is read by attribute. */
 typedef struct {
     PyTypeObject *gate_type, *owned_type;
-    Py_ssize_t own_offset, status_of_offset, addr_offset, fast_offset;
-} respite_py_layout;
-extern respite_py_layout respite_py_slots;
-#endif
+} respite_py_classes;
+extern respite_py_classes respite_py_slots;
 
 /* gate's fast path when gate is a Gate whose Owned has made it, with that
  * Owned in *own, both borrowed (valid until Python code runs); else NULL. */
 static inline respite_py_fast *respite_py_gate_fast(PyObject *gate, PyObject **own)
 {
 #ifdef RESPITE_PY_FAST_PATH
-    const respite_py_layout *at = &respite_py_slots;
-    if (Py_TYPE(gate) == at->gate_type) {
-        *own = *(PyObject **)((char *)gate + at->own_offset);
-        PyObject *f = *own && Py_TYPE(*own) == at->owned_type ? *(PyObject **)((char *)*own + at->fast_offset) : NULL;
+    if (Py_TYPE(gate) == respite_py_slots.gate_type) {
+        *own = ((respite_py_gate_slots *)gate)->own;
+        PyObject *f = *own && Py_TYPE(*own) == respite_py_slots.owned_type ? ((respite_py_owned_slots *)*own)->fast : NULL;
         if (f && Py_TYPE(f) == respite_py_fast_type)
             return (respite_py_fast *)f;
     }

@@ -4,9 +4,9 @@ block) gives, step by step, the same permits, statistics and events as the
 same gate driven through the core alone, while another handle (an engine's
 thread on the same handle, or a second handle on a shared file gate) trips
 and resets the gate between an admit and its report. A build without the
-fast path (abi3, free-threaded) replays the same, with every step the
-core's."""
+fast path (free-threaded) replays the same, with every step the core's."""
 import random
+import sysconfig
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -22,6 +22,12 @@ SETTINGS = dict(failures_to_enter_recovery=3, failures_window_seconds=10, recove
 
 
 FAST = bool(_c._fast_path)  # this build decides the closed path itself
+
+
+def test_every_build_with_a_gil_has_the_fast_path():
+    """The full-API and the abi3 (limited API) builds alike; only a
+    free-threaded one leaves the closed path to the core."""
+    assert FAST == (not sysconfig.get_config_var("Py_GIL_DISABLED"))
 
 
 def fast_counts(gate):

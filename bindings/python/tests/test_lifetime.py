@@ -1,6 +1,8 @@
 """A closed object raises ClosedError with the core's message; never a crash."""
+import copy
 import gc
 import threading
+import weakref
 
 import pytest
 
@@ -77,3 +79,25 @@ def test_finalizer_frees_without_close():
     for _ in range(1000):
         respite.Gate().acquire()
     gc.collect()
+
+
+def test_a_gate_in_a_cycle_through_its_c_slots_is_collected():
+    """Gate._own and _status_of live in a C base (ext/gate_handle.c): the
+    collector still sees them, as it saw the __slots__ they replace."""
+    gate = respite.Gate()
+    gate._status_of = lambda result: gate and 200  # the gate refers to itself
+    gate.call(int)
+    gone = weakref.ref(gate)
+    del gate
+    gc.collect()
+    assert gone() is None
+
+
+def test_the_c_slots_behave_as_python_slots():
+    gate = respite.Gate()
+    twin = copy.copy(gate)  # the slots are state, as Python slots were
+    assert twin._own is gate._own and twin._status_of is None
+    del twin._own
+    with pytest.raises(AttributeError, match="_own"):
+        twin.call(int)
+    assert copy.copy(gate._own).addr == gate._own.addr

@@ -15,9 +15,10 @@ from typing import Any, Callable, Dict, Optional, TypeVar, cast
 from . import _respite_swig as _c
 
 
-class Owned:
-    #: _fast: a gate handle's fast path (ext/fast_path.c), made by its first call in C
-    __slots__ = ("ptr", "addr", "_free", "_fast")
+class Owned(_c._OwnedSlots):
+    #: from the C base (ext/gate_handle.c), read there: ``addr``, and ``_fast``,
+    #: a gate handle's fast path (ext/fast_path.c), made by its first call in C
+    __slots__ = ("ptr", "_free")
 
     def __init__(self, ptr: Any, free: Optional[Callable[[Any], None]]) -> None:
         self.ptr = ptr

@@ -51,7 +51,7 @@ def refusal_message(retry_after: float) -> str:
     return _c.respite_refusal_message(retry_after)
 
 
-class Gate(OwnsHandle):
+class Gate(_c._GateSlots, OwnsHandle):
     """One recovery gate protecting one service, shared by every thread.
     Settings are keyword arguments with the spec's names over the defaults of
     ``profile`` (``"cloud_request"`` or ``"usage_sharing"``); ``name`` starts its
@@ -70,7 +70,8 @@ class Gate(OwnsHandle):
     Its events (``fleet_paused``, ``fleet_store_lost``, ``fleet_rejoined``,
     ``fleet_probing``) are logged as the gate's."""
 
-    __slots__ = ("_own", "_log", "_settings", "_classifier", "_status_of", "__weakref__")
+    # _own and _status_of: in the C base (ext/gate_handle.c), read there
+    __slots__ = ("_log", "_settings", "_classifier", "__weakref__")
     _KIND = _c.RESPITE_HANDLE_GATE
 
     def __init__(self, profile: Optional[str] = None, *, failure_on: Optional[FailureOn] = None,
