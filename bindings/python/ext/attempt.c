@@ -357,17 +357,17 @@ static PyObject *attempt_call(PyObject *op, PyObject *const *args, size_t nargsf
     PyObject *own;
     if (!kwnames && self->gate && fast_time(self->now) && (fast = respite_py_gate_fast(self->gate, &own))) {
         if (nargs == 0) {
-            int64_t permit = respite_py_fast_admit(fast);
+            int64_t permit = respite_fast_reader_admit(&fast->reader);
             if (permit != 0) {
-                if (respite_py_fast_events_waiting(fast))
+                if (respite_fast_reader_events_waiting(&fast->reader))
                     return take_events(self, own, permit, op);
                 self->permit = permit;
                 Py_INCREF(op);
                 return op;
             }
         } else if (nargs == 3 && args[1] == Py_None && self->code == Py_None && self->retry_after == Py_None &&
-                   respite_py_fast_success(fast, self->permit)) {
-            if (respite_py_fast_events_waiting(fast))
+                   respite_fast_reader_success(&fast->reader, self->permit)) {
+            if (respite_fast_reader_events_waiting(&fast->reader))
                 return take_events(self, own, 0, Py_None);
             Py_RETURN_NONE;
         }

@@ -24,16 +24,7 @@ PyObject *respite_py_fast_new(respite_gate *gate)
         return NULL;
     }
     f->gate = respite_gate_retain(gate);
-    f->word = (const uint64_t *)(intptr_t)fp.word_address;
-    f->events = (const uint64_t *)(intptr_t)fp.events_address;
-    f->cursor = (const uint64_t *)(intptr_t)fp.cursor_address;
-    f->admitted = (int64_t *)(intptr_t)(fp.block_address + fp.admitted_offset);
-    f->reported = (int64_t *)(intptr_t)(fp.block_address + fp.reported_offset);
-    f->admit_mask = (uint64_t)fp.admit_mask;
-    f->admit_value = (uint64_t)fp.admit_value;
-    f->permit_mask = (uint64_t)fp.permit_mask;
-    f->success_mask = (uint64_t)fp.success_mask;
-    f->success_value = (uint64_t)fp.success_value;
+    respite_fast_reader_init(&f->reader, &fp);
     return (PyObject *)f;
 }
 
@@ -49,13 +40,13 @@ static void fast_dealloc(PyObject *op)
 static PyObject *fast_admitted(PyObject *op, void *unused)
 {
     (void)unused;
-    return PyLong_FromLongLong(__atomic_load_n(((respite_py_fast *)op)->admitted, __ATOMIC_RELAXED));
+    return PyLong_FromLongLong(__atomic_load_n(((respite_py_fast *)op)->reader.admitted, __ATOMIC_RELAXED));
 }
 
 static PyObject *fast_reported(PyObject *op, void *unused)
 {
     (void)unused;
-    return PyLong_FromLongLong(__atomic_load_n(((respite_py_fast *)op)->reported, __ATOMIC_RELAXED));
+    return PyLong_FromLongLong(__atomic_load_n(((respite_py_fast *)op)->reader.reported, __ATOMIC_RELAXED));
 }
 
 static PyGetSetDef fast_getset[] = {

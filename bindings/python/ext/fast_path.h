@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "respite.h"
+#include "respite/fast_path_reader.h"
 
 #ifndef Py_GIL_DISABLED
 #define RESPITE_PY_FAST_PATH 1
@@ -27,9 +28,7 @@
 typedef struct {
     PyObject_HEAD
     respite_gate *gate;
-    const uint64_t *word, *events, *cursor;
-    int64_t *admitted, *reported;
-    uint64_t admit_mask, admit_value, permit_mask, success_mask, success_value;
+    respite_fast_reader reader; /* the decisions: respite/fast_path_reader.h */
 } respite_py_fast;
 
 /* respite._FastPath (ext/fast_path.c). */
@@ -47,39 +46,6 @@ int respite_py_fast_register(PyObject *module);
 static inline int respite_py_fast_time(int timed, double now)
 {
     return !timed || (now >= 0.0 && now <= DBL_MAX);
-}
-
-/* K5: the block's owner adds with a plain relaxed store. */
-static inline void respite_py_fast_count(int64_t *cell)
-{
-    __atomic_store_n(cell, __atomic_load_n(cell, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
-}
-
-/* K1, K2: the closed gate's permit, counted; 0 when the core must answer. */
-static inline int64_t respite_py_fast_admit(respite_py_fast *f)
-{
-    uint64_t word = __atomic_load_n(f->word, __ATOMIC_ACQUIRE);
-    if ((word & f->admit_mask) != f->admit_value)
-        return 0;
-    respite_py_fast_count(f->admitted);
-    return (int64_t)(word & f->permit_mask);
-}
-
-/* K3: a success with `permit` (or RESPITE_NO_PERMIT), counted when the gate is closed and
- * confirmed in the permit's generation; 0 when the core must answer. */
-static inline int respite_py_fast_success(respite_py_fast *f, int64_t permit)
-{
-    uint64_t word = __atomic_load_n(f->word, __ATOMIC_ACQUIRE);
-    if ((word & f->success_mask) != f->success_value || (permit != RESPITE_NO_PERMIT && (uint64_t)permit != (word & f->permit_mask)))
-        return 0;
-    respite_py_fast_count(f->reported);
-    return 1;
-}
-
-/* K4: events wait for this handle. */
-static inline int respite_py_fast_events_waiting(const respite_py_fast *f)
-{
-    return __atomic_load_n(f->events, __ATOMIC_ACQUIRE) != __atomic_load_n(f->cursor, __ATOMIC_RELAXED);
 }
 
 #endif

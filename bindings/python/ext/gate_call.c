@@ -36,7 +36,7 @@ static PyObject *gate_call(PyObject *gate, PyObject *const *args, Py_ssize_t nar
     respite_error err;
     /* admit_now/report_now read the clock only when the answer depends on
      * it, so a closed gate's call costs no clock read. */
-    int64_t permit = fast ? respite_py_fast_admit(fast) : 0;
+    int64_t permit = fast ? respite_fast_reader_admit(&fast->reader) : 0;
     if (permit == 0) {
         respite_error_clear(&err); /* not = {0}: the message buffer is written only on errors */
         permit = respite_gate_admit_now(handle, &err);
@@ -98,7 +98,7 @@ static PyObject *gate_call(PyObject *gate, PyObject *const *args, Py_ssize_t nar
     }
     Py_DECREF(status_of);
     int rc = RESPITE_OK;
-    if (!fast || !respite_py_fast_success(fast, permit)) {
+    if (!fast || !respite_fast_reader_success(&fast->reader, permit)) {
         respite_error_clear(&err);
         rc = respite_gate_report_now(handle, permit, RESPITE_OUTCOME_SUCCESS, 0.0, &err);
     }

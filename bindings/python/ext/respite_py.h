@@ -78,7 +78,7 @@ static inline PyObject *respite_py_gate_own(PyObject *gate, respite_gate **handl
 static inline int respite_py_gate_poll(PyObject *gate, PyObject *own, const respite_gate *handle,
                                        const respite_py_fast *fast)
 {
-    if (fast ? !respite_py_fast_events_waiting(fast) : respite_gate_events_pending(handle) <= 0)
+    if (fast ? !respite_fast_reader_events_waiting(&fast->reader) : respite_gate_events_pending(handle) <= 0)
         return 0;
     return respite_py_gate_take_events(gate, own);
 }
