@@ -123,7 +123,8 @@ RESPITE_API int respite_testing_immediate_retries(void);
 typedef int (*respite_attempt_fn)(void *user_data, int attempt, int *http_status, double *retry_after_hint);
 
 /* Runs fn with retries (C helper; bindings write the same loop over
- * respite_retry_decide; spec B12-B18; B19's hook: respite_retry_run_with_hook). Before every attempt it asks `gate`
+ * respite_retry_decide; spec B12-B18; with B19's hook:
+ * respite_retry_run_with_hook). Before every attempt it asks `gate`
  * (may be NULL) and reports the attempt's outcome with the permit; while
  * the gate refuses no attempt is made and RESPITE_E_TEMPORARILY_UNAVAILABLE
  * is returned with err->retry_after and the refusal message. Sleeps with
