@@ -24,7 +24,8 @@ import re
 import textwrap
 from typing import Any, Dict, List
 
-from tables import HEADER, Enum, Setting, Status, Tables, camel, describe_range, pascal, read_struct, sentence, upper
+from tables import (HEADER, Enum, Setting, Status, Tables, camel, describe_range, pascal, read_struct, sentence,
+                    setting_reads, upper)
 
 DIRECTORY = "bindings/java/generated"
 PACKAGE_DIR = "org/respite"
@@ -333,16 +334,15 @@ def emit_setting_info() -> str:
     ])
 
 
-# A setting's type -> how its value reads (a Boolean, Long, Double or String;
-# {n}: the number): every type the table holds must be here.
-SETTING_READS = {"integer": "(long) {n}", "number": "{n}", "boolean": "{n} != 0", "choice": None, "string": None,
-                 "list": None}
+# A setting's number type -> how its value reads ({n}: the number); text
+# types read as text (tables.setting_reads), and a type missing here stops
+# the generator.
+SETTING_READS = {"integer": "(long) {n}", "number": "{n}", "boolean": "{n} != 0"}
 
 
 def emit_settings_table(tables: Tables) -> str:
     number = "RespiteNative.respite_settings_get_number(settings, name)"
-    reads = {kind: "RespiteNative.respite_settings_get_text(settings, name)" if SETTING_READS[kind] is None
-             else SETTING_READS[kind].format(n=number) for kind in dict.fromkeys(s.type for s in tables.settings)}
+    reads = setting_reads(tables, number, "RespiteNative.respite_settings_get_text(settings, name)", SETTING_READS)
     out = header() + [
         "import java.util.List;",
         "import java.util.Optional;",

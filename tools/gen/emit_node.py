@@ -20,7 +20,7 @@ import math
 import re
 from typing import Any, Dict, List, Tuple
 
-from tables import HEADER, Setting, Tables, camel, describe_range, pascal, read_struct, sentence, upper
+from tables import HEADER, Setting, Tables, camel, describe_range, pascal, read_struct, sentence, setting_reads, upper
 
 DIRECTORY = "bindings/node/generated"
 
@@ -336,17 +336,16 @@ def struct_summary(struct: str, summary: str) -> str:
     return f"/** {doc(sentence(summary) + ' ' if summary else '')}({struct}) */"
 
 
-# A setting's type -> how its value reads ({n}: the number): every type the
-# table holds must be here (a new one fails the generator).
-SETTING_READS = {"integer": "{n}", "number": "{n}", "boolean": "{n} !== 0", "choice": None, "string": None,
-                 "list": None}
+# A setting's number type -> how its value reads ({n}: the number); text
+# types read as text (tables.setting_reads), and a type missing here stops
+# the generator.
+SETTING_READS = {"integer": "{n}", "number": "{n}", "boolean": "{n} !== 0"}
 
 
 def setting_reader(tables: Tables) -> List[str]:
     """settingValue: a setting's value in raw settings, as its type says."""
     number = "native.respite_settings_get_number(raw, name)"
-    reads = {kind: "native.respite_settings_get_text(raw, name)" if SETTING_READS[kind] is None
-             else SETTING_READS[kind].format(n=number) for kind in dict.fromkeys(s.type for s in tables.settings)}
+    reads = setting_reads(tables, number, "native.respite_settings_get_text(raw, name)", SETTING_READS)
     return [
         "",
         "// component.setting -> its type, and how each type reads",

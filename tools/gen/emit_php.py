@@ -19,7 +19,7 @@ import re
 import textwrap
 from typing import Any, Dict, List, Tuple
 
-from tables import HEADER, Enum, Status, Tables, camel, pascal, read_struct, sentence, upper
+from tables import HEADER, Enum, Status, Tables, camel, pascal, read_struct, sentence, setting_reads, upper
 
 DIRECTORY = "bindings/php/generated"
 
@@ -334,17 +334,16 @@ def struct_fields(struct: str, s: str) -> List[Tuple[str, str, str, str]]:
     return rows
 
 
-# A setting's type -> how its value reads ({n}: the number): every type the
-# table holds must be here (a new one fails the generator).
-SETTING_READS = {"integer": "(int) {n}", "number": "{n}", "boolean": "{n} != 0", "choice": None, "string": None,
-                 "list": None}
+# A setting's number type -> how its value reads ({n}: the number); text
+# types read as text (tables.setting_reads), and a type missing here stops
+# the generator.
+SETTING_READS = {"integer": "(int) {n}", "number": "{n}", "boolean": "{n} != 0"}
 
 
 def setting_reader(tables: Tables) -> List[str]:
     """Structs::setting: a setting's value in raw settings, as its type says."""
     number = "respite_settings_get_number($raw, $name)"
-    reads = {kind: "respite_settings_get_text($raw, $name)" if SETTING_READS[kind] is None
-             else SETTING_READS[kind].format(n=number) for kind in dict.fromkeys(s.type for s in tables.settings)}
+    reads = setting_reads(tables, number, "respite_settings_get_text($raw, $name)", SETTING_READS)
     return [
         "    /** component.setting => its type */",
         "    private const SETTING_TYPES = [",

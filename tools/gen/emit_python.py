@@ -18,7 +18,7 @@ import math
 import textwrap
 from typing import Any, Dict, List
 
-from tables import HEADER, Setting, Tables, pascal, read_struct, sentence, upper
+from tables import HEADER, Setting, Tables, pascal, read_struct, sentence, setting_reads, upper
 
 DIRECTORY = "bindings/python/src/respite/generated"
 
@@ -366,17 +366,16 @@ def _py_value(field: str, ctype: str) -> str:
     return f"raw.{field}"
 
 
-# A setting's type -> how its value reads ({n}: the number): every type the
-# table holds must be here (a new one fails the generator).
-_SETTING_READS = {"integer": "int({n})", "number": "{n}", "boolean": "bool({n})", "choice": None, "string": None,
-                  "list": None}
+# A setting's number type -> how its value reads ({n}: the number); text
+# types read as text (tables.setting_reads), and a type missing here stops
+# the generator.
+_SETTING_READS = {"integer": "int({n})", "number": "{n}", "boolean": "bool({n})"}
 
 
 def _setting_reader(tables: Tables) -> List[str]:
     """read_setting: a setting's value in raw settings, as its type says."""
     number = "_c.respite_settings_get_number(raw, name)"
-    reads = {kind: "_c.respite_settings_get_text(raw, name)" if _SETTING_READS[kind] is None
-             else _SETTING_READS[kind].format(n=number) for kind in dict.fromkeys(s.type for s in tables.settings)}
+    reads = setting_reads(tables, number, "_c.respite_settings_get_text(raw, name)", _SETTING_READS)
     return [
         "",
         "",

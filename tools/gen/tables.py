@@ -166,6 +166,19 @@ def typed(setting: Setting, value: Any) -> Any:
     return value
 
 
+# The setting types read as text; every other type is read as a number.
+TEXT_SETTING_TYPES = ("choice", "string", "list")
+
+
+def setting_reads(tables: Tables, number: str, text: str, number_as: Dict[str, str]) -> Dict[str, str]:
+    """Each setting type the table holds -> the expression that reads it in a
+    language: `text` for a text type, else number_as[type] with {n} the
+    number read (`number`). A type the emitter does not know stops the
+    generator (KeyError), so a new type cannot be read wrongly."""
+    return {kind: text if kind in TEXT_SETTING_TYPES else number_as[kind].format(n=number)
+            for kind in dict.fromkeys(s.type for s in tables.settings)}
+
+
 def load(program: Optional[str] = None, json_file: Optional[str] = None) -> Tables:
     """The tables from the built respite_tables program or a saved JSON file."""
     if json_file is not None:
