@@ -91,20 +91,23 @@ static void print_table(const char *path, const respite_shared_gate_info *gates,
         if (length > width)
             width = length;
     }
-    printf("%-*s  %-7s  %11s  %8s  %10s  %6s  %10s  %10s  %10s  %8s  %6s  %6s  %8s\n", width, "NAME", "STATE",
-           "PAUSE LEFT", "FAILURES", "GENERATION", "PROBES", "ADMITTED", "REFUSED", "REPORTED", "COUNTED", "TRIPS",
-           "PROBED", "TIMEOUTS");
+    printf("%-*s  %-7s  %11s  %8s  %10s  %6s  %10s  %10s  %10s  %10s  %8s  %6s  %6s  %6s  %8s\n", width, "NAME",
+           "STATE", "PAUSE LEFT", "FAILURES", "GENERATION", "PROBES", "ADMITTED", "REFUSED", "REPORTED", "SUCCESSES",
+           "COUNTED", "TRIPS", "PAUSES", "PROBED", "TIMEOUTS");
     for (int i = 0; i < count; i++) {
         const respite_shared_gate_info *g = &gates[i];
         char pause[32];
         pause_text(g, pause, sizeof pause);
-        printf("%-*s  %-7s  %11s  %8d  %10lld  %6d  %10lld  %10lld  %10lld  %8lld  %6lld  %6lld  %8lld\n", width,
-               g->name, state_name(g->state), pause, g->window_failures, (long long)g->generation,
+        printf("%-*s  %-7s  %11s  %8d  %10lld  %6d  %10lld  %10lld  %10lld  %10lld  %8lld  %6lld  %6lld  %6lld"
+               "  %8lld\n",
+               width, g->name, state_name(g->state), pause, g->window_failures, (long long)g->generation,
                g->probes_outstanding, (long long)g->stats.admitted, (long long)g->stats.refused,
-               (long long)g->stats.reported, (long long)g->stats.counted_failures, (long long)g->stats.trips,
-               (long long)g->stats.probes, (long long)g->stats.probe_timeouts);
+               (long long)g->stats.reported, (long long)g->stats.successes, (long long)g->stats.counted_failures,
+               (long long)g->stats.trips, (long long)g->stats.pauses, (long long)g->stats.probes,
+               (long long)g->stats.probe_timeouts);
     }
-    printf("FAILURES: counted failures in the window now; PROBES: probes outstanding; PROBED: probes admitted\n");
+    printf("FAILURES: counted failures in the window now; PROBES: probes outstanding; PAUSES: times it opened; "
+           "PROBED: probes admitted\n");
 }
 
 /* The fleet state of each gate (F12); NULL and err when one cannot be read. */

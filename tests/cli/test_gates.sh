@@ -19,18 +19,18 @@ run gates "$file"
 expect_code 0 "a gate file"
 expect_out "$file: 4 gates" "the gate count"
 expect_out "NAME" "the heading"
-read -r name state pause in_window generation outstanding admitted refused reported counted trips probes timeouts <<<"$(row cloud)"
+read -r name state pause in_window generation outstanding admitted refused reported successes counted trips pauses probes timeouts <<<"$(row cloud)"
 [ "$state" = open ] || fail "cloud: state '$state', expected open"
 # 30s pause, read a moment after it started: 29.xs or 30.0s.
 [[ "$pause" =~ ^(29\.[0-9]|30\.0)s$ ]] || fail "cloud: pause left '$pause', expected about 30s"
 [ "$in_window $generation $outstanding" = "0 2 0" ] || fail "cloud: window/generation/outstanding '$in_window $generation $outstanding'"
-[ "$admitted $refused $reported $counted $trips $probes $timeouts" = "3 0 3 3 1 0 0" ] ||
-  fail "cloud: counts '$admitted $refused $reported $counted $trips $probes $timeouts', expected 3 0 3 3 1 0 0"
-read -r name state pause in_window generation outstanding admitted refused reported counted trips probes timeouts <<<"$(row billing)"
+[ "$admitted $refused $reported $successes $counted $trips $pauses $probes $timeouts" = "3 0 3 0 3 1 1 0 0" ] ||
+  fail "cloud: counts '$admitted $refused $reported $successes $counted $trips $pauses $probes $timeouts', expected 3 0 3 0 3 1 1 0 0"
+read -r name state pause in_window generation outstanding admitted refused reported successes counted trips pauses probes timeouts <<<"$(row billing)"
 [ "$state $pause $in_window $generation $outstanding" = "closed - 1 1 0" ] ||
   fail "billing: '$state $pause $in_window $generation $outstanding', expected closed - 1 1 0"
-[ "$admitted $refused $reported $counted $trips" = "4 0 4 1 0" ] ||
-  fail "billing: counts '$admitted $refused $reported $counted $trips', expected 4 0 4 1 0"
+[ "$admitted $refused $reported $successes $counted $trips $pauses" = "4 0 4 3 1 0 0" ] ||
+  fail "billing: counts '$admitted $refused $reported $successes $counted $trips $pauses', expected 4 0 4 3 1 0 0"
 row forever | grep -qE '^forever +open +until reset +0 +2 ' || fail "forever: open until a reset"
 row search | grep -qE '^search +probing +- +0 +2 +0 ' || fail "search: probing (its pause ended), no probe out"
 
