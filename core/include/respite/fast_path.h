@@ -42,7 +42,9 @@ typedef struct respite_fast_path {
     int64_t success_value;
     /* The events rule (K4): events wait for this handle when the unsigned
      * 64-bit words at events_address (events ever made) and cursor_address
-     * (this handle's next one) differ. */
+     * (this handle's next one) differ. The cursor only grows and never
+     * passes the events word, so a copy taken at the last drain may stand
+     * in for it (a stale one only costs a call that finds nothing). */
     int64_t events_address;
     int64_t cursor_address;
     /* The caller's own counter block (K5): block_size bytes of signed 64-bit
