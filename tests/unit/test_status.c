@@ -166,8 +166,8 @@ static void test_E9_null_handles_say_the_table_words(void **state)
     expect_closed_words(RESPITE_HANDLE_PROBLEMS, respite_problems_clear(NULL, &err) != RESPITE_OK, &err);
     expect_closed_words(RESPITE_HANDLE_POLICY, respite_policy_strategy_for(NULL, 0, 503, &err) < 0, &err);
     expect_closed_words(RESPITE_HANDLE_POLICY, respite_policy_to_json(NULL, &err) == NULL, &err);
-    expect_closed_words(RESPITE_HANDLE_POLICY_BUILDER, respite_policy_builder_set_retry_times(NULL, 1, &err) != RESPITE_OK,
-                        &err);
+    expect_closed_words(RESPITE_HANDLE_POLICY_BUILDER,
+                        respite_policy_builder_set_retry_times(NULL, 1, &err) != RESPITE_OK, &err);
     expect_closed_words(RESPITE_HANDLE_BATCH,
                         respite_batch_settle(NULL, 0, RESPITE_DISPOSITION_DELIVERED, &err) != RESPITE_OK, &err);
     expect_closed_words(RESPITE_HANDLE_BATCH, respite_batch_event_text(NULL, 0, &err) == NULL, &err);
