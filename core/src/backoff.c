@@ -91,7 +91,7 @@ void respite_backoff_free(respite_backoff *backoff)
 
 static int fail_closed(respite_error *err)
 {
-    return respite_fail(err, RESPITE_E_CLOSED, "backoff is closed");
+    return respite_closed(RESPITE_HANDLE_BACKOFF, err);
 }
 
 int64_t respite_backoff_start(respite_backoff *backoff, respite_error *err)

@@ -40,16 +40,16 @@ const char *respite_action_name(int action)
 
 static int fail_closed(respite_error *err)
 {
-    return respite_fail(err, RESPITE_E_CLOSED, "engine is closed");
+    return respite_closed(RESPITE_HANDLE_ENGINE, err);
 }
 
 respite_engine *respite_engine_new(respite_queue *queue, respite_gate *gate, const respite_settings *settings,
                                    respite_error *err)
 {
     if (!queue)
-        return respite_fail(err, RESPITE_E_CLOSED, "queue is closed"), NULL;
+        return respite_closed(RESPITE_HANDLE_QUEUE, err), NULL;
     if (!gate)
-        return respite_fail(err, RESPITE_E_CLOSED, "gate is closed"), NULL;
+        return respite_closed(RESPITE_HANDLE_GATE, err), NULL;
     respite_settings *own_settings = NULL;
     if (settings) {
         if (respite_settings_expect(settings, "sender", "settings", err) != RESPITE_OK)

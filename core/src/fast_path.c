@@ -10,7 +10,7 @@
 int respite_gate_fast_path(respite_gate *gate, respite_fast_path *out, respite_error *err)
 {
     if (!gate)
-        return respite_fail(err, RESPITE_E_CLOSED, "gate is closed");
+        return respite_closed(RESPITE_HANDLE_GATE, err);
     if (!out)
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "out must point to a respite_fast_path (got NULL)");
     respite_striped_counters *counters;

@@ -52,7 +52,7 @@ struct respite_gate {
 
 static int fail_closed(respite_error *err)
 {
-    return respite_fail(err, RESPITE_E_CLOSED, "gate is closed");
+    return respite_closed(RESPITE_HANDLE_GATE, err);
 }
 
 static inline bool time_valid(double now)

@@ -149,11 +149,6 @@ void respite_metrics_free(respite_metrics *metrics)
     free(metrics);
 }
 
-static int fail_closed(const char *what, respite_error *err)
-{
-    return respite_fail(err, RESPITE_E_CLOSED, "%s is closed", what);
-}
-
 /* A name as its label value: a shared gate file's names come from a file,
  * so they are made text. */
 static void label_of(const char *name, char label[RESPITE_NAME_MAX])
@@ -261,9 +256,9 @@ static int add_gate_figures(respite_metrics *m, const char *name, int state, dou
 int respite_metrics_add_gate(respite_metrics *metrics, respite_gate *gate, respite_error *err)
 {
     if (!metrics)
-        return fail_closed("metrics", err);
+        return respite_closed(RESPITE_HANDLE_METRICS, err);
     if (!gate)
-        return fail_closed("gate", err);
+        return respite_closed(RESPITE_HANDLE_GATE, err);
     double now = respite_now();
     int state = respite_gate_get_state(gate, now, err);
     respite_gate_stats s;
@@ -277,9 +272,9 @@ int respite_metrics_add_shared_gate(respite_metrics *metrics, const respite_shar
                                     respite_error *err)
 {
     if (!metrics)
-        return fail_closed("metrics", err);
+        return respite_closed(RESPITE_HANDLE_METRICS, err);
     if (!gate)
-        return fail_closed("gate", err);
+        return respite_closed(RESPITE_HANDLE_GATE, err);
     return add_gate_figures(metrics, gate->name, gate->state, gate->pause_left, gate->window_failures,
                             gate->generation, gate->probes_outstanding, &gate->stats, err);
 }
@@ -311,9 +306,9 @@ static int add_queue_figures(respite_metrics *m, const char *name, const respite
 int respite_metrics_add_queue(respite_metrics *metrics, respite_queue *queue, respite_error *err)
 {
     if (!metrics)
-        return fail_closed("metrics", err);
+        return respite_closed(RESPITE_HANDLE_METRICS, err);
     if (!queue)
-        return fail_closed("queue", err);
+        return respite_closed(RESPITE_HANDLE_QUEUE, err);
     respite_queue_stats s;
     if (respite_queue_stats_get(queue, &s, err) != RESPITE_OK)
         return err ? err->status : RESPITE_E_INTERNAL;
@@ -324,9 +319,9 @@ int respite_metrics_add_sender_stats(respite_metrics *metrics, const char *name,
                                      double now, respite_error *err)
 {
     if (!metrics)
-        return fail_closed("metrics", err);
+        return respite_closed(RESPITE_HANDLE_METRICS, err);
     if (!stats || !name)
-        return fail_closed("sender", err);
+        return respite_closed(RESPITE_HANDLE_SENDER, err);
     /* All three names first: a sender is added whole or not at all. */
     int rc = check_name(metrics, KIND_GATE, name, err);
     if (rc == RESPITE_OK)
@@ -370,7 +365,7 @@ int respite_metrics_sample_count(respite_metrics *metrics)
 int respite_metrics_sample(respite_metrics *metrics, int index, respite_metric_sample *out, respite_error *err)
 {
     if (!metrics)
-        return fail_closed("metrics", err);
+        return respite_closed(RESPITE_HANDLE_METRICS, err);
     if (index < 0 || index >= metrics->sample_count || !out)
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "index must be 0-%d (got %d)",
                             metrics->sample_count - 1, index);

@@ -114,10 +114,8 @@ static void append_sample(text *t, const respite_metric_sample *s)
 char *respite_metrics_render(respite_metrics *metrics, respite_error *err)
 {
     int count = respite_metrics_sample_count(metrics);
-    if (count < 0) {
-        respite_fail(err, RESPITE_E_CLOSED, "metrics is closed");
-        return NULL;
-    }
+    if (count < 0)
+        return respite_closed(RESPITE_HANDLE_METRICS, err), NULL;
     text t = {0};
     const char *family = NULL;
     for (int i = 0; i < count; i++) {

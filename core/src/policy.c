@@ -164,7 +164,7 @@ int respite_policy_find_strategy(const respite_policy *policy, int transport_fai
                                  respite_error *err)
 {
     if (!policy)
-        return respite_fail(err, RESPITE_E_CLOSED, "policy is closed");
+        return respite_closed(RESPITE_HANDLE_POLICY, err);
     /* D2: a request that did not complete is matched as 503, as Astarte does. */
     int code = transport_failed ? 503 : http_status;
     if (code < POLICY_CODE_FIRST || code > POLICY_CODE_LAST)
@@ -215,10 +215,8 @@ static json_t *handler_to_json(const policy_handler *h)
 
 char *respite_policy_to_json(const respite_policy *policy, respite_error *err)
 {
-    if (!policy) {
-        respite_fail(err, RESPITE_E_CLOSED, "policy is closed");
-        return NULL;
-    }
+    if (!policy)
+        return respite_closed(RESPITE_HANDLE_POLICY, err), NULL;
     json_t *document = json_object();
     json_t *handlers = json_array();
     int failed = !document || !handlers;

@@ -15,7 +15,7 @@ struct respite_policy_builder {
 
 static int closed(respite_error *err)
 {
-    return respite_fail(err, RESPITE_E_CLOSED, "policy builder is closed");
+    return respite_closed(RESPITE_HANDLE_POLICY_BUILDER, err);
 }
 
 static int out_of_memory(respite_error *err)

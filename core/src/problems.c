@@ -52,7 +52,7 @@ void respite_problems_free(respite_problems *problems)
 int respite_problems_clear(respite_problems *problems, respite_error *err)
 {
     if (!problems)
-        return respite_fail(err, RESPITE_E_CLOSED, "problems is closed");
+        return respite_closed(RESPITE_HANDLE_PROBLEMS, err);
     clear_items(problems);
     return RESPITE_OK;
 }

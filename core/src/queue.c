@@ -406,7 +406,7 @@ void respite_queue_free(respite_queue *queue)
 
 static int fail_closed(respite_error *err)
 {
-    return respite_fail(err, RESPITE_E_CLOSED, "queue is closed");
+    return respite_closed(RESPITE_HANDLE_QUEUE, err);
 }
 
 /* Time never goes backwards inside a queue (common.h). Lock held. */
@@ -1028,10 +1028,8 @@ int respite_batch_unsettled(const respite_batch *batch)
 
 static const batch_slot *slot_of(const respite_batch *batch, int index, respite_error *err)
 {
-    if (!batch) {
-        respite_fail(err, RESPITE_E_CLOSED, "batch is closed");
-        return NULL;
-    }
+    if (!batch)
+        return respite_closed(RESPITE_HANDLE_BATCH, err), NULL;
     if (index < 0 || index >= batch->count) {
         respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "index must be from 0 to %d (got %d)", batch->count - 1,
                      index);
@@ -1187,7 +1185,7 @@ static int settle_locked(respite_queue *q, respite_batch *b, int index, int disp
 static int settle_check(respite_batch *batch, int disposition, respite_error *err)
 {
     if (!batch)
-        return respite_fail(err, RESPITE_E_CLOSED, "batch is closed");
+        return respite_closed(RESPITE_HANDLE_BATCH, err);
     if (disposition < 0 || disposition >= RESPITE_DISPOSITION_COUNT)
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
                             "disposition must be one of delivered (0), retry (1), discarded (2), "

@@ -53,7 +53,7 @@ int respite_retry_gave_up(const respite_backoff *backoff, int attempts, int outc
                           respite_error *err)
 {
     if (!backoff)
-        return respite_fail(err, RESPITE_E_CLOSED, "backoff is closed");
+        return respite_closed(RESPITE_HANDLE_BACKOFF, err);
     if (!respite_outcome_name(outcome) || outcome == RESPITE_OUTCOME_SUCCESS)
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT,
                             "outcome must be a failure outcome from 1 to 5 (request_error, throttled, server_error, "
@@ -84,7 +84,7 @@ static int fail_no_call(respite_error *err)
 int respite_retry_begin(respite_backoff *backoff, respite_retry_call *call, respite_error *err)
 {
     if (!backoff)
-        return respite_fail(err, RESPITE_E_CLOSED, "backoff is closed");
+        return respite_closed(RESPITE_HANDLE_BACKOFF, err);
     if (!call)
         return fail_no_call(err);
     int64_t sequence = respite_backoff_start(backoff, err);
@@ -164,7 +164,7 @@ int respite_retry_run_with_hook(respite_backoff *backoff, respite_gate *gate, re
     if (attempts_made)
         *attempts_made = 0;
     if (!backoff)
-        return respite_fail(err, RESPITE_E_CLOSED, "backoff is closed");
+        return respite_closed(RESPITE_HANDLE_BACKOFF, err);
     if (!fn)
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "fn must be an attempt function (got NULL)");
     respite_error local;

@@ -218,7 +218,7 @@ const char *respite_settings_component(const respite_settings *settings)
 static int find_row(const respite_settings *s, const char *name, int *id, respite_error *err)
 {
     if (!s)
-        return respite_fail(err, RESPITE_E_CLOSED, "settings is closed");
+        return respite_closed(RESPITE_HANDLE_SETTINGS, err);
     if (!name)
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "setting name is NULL");
     const respite_component *c = s->component;
@@ -475,7 +475,7 @@ const char *respite_settings_get_text(const respite_settings *settings, const ch
 int respite_settings_validate(const respite_settings *settings, respite_error *err)
 {
     if (!settings)
-        return respite_fail(err, RESPITE_E_CLOSED, "settings is closed");
+        return respite_closed(RESPITE_HANDLE_SETTINGS, err);
     char a[40], b[40];
     if (settings->component->first == RESPITE_SETTING_FIRST_GATE) {
         double r = respite_setting_number(settings, RESPITE_SETTING_GATE_RECOVERY_SECONDS);

@@ -393,6 +393,7 @@ static void test_bad_settings(void **state)
     assert_int_equal(err.status, RESPITE_E_INVALID_ARGUMENT);
     respite_settings_free(g);
     assert_int_equal(respite_fleet_gate_view(NULL, NULL, &err), RESPITE_E_CLOSED);
+    assert_string_equal(err.message, "fleet gate is closed");
     /* F12: reading a fleet whose Redis is not there */
     char pairs[100];
     int port = free_port();

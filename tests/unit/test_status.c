@@ -115,6 +115,69 @@ static void test_E9_closed_by_kind_has_the_core_words(void **state)
     assert_int_equal(respite_closed(RESPITE_HANDLE_POLICY_BUILDER, NULL), RESPITE_E_CLOSED);
 }
 
+/* E9: every kind in the one table says "<noun> is closed" with the closed
+ * code; a kind added to RESPITE_HANDLE_MAP is checked here with no edit. */
+static void test_E9_closed_names_every_kind_of_the_table(void **state)
+{
+    (void)state;
+    static const struct {
+        respite_handle_kind kind;
+        const char *message;
+    } kinds[] = {
+#define KIND_EXPECTED_(suffix, noun) {RESPITE_HANDLE_##suffix, noun " is closed"},
+        RESPITE_HANDLE_MAP(KIND_EXPECTED_)
+#undef KIND_EXPECTED_
+    };
+    assert_int_equal(sizeof kinds / sizeof kinds[0], RESPITE_HANDLE_COUNT_);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        respite_error err = {0};
+        assert_int_equal((int)kinds[i].kind, (int)i);
+        assert_int_equal(respite_closed(kinds[i].kind, &err), RESPITE_E_CLOSED);
+        assert_int_equal(err.status, RESPITE_E_CLOSED);
+        assert_string_equal(err.message, kinds[i].message);
+        assert_string_equal(err.setting, "");
+    }
+}
+
+/* E9: a NULL handle of every kind the core library takes says what
+ * respite_closed says for that kind (the HTTP and fleet kinds: tests/http,
+ * tests/fleet). `failed` is whether the call answered its failure value. */
+static void expect_closed_words(respite_handle_kind kind, int failed, respite_error *by_null)
+{
+    respite_error by_kind = {0};
+    assert_int_equal(respite_closed(kind, &by_kind), RESPITE_E_CLOSED);
+    assert_true(failed);
+    assert_int_equal(by_null->status, RESPITE_E_CLOSED);
+    assert_string_equal(by_null->message, by_kind.message);
+    respite_error_clear(by_null);
+}
+
+static void test_E9_null_handles_say_the_table_words(void **state)
+{
+    (void)state;
+    respite_error err = {0};
+    respite_metric_sample sample;
+    respite_fast_path fast;
+    expect_closed_words(RESPITE_HANDLE_SETTINGS, respite_settings_validate(NULL, &err) != RESPITE_OK, &err);
+    expect_closed_words(RESPITE_HANDLE_GATE, respite_gate_fast_path(NULL, &fast, &err) != RESPITE_OK, &err);
+    expect_closed_words(RESPITE_HANDLE_BACKOFF, respite_backoff_start(NULL, &err) < 0, &err);
+    expect_closed_words(RESPITE_HANDLE_BACKOFF,
+                        respite_retry_gave_up(NULL, 1, RESPITE_OUTCOME_SERVER_ERROR, 503, &err) != RESPITE_OK, &err);
+    expect_closed_words(RESPITE_HANDLE_PROBLEMS, respite_problems_clear(NULL, &err) != RESPITE_OK, &err);
+    expect_closed_words(RESPITE_HANDLE_POLICY, respite_policy_strategy_for(NULL, 0, 503, &err) < 0, &err);
+    expect_closed_words(RESPITE_HANDLE_POLICY, respite_policy_to_json(NULL, &err) == NULL, &err);
+    expect_closed_words(RESPITE_HANDLE_POLICY_BUILDER,
+                        respite_policy_builder_set_retry_times(NULL, 1, &err) != RESPITE_OK, &err);
+    expect_closed_words(RESPITE_HANDLE_BATCH,
+                        respite_batch_settle(NULL, 0, RESPITE_DISPOSITION_DELIVERED, &err) != RESPITE_OK, &err);
+    expect_closed_words(RESPITE_HANDLE_BATCH, respite_batch_event_text(NULL, 0, &err) == NULL, &err);
+    expect_closed_words(RESPITE_HANDLE_METRICS, respite_metrics_sample(NULL, 0, &sample, &err) != RESPITE_OK, &err);
+    expect_closed_words(RESPITE_HANDLE_METRICS, respite_metrics_render(NULL, &err) == NULL, &err);
+    expect_closed_words(RESPITE_HANDLE_METRICS, respite_metrics_add_gate(NULL, NULL, &err) != RESPITE_OK, &err);
+    expect_closed_words(RESPITE_HANDLE_QUEUE, respite_engine_new(NULL, NULL, NULL, &err) == NULL, &err);
+    expect_closed_words(RESPITE_HANDLE_ENGINE, respite_engine_close(NULL, 0.0, &err) != RESPITE_OK, &err);
+}
+
 static void test_E9_closed_refuses_an_unknown_kind(void **state)
 {
     (void)state;
@@ -135,6 +198,8 @@ int main(void)
         cmocka_unit_test(test_E2_success_leaves_err_untouched),
         cmocka_unit_test(test_E9_closed_by_kind_has_the_core_words),
         cmocka_unit_test(test_E9_closed_refuses_an_unknown_kind),
+        cmocka_unit_test(test_E9_closed_names_every_kind_of_the_table),
+        cmocka_unit_test(test_E9_null_handles_say_the_table_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,7 +39,7 @@ final class Response
         $this->elapsed = respite_response_elapsed_seconds($raw);
     }
 
-    /** Frees the native response (the figures stay readable; header() then answers null). Idempotent. */
+    /** Frees the native response (the figures stay readable; header() then throws ClosedException). Idempotent. */
     public function close(): void
     {
         $this->free('respite_response_free');
@@ -57,10 +57,13 @@ final class Response
         return $this->outcome === Outcome::Success;
     }
 
-    /** The value of a header of the final answer (name case-insensitive, the last one wins), or null. */
+    /**
+     * The value of a header of the final answer (name case-insensitive, the last one wins), or null.
+     * ClosedException ("response is closed") after close().
+     */
     public function header(string $name): ?string
     {
-        return respite_response_header($this->ptr, $name);
+        return respite_response_header($this->raw(), $name);
     }
 
     /** The body decoded as JSON (associative arrays); JsonException when it is not JSON. */

@@ -221,4 +221,16 @@ final class ClientTest extends TestCase
         $this->expectExceptionMessage('response is closed');
         (new Client())->reportUnusable($response);
     }
+
+    public function testHeaderOfAClosedResponseThrowsTheCoresWords(): void
+    {
+        self::$server->script('200 body=ok');
+        $response = (new Client())->get(self::$server->url);
+        self::assertSame('text/plain', $response->header('Content-Type'));
+        $response->close();
+        self::assertSame('ok', $response->body); // the figures stay
+        $this->expectException(ClosedException::class);
+        $this->expectExceptionMessage('response is closed'); // as Python and Node raise, not null
+        $response->header('Content-Type');
+    }
 }

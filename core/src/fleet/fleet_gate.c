@@ -355,7 +355,7 @@ respite_gate *respite_fleet_gate_gate(respite_fleet_gate *f)
 int respite_fleet_gate_view(respite_fleet_gate *f, respite_fleet_view *out, respite_error *err)
 {
     if (!f)
-        return respite_fail(err, RESPITE_E_CLOSED, "fleet gate is closed");
+        return respite_closed(RESPITE_HANDLE_FLEET_GATE, err);
     if (!out)
         return respite_fail(err, RESPITE_E_INVALID_ARGUMENT, "out must point to a respite_fleet_view (got NULL)");
     pthread_mutex_lock(&f->lock);

@@ -51,7 +51,7 @@ void respite_cancel_token_free(respite_cancel_token *token)
 int respite_cancel_token_cancel(respite_cancel_token *token, respite_error *err)
 {
     if (!token)
-        return respite_fail(err, RESPITE_E_CLOSED, "cancel token is closed");
+        return respite_closed(RESPITE_HANDLE_CANCEL_TOKEN, err);
     pthread_mutex_lock(&token->lock);
     atomic_store_explicit(&token->cancelled, 1, memory_order_release);
     for (respite_cancel_waiter *w = token->transfers; w; w = w->next)

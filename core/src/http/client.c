@@ -20,7 +20,7 @@ struct respite_client {
 
 static int fail_closed(respite_error *err)
 {
-    return respite_fail(err, RESPITE_E_CLOSED, "client is closed");
+    return respite_closed(RESPITE_HANDLE_CLIENT, err);
 }
 
 static int fail_memory(respite_error *err)

@@ -79,7 +79,7 @@ struct respite_sender {
 
 static int fail_closed(respite_error *err)
 {
-    return respite_fail(err, RESPITE_E_CLOSED, "sender is closed");
+    return respite_closed(RESPITE_HANDLE_SENDER, err);
 }
 
 /* S15: made before this process was forked from its maker. */
