@@ -11,8 +11,6 @@
 #include <stdlib.h>
 
 _Thread_local int respite_thread_stripe_ __attribute__((tls_model("initial-exec"))) = -1;
-/* Its own line: read by every owner-cache add, written at thread exits. */
-_Alignas(RESPITE_CACHE_LINE) _Atomic uint64_t respite_stripe_epoch_;
 
 static pthread_mutex_t stripes_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool stripe_taken[RESPITE_STRIPES];
@@ -26,51 +24,14 @@ static void release_stripe(void *value)
     pthread_mutex_lock(&stripes_lock);
     if (stripe >= 0 && stripe < RESPITE_STRIPES)
         stripe_taken[stripe] = false;
-    /* Before the number can be taken again: no owner cache filled before
-     * holds now (this thread's pointer may be reused). */
-    atomic_fetch_add_explicit(&respite_stripe_epoch_, 1, memory_order_relaxed);
     pthread_mutex_unlock(&stripes_lock);
     /* A later destructor that counts again takes a stripe again. */
     respite_thread_stripe_ = -1;
 }
 
-/* The child's new threads may get the parent's other threads' thread
- * pointers (glibc hands their stacks out again). */
-static void forked_child(void)
-{
-    atomic_fetch_add_explicit(&respite_stripe_epoch_, 1, memory_order_relaxed);
-}
-
 static void make_key(void)
 {
-    /* Before any owner cache is filled (that needs a stripe number). */
-    stripe_key_ok = pthread_atfork(NULL, NULL, forked_child) == 0 &&
-                    pthread_key_create(&stripe_key, release_stripe) == 0;
-}
-
-/* Refills this thread's owner entry of c, or takes a free one. */
-static void fill_owner_cache(respite_striped_counters *c, respite_stripe *own)
-{
-#if RESPITE_STRIPE_OWNER_CACHE
-    uintptr_t tp = (uintptr_t)__builtin_thread_pointer();
-    for (int i = 0; i < RESPITE_STRIPE_OWNERS; i++) {
-        respite_stripe_owner *o = &c->owner[i];
-        uintptr_t holder = 0;
-        /* Entries are never freed: a thread that scans in order finds its
-         * own entry before any free one, so it never holds two. */
-        if (atomic_compare_exchange_strong_explicit(&o->tp, &holder, tp, memory_order_relaxed,
-                                                    memory_order_relaxed) ||
-            holder == tp) {
-            atomic_store_explicit(&o->stripe, own, memory_order_relaxed);
-            atomic_store_explicit(&o->epoch, atomic_load_explicit(&respite_stripe_epoch_, memory_order_relaxed),
-                                  memory_order_relaxed);
-            return;
-        }
-    }
-#else
-    (void)c;
-    (void)own;
-#endif
+    stripe_key_ok = pthread_key_create(&stripe_key, release_stripe) == 0;
 }
 
 static int assign_stripe_number(void)
@@ -110,7 +71,6 @@ void respite_striped_add_slow(respite_striped_counters *c, int field, int64_t n)
             }
         }
         if (own) {
-            fill_owner_cache(c, own);
             _Atomic int64_t *cell = &own->field[field];
             atomic_store_explicit(cell, atomic_load_explicit(cell, memory_order_relaxed) + n, memory_order_relaxed);
             return;
@@ -150,11 +110,6 @@ int64_t respite_striped_sum(const respite_striped_counters *c, int field)
 
 void respite_striped_init(respite_striped_counters *c)
 {
-    for (int i = 0; i < RESPITE_STRIPE_OWNERS; i++) {
-        atomic_init(&c->owner[i].tp, 0);
-        atomic_init(&c->owner[i].stripe, NULL);
-        atomic_init(&c->owner[i].epoch, 0);
-    }
     for (int s = 0; s < RESPITE_STRIPES; s++)
         atomic_init(&c->stripe[s], NULL);
     for (int f = 0; f < RESPITE_STRIPE_FIELDS; f++)
