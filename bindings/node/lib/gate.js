@@ -9,7 +9,7 @@ const { DEFAULT_CLASSIFIER, classifierOf, reported } = require('./classify');
 const { contextOf, DEFAULT_CONTEXT, NEVER } = require('./context');
 const { forwardEvents } = require('./events');
 const { own, release } = require('./handle');
-const { FastPath } = require('./fast-path');
+const { fastPathOf, CLOSED_FAST_PATH } = require('./fast-path');
 
 const { GATE_STATES: STATES } = require('../generated/tables');
 
@@ -66,7 +66,7 @@ class Gate extends EventEmitter {
     this._token = native.respite_node_gate_token(this._handle);
     // The closed path without a crossing, exact whoever else uses the gate
     // (an engine, a client, another thread or process): read while open.
-    this._fast = new FastPath(this._token);
+    this._fast = fastPathOf(this._token);
     this._logger = options.logger || null;
     this._decision = new native.respite_decision();
     this._rawEvent = new native.respite_event();
@@ -90,7 +90,7 @@ class Gate extends EventEmitter {
   close() {
     if (!release(this)) return;
     this._token = null;
-    this._fast = null; // its views are of the gate's memory
+    this._fast = CLOSED_FAST_PATH; // not views of the gate's memory
     this._fleet = null;
   }
 
