@@ -287,6 +287,8 @@ class Gate extends EventEmitter {
     }
   }
 
+  // A failure while telling the gate, which has no caller to reach: a
+  // process warning (process.on('warning'); Node prints it by default).
   _warn(error) {
     process.emitWarning(error);
   }
