@@ -34,7 +34,7 @@ if [ "$quick" = 1 ]; then
 else
   c_args=([bench_gate]="200 11" [bench_sender]="500000 100 11" [bench_queue]="10000000" [bench_policy]="300"
           [bench_queue_expiry]="9" [bench_probes]="100000 9")
-  py_args=(--calls 100000 --rounds 21) node_env=(CALLS=1000000 ROUNDS=9) php_args=(200000 9) java_args=(10000000 9)
+  py_args=(--calls 100000 --rounds 21) node_env=(CALLS=1000000 ROUNDS=21) php_args=(200000 9) java_args=(10000000 9)
 fi
 
 started="$(date -u '+%Y-%m-%d %H:%M UTC')"

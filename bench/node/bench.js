@@ -6,19 +6,20 @@
 // divided by cockatiel's; the figures are the min / median / max of those
 // ratios. respite is measured alone on its gate and with a Client attached
 // to the gate (what issue 16's target names). Not a test: run
-// `npm install && node bench.js` here after `npm install` in bindings/node.
+// `npm install && node bench.js` here after `npm install` in bindings/node
+// (RESPITE_NODE_PACKAGE=<dir>: another copy of the package, before/after).
 // First, before any timing, the memory one breaker of each library holds:
 // the growth of the process's resident memory (JS heap and native) while
 // breakers are made and kept, until it has grown by at least 16 MB.
 // Lines starting with "result" and "memory" are what scripts/bench.sh
 // tabulates.
 const path = require('node:path');
-const respite = require(path.join(__dirname, '..', '..', 'bindings', 'node'));
+const respite = require(process.env.RESPITE_NODE_PACKAGE || path.join(__dirname, '..', '..', 'bindings', 'node'));
 const CircuitBreaker = require('opossum');
 const cockatiel = require('cockatiel');
 
 const CALLS = Number(process.env.CALLS || 1_000_000);
-const ROUNDS = Number(process.env.ROUNDS || 9);
+const ROUNDS = Number(process.env.ROUNDS || 21);
 
 async function noop() {
   return 1;

@@ -133,8 +133,10 @@ export interface Gate extends TypedEmitter<GateEventType>, Layer {
   fleetView(): FleetView | null;
   /**
    * Runs fn(context) through the gate; refused → rejects with TemporarilyUnavailableError, fn
-   * not called; the result or error is classified (classifier), reported and passed through.
-   * An error after the context's signal aborted is released uncounted (release()).
+   * not called; otherwise fn's own promise (or one settling as fn did): the result or error is
+   * classified (classifier) and reported before code awaiting it resumes. A classifier or listener
+   * that throws meanwhile is a process warning, never the call's outcome (a classifier's throw
+   * releases the permit). An error after the context's signal aborted is released uncounted.
    */
   run<T>(fn: (context: CallContext) => T | PromiseLike<T>, options?: RunOptions | CallContext): Promise<T>;
   /** Emits the events waiting for this handle now: on a shared gate, transitions other handles or processes made; on a fleet gate, its thread's. */

@@ -30,8 +30,8 @@ function halves(value) {
 }
 
 class FastPath {
-  constructor(token) {
-    const fp = native.respite_node_fast_path(token);
+  // fp: what the core hands a handle (respite_node_fast_path).
+  constructor(fp) {
     // The fields every call reads come first, so they are kept inside the
     // object (the later ones may live in a separate property array).
     // The word last decoded when it lets a call be admitted here (closed),
@@ -138,4 +138,26 @@ class FastPath {
   }
 }
 
-module.exports = { FastPath };
+// A gate's fast path, made from the core's answer for its token.
+function fastPathOf(token) {
+  return new FastPath(native.respite_node_fast_path(token));
+}
+
+// A closed gate's: the shape of every other (so closing a gate changes no
+// field's type, and no optimized code is thrown away), over memory of its
+// own instead of the freed gate's; it never admits or settles.
+const CLOSED_FAST_PATH = new FastPath({
+  word: new ArrayBuffer(8),
+  events: new ArrayBuffer(8),
+  cursor: new ArrayBuffer(8),
+  block: new ArrayBuffer(16),
+  admittedOffset: 0,
+  reportedOffset: 8,
+  admitMask: 0,
+  admitValue: 1,
+  permitMask: 0,
+  successMask: 0,
+  successValue: 1,
+});
+
+module.exports = { fastPathOf, CLOSED_FAST_PATH };

@@ -9,7 +9,7 @@ const { DEFAULT_CLASSIFIER, classifierOf, reported } = require('./classify');
 const { contextOf, DEFAULT_CONTEXT, NEVER } = require('./context');
 const { forwardEvents } = require('./events');
 const { own, release } = require('./handle');
-const { FastPath } = require('./fast-path');
+const { fastPathOf, CLOSED_FAST_PATH } = require('./fast-path');
 
 const { GATE_STATES: STATES } = require('../generated/tables');
 
@@ -66,13 +66,13 @@ class Gate extends EventEmitter {
     this._token = native.respite_node_gate_token(this._handle);
     // The closed path without a crossing, exact whoever else uses the gate
     // (an engine, a client, another thread or process): read while open.
-    this._fast = new FastPath(this._token);
+    this._fast = fastPathOf(this._token);
     this._logger = options.logger || null;
     this._decision = new native.respite_decision();
     this._rawEvent = new native.respite_event();
-    this._handlersPermit = NaN; // none yet; a double, as permits are (fast-path.js)
-    this._onValue = null;
-    this._onError = null;
+    this._tellersPermit = NaN; // none yet; a double, as permits are (fast-path.js)
+    this._tellValue = null;
+    this._tellError = null;
   }
 
   get closed() {
@@ -90,7 +90,7 @@ class Gate extends EventEmitter {
   close() {
     if (!release(this)) return;
     this._token = null;
-    this._fast = null; // its views are of the gate's memory
+    this._fast = CLOSED_FAST_PATH; // not views of the gate's memory
     this._fleet = null;
   }
 
@@ -182,10 +182,14 @@ class Gate extends EventEmitter {
 
   // Runs `fn(context)` (sync or async) through the gate: refused → a
   // rejected promise with TemporarilyUnavailableError and fn is not called;
-  // otherwise fn's result or error is classified (this.classifier),
-  // reported and passed through. context: {signal, attempt} (classify.js,
-  // context.js); an aborted signal rejects with its reason before admission,
-  // and fn failing after its signal aborted is released uncounted (G19).
+  // otherwise a promise that settles as fn did, fn's own promise when it
+  // returned one. Its result or error is classified (this.classifier) and
+  // reported before code awaiting run() resumes; a failure while telling
+  // the gate (a classifier or listener that throws) is a process warning
+  // and never changes the call's outcome. context: {signal, attempt}
+  // (classify.js, context.js); an aborted signal rejects with its reason
+  // before admission, and fn failing after its signal aborted is released
+  // uncounted (G19).
   run(fn, context) {
     return context === undefined ? this._run(fn, DEFAULT_CONTEXT) : this._runWith(fn, context);
   }
@@ -202,59 +206,91 @@ class Gate extends EventEmitter {
     return this._run(fn, own);
   }
 
-  // run() with its context: the hot path is this function alone. The pair
-  // is taken before fn runs: a call fn makes may admit a new generation.
+  // run() with its context: the hot path is this function alone. The
+  // permit's tellers are taken before fn runs: a call fn makes may admit a
+  // new generation. The tellers observe fn's promise beside its caller
+  // (registered first, so they run first) instead of in a chain: a chained
+  // promise would cost a second promise and a second turn on every call.
   _run(fn, own) {
     const permit = this._admit(undefined);
     if (typeof permit !== 'number') return Promise.reject(permit); // the refusal, with retryAfter
-    if (this._handlersPermit !== permit) this._newHandlers(permit);
-    const onValue = this._onValue;
-    const onError = own.signal === NEVER ? this._onError : this._abortable(permit, this._onError, own.signal);
+    if (this._tellersPermit !== permit) this._newTellers(permit);
+    const tellValue = this._tellValue;
+    const tellError = own.signal === NEVER ? this._tellError : this._abortable(permit, this._tellError, own.signal);
     let result;
     try {
       result = fn(own);
     } catch (error) {
-      return this._thrown(onError, error);
+      tellError(error);
+      return Promise.reject(error);
     }
-    if (result instanceof Promise) return result.then(onValue, onError);
-    return this._returned(permit, onValue, onError, result);
-  }
-
-  // run() when fn threw: the error settled (or released) and rejected with.
-  _thrown(onError, error) {
-    try {
-      onError(error); // throws it back, settled or released
-    } catch (thrown) {
-      if (thrown !== error) throw thrown; // a classifier's own mistake
-    }
-    return Promise.reject(error);
+    if (!(result instanceof Promise)) return this._answered(result, tellValue, tellError);
+    result.then(tellValue, tellError);
+    return result;
   }
 
   // run() when fn returned something other than a Promise: a thenable is
-  // awaited, any other value settled now.
-  _returned(permit, onValue, onError, result) {
+  // told when it settles, any other value now.
+  _answered(result, tellValue, tellError) {
     if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
-      return Promise.resolve(result).then(onValue, onError);
+      const promise = Promise.resolve(result);
+      promise.then(tellValue, tellError);
+      return promise;
     }
-    this._settle(permit, this.classifier.value(result), result);
+    tellValue(result);
     return Promise.resolve(result);
   }
 
-  // The settle-and-pass-through pair for one permit, kept for the last
-  // permit admitted: a closed generation's calls share one permit, so they
-  // allocate no closures. Made out of line: every gate makes its first pair
-  // on its first call, and the callers' optimized code stays as small as
-  // if none had been made.
-  _newHandlers(permit) {
-    this._handlersPermit = permit;
-    this._onValue = (value) => {
-      this._settle(permit, this.classifier.value(value), value);
-      return value;
-    };
-    this._onError = (error) => {
-      this._settle(permit, this.classifier.error(error), error);
-      throw error;
-    };
+  // The two tellers of one permit, kept for the last permit admitted: a
+  // closed generation's calls share one permit, so they allocate no
+  // closures. Made out of line: every gate makes its first pair on its
+  // first call, and the callers' optimized code stays as small as if none
+  // had been made.
+  _newTellers(permit) {
+    this._tellersPermit = permit;
+    this._tellValue = (value) => this._tell(permit, value, false);
+    this._tellError = (error) => this._tell(permit, error, true);
+  }
+
+  // Tells the gate how a run() call ended; never throws (a teller's throw
+  // would reject a promise nobody awaits). What the classifier makes of
+  // the answer is reported (the caller's own error as request_error); a
+  // classifier that throws leaves the permit released uncounted (G19).
+  _tell(permit, carrier, failed) {
+    let outcome;
+    let hint;
+    try {
+      outcome = reported(failed ? this.classifier.error(carrier) : this.classifier.value(carrier));
+      hint = outcome === SUCCESS ? 0 : hintOf(carrier);
+    } catch (error) {
+      this._warn(error);
+      this._release(permit);
+      return;
+    }
+    try {
+      if (this._fastSuccess(permit, outcome, hint, undefined) || this._handle === null) return;
+      // Answers whether events wait: drained here, by the one rule.
+      if (native.respite_node_gate_report(this._token, permit, outcome, hint) > 0) this._drainEvents();
+    } catch (error) {
+      this._warn(error); // a listener that threw
+    }
+  }
+
+  // G19 for a call that ended without an outcome to tell (a gate closed
+  // meanwhile has nothing to release); a listener that throws is a warning.
+  _release(permit) {
+    if (this._handle === null) return;
+    try {
+      this.release(permit);
+    } catch (error) {
+      this._warn(error);
+    }
+  }
+
+  // A failure while telling the gate, which has no caller to reach: a
+  // process warning (process.on('warning'); Node prints it by default).
+  _warn(error) {
+    process.emitWarning(error);
   }
 
   // K3: a success (no hint) settled without the core while closed and
@@ -266,27 +302,13 @@ class Gate extends EventEmitter {
     return true;
   }
 
-  // The error handler for a call with a signal: an error after the abort
+  // The error teller for a call with a signal: an error after the abort
   // releases the permit instead of reporting it.
-  _abortable(permit, onError, signal) {
+  _abortable(permit, tellError, signal) {
     return (error) => {
-      if (!signal.aborted) return onError(error);
-      if (this._handle !== null) this.release(permit);
-      throw error;
+      if (signal.aborted) this._release(permit);
+      else tellError(error);
     };
-  }
-
-  // Reports a finished call (the caller's own error as request_error); a
-  // gate closed meanwhile is no longer told.
-  _settle(permit, classified, carrier) {
-    const outcome = reported(classified);
-    if (this._handle === null) return;
-    const hint = outcome === SUCCESS ? 0 : hintOf(carrier);
-    if (this._fastSuccess(permit, outcome, hint, undefined)) return;
-    // Answers whether events wait: drained here, by the one rule.
-    if (native.respite_node_gate_report(this._token, permit, outcome, hint) > 0) {
-      this._drainEvents();
-    }
   }
 
   // Emits every event waiting for this handle now, such as transitions
