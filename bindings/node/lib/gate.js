@@ -224,13 +224,16 @@ class Gate extends EventEmitter {
       tellError(error);
       return Promise.reject(error);
     }
-    if (!(result instanceof Promise)) return this._answered(result, tellValue, tellError);
+    // A native promise by its constructor, which V8 answers from the map it
+    // knows (instanceof walks the prototype chain on every call).
+    if (result?.constructor !== Promise) return this._answered(result, tellValue, tellError);
     result.then(tellValue, tellError);
     return result;
   }
 
-  // run() when fn returned something other than a Promise: a thenable is
-  // told when it settles, any other value now.
+  // run() when fn returned something other than a native Promise (a
+  // subclass, another realm's, any thenable: told when it settles, as the
+  // native promise run() answers) or any other value (told now).
   _answered(result, tellValue, tellError) {
     if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
       const promise = Promise.resolve(result);

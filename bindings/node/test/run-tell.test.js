@@ -75,3 +75,17 @@ test('a listener that throws while run() tells the gate is a warning; the call s
     gate.close();
   }
 });
+
+test("a subclass's promise or a thenable is told when it settles, and run() settles as it did", async () => {
+  class Tracked extends Promise {}
+  const gate = new respite.Gate({ failuresToEnterRecovery: 1 });
+  try {
+    assert.equal(await gate.run(() => Tracked.resolve('subclass')), 'subclass');
+    assert.equal(await gate.run(() => ({ then: (resolve) => resolve('thenable') })), 'thenable');
+    assert.equal(gate.stats().successes, 2);
+    await assert.rejects(gate.run(() => Tracked.reject(networkError())), /ECONNRESET/);
+    assert.equal(gate.state(), 'open');
+  } finally {
+    gate.close();
+  }
+});
